@@ -1,0 +1,106 @@
+package github
+
+import (
+	"context"
+	"fmt"
+
+	gh "github.com/google/go-github/v60/github"
+)
+
+// maxAnnotationsPerRequest: the Checks API takes at most 50 annotations per request;
+// more are added by further updates of the same run.
+// https://docs.github.com/rest/checks/runs#update-a-check-run
+const maxAnnotationsPerRequest = 50
+
+// CheckRun is a check run started by StartCheckRun.
+type CheckRun struct {
+	ID      int64
+	HTMLURL string
+}
+
+// StartCheckRun creates check run name on commit headSHA in status in_progress, so the
+// pull request shows evalgate at work, and a required check cannot pass while it runs.
+func (c *Client) StartCheckRun(ctx context.Context, owner, repo, name, headSHA string) (CheckRun, error) {
+	run, _, err := c.gh.Checks.CreateCheckRun(ctx, owner, repo, gh.CreateCheckRunOptions{
+		Name:    name,
+		HeadSHA: headSHA,
+		Status:  gh.String("in_progress"),
+	})
+	if err != nil {
+		return CheckRun{}, classify(err, fmt.Sprintf("create check run %q on %s/%s@%s", name, owner, repo, headSHA))
+	}
+	return CheckRun{ID: run.GetID(), HTMLURL: run.GetHTMLURL()}, nil
+}
+
+// CompleteCheckRun finishes check run id with p's conclusion, output and annotations.
+// Annotations go at most 50 per request: all batches but the last are added while the
+// run is still in progress, and the last batch travels with the conclusion, so 120
+// annotations take 3 requests. Summary and text are cut below GitHub's limit with
+// TruncationNote.
+func (c *Client) CompleteCheckRun(ctx context.Context, id int64, p Publication) (CheckRun, error) {
+	title := p.CheckTitle
+	if title == "" {
+		title = p.CheckName
+	}
+	summary := Truncate(p.CheckSummary, maxCheckOutputLength, TruncationNote)
+	anns := checkAnnotations(p.Annotations)
+	op := fmt.Sprintf("update check run %d on %s/%s", id, p.Owner, p.Repo)
+	for len(anns) > maxAnnotationsPerRequest {
+		_, _, err := c.gh.Checks.UpdateCheckRun(ctx, p.Owner, p.Repo, id, gh.UpdateCheckRunOptions{
+			Name: p.CheckName,
+			Output: &gh.CheckRunOutput{
+				Title:       &title,
+				Summary:     &summary,
+				Annotations: anns[:maxAnnotationsPerRequest],
+			},
+		})
+		if err != nil {
+			return CheckRun{}, classify(err, op)
+		}
+		anns = anns[maxAnnotationsPerRequest:]
+	}
+	out := &gh.CheckRunOutput{Title: &title, Summary: &summary, Annotations: anns}
+	if p.CheckText != "" {
+		out.Text = gh.String(Truncate(p.CheckText, maxCheckOutputLength, TruncationNote))
+	}
+	run, _, err := c.gh.Checks.UpdateCheckRun(ctx, p.Owner, p.Repo, id, gh.UpdateCheckRunOptions{
+		Name:       p.CheckName,
+		Status:     gh.String("completed"),
+		Conclusion: gh.String(string(p.Conclusion)),
+		Output:     out,
+	})
+	if err != nil {
+		return CheckRun{}, classify(err, op)
+	}
+	return CheckRun{ID: run.GetID(), HTMLURL: run.GetHTMLURL()}, nil
+}
+
+// checkAnnotations converts annotations to the API's form, filling in what the API
+// requires (lines, level, message).
+func checkAnnotations(in []Annotation) []*gh.CheckRunAnnotation {
+	out := make([]*gh.CheckRunAnnotation, 0, len(in))
+	for _, a := range in {
+		start := max(a.StartLine, 1)
+		end := max(a.EndLine, start)
+		level := a.Level
+		if level == "" {
+			level = LevelWarning
+		}
+		msg := a.Message
+		if msg == "" { // the API requires a message
+			msg = a.Title
+		}
+		ca := &gh.CheckRunAnnotation{
+			Path:            gh.String(a.Path),
+			StartLine:       gh.Int(start),
+			EndLine:         gh.Int(end),
+			AnnotationLevel: gh.String(string(level)),
+			Message:         gh.String(msg),
+		}
+		if a.Title != "" {
+			ca.Title = gh.String(a.Title)
+		}
+		out = append(out, ca)
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v60/github"
+)
+
+// DefaultBaseURL is the REST API root used when neither Options.BaseURL nor the
+// GITHUB_API_URL environment variable names one.
+const DefaultBaseURL = "https://api.github.com/"
+
+// DefaultRetryBudget bounds the total time one API call may spend waiting between
+// retries (5xx answers and rate limits).
+const DefaultRetryBudget = 60 * time.Second
+
+// Options configure a Client. Only Token is usually set; the rest has defaults.
+type Options struct {
+	// Token authenticates every request (the workflow's GITHUB_TOKEN or a PAT).
+	Token string
+	// BaseURL is the REST API root. Empty means $GITHUB_API_URL (set by Actions, and
+	// pointing at https://HOST/api/v3 on GitHub Enterprise Server), then DefaultBaseURL.
+	BaseURL string
+	// HTTPClient sends the requests; its Transport is wrapped with retries. Nil means
+	// a client with http.DefaultTransport.
+	HTTPClient *http.Client
+	// RetryBudget bounds the time spent waiting between retries of one call;
+	// 0 means DefaultRetryBudget, a negative value disables retries.
+	RetryBudget time.Duration
+
+	// sleep and now replace the clock in tests.
+	sleep func(context.Context, time.Duration) error
+	now   func() time.Time
+}
+
+// Client talks to the GitHub REST API on behalf of the action.
+type Client struct {
+	gh *gh.Client
+}
+
+// New returns a Client for opts.
+func New(opts Options) (*Client, error) {
+	base := opts.BaseURL
+	if base == "" {
+		base = os.Getenv("GITHUB_API_URL")
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("github: API base URL %q is not an absolute URL", base)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+
+	hc := http.Client{}
+	if opts.HTTPClient != nil {
+		hc = *opts.HTTPClient
+	}
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	budget := opts.RetryBudget
+	if budget == 0 {
+		budget = DefaultRetryBudget
+	}
+	hc.Transport = newRetryTransport(next, budget, opts.sleep, opts.now)
+
+	c := gh.NewClient(&hc)
+	if opts.Token != "" {
+		c = c.WithAuthToken(opts.Token)
+	}
+	c.BaseURL = u
+	c.UserAgent = "evalgate"
+	return &Client{gh: c}, nil
+}

@@ -1,0 +1,124 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	gh "github.com/google/go-github/v60/github"
+)
+
+// perPage is the largest page GitHub serves on the list endpoints used here.
+const perPage = 100
+
+// UpsertComment writes p's sticky comment on pull request p.PRNumber: the comment that
+// starts with p.Marker is updated in place, or created if there is none, as
+// p.CommentMode allows. It returns the comment's HTML URL, or "" when nothing was
+// written.
+//
+// All pages of comments are searched. Before creating, the comments are listed again,
+// so a job that raced this one and created the comment first is updated instead of
+// duplicated. If several comments carry the marker (an earlier race), the newest is
+// updated and the older ones are deleted. The body is cut below GitHub's size limit
+// with TruncationNote at the end.
+func (c *Client) UpsertComment(ctx context.Context, p Publication) (string, error) {
+	mode := p.CommentMode
+	if mode == "" {
+		mode = CommentAlways
+	}
+	if mode == CommentNever || p.PRNumber <= 0 {
+		return "", nil
+	}
+	if err := checkMarker(p.Marker); err != nil {
+		return "", err
+	}
+	if p.FromFork {
+		return "", fmt.Errorf("comment on %s/%s#%d: pull request from a fork: %w", p.Owner, p.Repo, p.PRNumber, ErrReadOnly)
+	}
+	body := p.CommentBody
+	if !hasMarker(body, p.Marker) {
+		body = p.Marker + "\n" + body
+	}
+	body = Truncate(body, maxCommentLength-1, TruncationNote)
+
+	found, err := c.markedComments(ctx, p.Owner, p.Repo, p.PRNumber, p.Marker)
+	if err != nil {
+		return "", err
+	}
+	if len(found) == 0 {
+		if !mode.Wants(false, p.Changed, p.Failing) {
+			return "", nil
+		}
+		// Another job for the same suite may have commented since the first listing.
+		if found, err = c.markedComments(ctx, p.Owner, p.Repo, p.PRNumber, p.Marker); err != nil {
+			return "", err
+		}
+	}
+	if len(found) == 0 {
+		com, _, err := c.gh.Issues.CreateComment(ctx, p.Owner, p.Repo, p.PRNumber, &gh.IssueComment{Body: &body})
+		if err != nil {
+			return "", classify(err, fmt.Sprintf("create comment on %s/%s#%d", p.Owner, p.Repo, p.PRNumber))
+		}
+		return com.GetHTMLURL(), nil
+	}
+
+	newest := found[len(found)-1]
+	for _, old := range found[:len(found)-1] {
+		// Best effort: a duplicate left behind is only cosmetic, and the next run
+		// tries again.
+		_, _ = c.gh.Issues.DeleteComment(ctx, p.Owner, p.Repo, old.GetID())
+	}
+	if newest.GetBody() == body {
+		return newest.GetHTMLURL(), nil
+	}
+	com, _, err := c.gh.Issues.EditComment(ctx, p.Owner, p.Repo, newest.GetID(), &gh.IssueComment{Body: &body})
+	if err != nil {
+		return "", classify(err, fmt.Sprintf("update comment %d on %s/%s#%d", newest.GetID(), p.Owner, p.Repo, p.PRNumber))
+	}
+	return com.GetHTMLURL(), nil
+}
+
+// markedComments lists, oldest first, the comments on issue n that start with marker.
+func (c *Client) markedComments(ctx context.Context, owner, repo string, n int, marker string) ([]*gh.IssueComment, error) {
+	var found []*gh.IssueComment
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: perPage}}
+	for {
+		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, n, opts)
+		if err != nil {
+			return nil, classify(err, fmt.Sprintf("list comments on %s/%s#%d", owner, repo, n))
+		}
+		for _, com := range page {
+			if hasMarker(com.GetBody(), marker) {
+				found = append(found, com)
+			}
+		}
+		if resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		ti, tj := found[i].GetCreatedAt().Time, found[j].GetCreatedAt().Time
+		if !ti.Equal(tj) {
+			return ti.Before(tj)
+		}
+		return found[i].GetID() < found[j].GetID()
+	})
+	return found, nil
+}
+
+// hasMarker reports whether a comment body starts with marker. Only the start counts,
+// so a comment that merely quotes the marker is never taken over.
+func hasMarker(body, marker string) bool {
+	return strings.HasPrefix(strings.TrimLeft(body, " \t\r\n"), marker)
+}
+
+// checkMarker refuses markers that could not find the comment again or could show.
+func checkMarker(m string) error {
+	if !strings.HasPrefix(m, "<!--") || !strings.HasSuffix(m, "-->") || len(m) < 8 ||
+		strings.ContainsAny(m, "\r\n") || strings.Contains(m[4:len(m)-3], "--") {
+		return fmt.Errorf("comment marker %q is not a one-line HTML comment such as \"<!-- evalgate:suite=NAME -->\"", m)
+	}
+	return nil
+}

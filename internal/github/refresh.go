@@ -1,0 +1,107 @@
+package github
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+
+	gh "github.com/google/go-github/v60/github"
+)
+
+// Refresh is the outcome of OpenRefreshPR.
+type Refresh struct {
+	// URL and Number name the pull request; empty when nothing changed.
+	URL    string
+	Number int
+	// Created is true when this call opened the pull request, false when it updated
+	// the one already open for the branch.
+	Created bool
+	// Unchanged is true when the base branch already holds content: no pull request.
+	Unchanged bool
+}
+
+// OpenRefreshPR proposes content for the file at path through a pull request from
+// branch into baseBranch (the default branch), idempotently:
+//
+//   - if baseBranch already holds content, nothing is written (Unchanged);
+//   - branch is created at baseBranch's head, or moved there if it exists, so the
+//     pull request is always one fresh commit on top of the base;
+//   - the file is committed on branch through the Contents API;
+//   - the pull request already open from branch is updated (title, body), else one is
+//     opened. Running it twice never opens a second pull request.
+//
+// Pull requests opened with a workflow's GITHUB_TOKEN do not trigger workflows; pass a
+// Client made with another token for CI to run on them.
+func (c *Client) OpenRefreshPR(ctx context.Context, owner, repo, baseBranch, branch, path string, content []byte, title, body string) (Refresh, error) {
+	if branch == "" || branch == baseBranch {
+		return Refresh{}, fmt.Errorf("refresh branch %q must be set and differ from the base branch %q", branch, baseBranch)
+	}
+	base, _, err := c.gh.Git.GetRef(ctx, owner, repo, "heads/"+baseBranch)
+	if err != nil {
+		return Refresh{}, classify(err, fmt.Sprintf("read branch %q of %s/%s", baseBranch, owner, repo))
+	}
+	baseSHA := base.GetObject().GetSHA()
+
+	var fileSHA *string
+	old, _, _, err := c.gh.Repositories.GetContents(ctx, owner, repo, path, &gh.RepositoryContentGetOptions{Ref: baseSHA})
+	switch {
+	case err == nil && old != nil:
+		if s, err := old.GetContent(); err == nil && bytes.Equal([]byte(s), content) {
+			return Refresh{Unchanged: true}, nil
+		}
+		fileSHA = old.SHA
+	case err != nil && status(err) != http.StatusNotFound:
+		return Refresh{}, classify(err, fmt.Sprintf("read %s at %s in %s/%s", path, baseBranch, owner, repo))
+	}
+
+	if err := c.resetBranch(ctx, owner, repo, branch, baseSHA); err != nil {
+		return Refresh{}, err
+	}
+	_, _, err = c.gh.Repositories.CreateFile(ctx, owner, repo, path, &gh.RepositoryContentFileOptions{
+		Message: gh.String(title),
+		Content: content,
+		SHA:     fileSHA,
+		Branch:  gh.String(branch),
+	})
+	if err != nil {
+		return Refresh{}, classify(err, fmt.Sprintf("commit %s on branch %q of %s/%s", path, branch, owner, repo))
+	}
+
+	open, _, err := c.gh.PullRequests.List(ctx, owner, repo, &gh.PullRequestListOptions{
+		State: "open", Head: owner + ":" + branch, Base: baseBranch,
+	})
+	if err != nil {
+		return Refresh{}, classify(err, fmt.Sprintf("list pull requests from %q in %s/%s", branch, owner, repo))
+	}
+	if len(open) > 0 {
+		pr, _, err := c.gh.PullRequests.Edit(ctx, owner, repo, open[0].GetNumber(), &gh.PullRequest{Title: &title, Body: &body})
+		if err != nil {
+			return Refresh{}, classify(err, fmt.Sprintf("update pull request %s/%s#%d", owner, repo, open[0].GetNumber()))
+		}
+		return Refresh{URL: pr.GetHTMLURL(), Number: pr.GetNumber()}, nil
+	}
+	pr, _, err := c.gh.PullRequests.Create(ctx, owner, repo, &gh.NewPullRequest{
+		Title: &title, Head: &branch, Base: &baseBranch, Body: &body,
+		MaintainerCanModify: gh.Bool(true),
+	})
+	if err != nil {
+		return Refresh{}, classify(err, fmt.Sprintf("open pull request from %q in %s/%s", branch, owner, repo))
+	}
+	return Refresh{URL: pr.GetHTMLURL(), Number: pr.GetNumber(), Created: true}, nil
+}
+
+// resetBranch points branch at sha, creating it if needed.
+func (c *Client) resetBranch(ctx context.Context, owner, repo, branch, sha string) error {
+	ref := &gh.Reference{Ref: gh.String("refs/heads/" + branch), Object: &gh.GitObject{SHA: &sha}}
+	_, _, err := c.gh.Git.GetRef(ctx, owner, repo, "heads/"+branch)
+	switch {
+	case err == nil:
+		_, _, err = c.gh.Git.UpdateRef(ctx, owner, repo, ref, true)
+		return classify(err, fmt.Sprintf("move branch %q of %s/%s to %s", branch, owner, repo, sha))
+	case status(err) == http.StatusNotFound:
+		_, _, err = c.gh.Git.CreateRef(ctx, owner, repo, ref)
+		return classify(err, fmt.Sprintf("create branch %q of %s/%s at %s", branch, owner, repo, sha))
+	}
+	return classify(err, fmt.Sprintf("read branch %q of %s/%s", branch, owner, repo))
+}
