@@ -23,9 +23,9 @@ type commentStore struct {
 	t        *testing.T
 	comments []*gh.IssueComment
 	nextID   int64
-	lists    int                     // listings started (page 1 requests)
+	lists    int               // listings started (page 1 requests)
 	onList   func(listing int) // runs before listing number n is served
-	status   int                     // when set, writes answer this status
+	status   int               // when set, writes answer this status
 }
 
 func newCommentStore(t *testing.T, f *fakeGitHub, bodies ...string) *commentStore {

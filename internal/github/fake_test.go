@@ -19,7 +19,7 @@ type fakeGitHub struct {
 	mux   *http.ServeMux
 	srv   *httptest.Server
 	mu    sync.Mutex
-	calls []string  // "METHOD /path", in order
+	calls []string // "METHOD /path", in order
 	waits []time.Duration
 }
 
