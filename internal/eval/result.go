@@ -1,0 +1,144 @@
+package eval
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+)
+
+// Result is one record of a results file: the system under test's answer to one item.
+type Result struct {
+	ID string
+	// Output is the answer as text. A JSON value given as `output` (an object rather
+	// than a string) is kept as its JSON text.
+	Output         string
+	LatencyE2EMs   *float64 // latency_e2e_ms
+	LatencyModelMs *float64 // latency_model_ms
+	InputTokens    *float64 // input_tokens
+	OutputTokens   *float64 // output_tokens
+	TimedOut       bool     // timed_out
+	Error          string   // error: the system under test failed on this item
+	Model          string   // model, when the runner recorded it
+	// Scores holds recorded raw dimension values (the `scores` object), e.g. a human or
+	// external judge's 0–2 score; the `recorded` scorer reads them.
+	Scores map[string]any
+	// Fields holds the remaining fields: suite fields carried on the record (prompt,
+	// expected, ...) and recorded values at the top level.
+	Fields map[string]any
+	Line   int
+	// Record is the decoded record as read, kept so a baseline can store the outputs
+	// it was made from and re-score them later.
+	Record map[string]any
+}
+
+// TotalTokens is input + output tokens, and whether both were recorded.
+func (r *Result) TotalTokens() (float64, bool) {
+	if r.InputTokens == nil || r.OutputTokens == nil {
+		return 0, false
+	}
+	return *r.InputTokens + *r.OutputTokens, true
+}
+
+// Failed reports whether the sample timed out or errored: such a sample never passes.
+func (r *Result) Failed() bool { return r.TimedOut || r.Error != "" }
+
+// Recorded returns a recorded value by key: from `scores` first, then the top level.
+func (r *Result) Recorded(key string) (any, bool) {
+	if v, ok := r.Scores[key]; ok {
+		return v, true
+	}
+	return Lookup(r.Fields, key)
+}
+
+// resultKeys are the typed fields of a results record; any other key is kept in Fields.
+var resultKeys = map[string]bool{
+	"id": true, "output": true, "latency_e2e_ms": true, "latency_model_ms": true,
+	"input_tokens": true, "output_tokens": true, "timed_out": true, "error": true,
+	"model": true, "scores": true,
+}
+
+// newResult validates one decoded results record.
+func newResult(file string, line int, f map[string]any) (*Result, error) {
+	rawID, ok := f["id"]
+	if !ok {
+		return nil, Errorf(file, line, "", "record has no \"id\"; each result names the suite item it answers")
+	}
+	id, ok := rawID.(string)
+	if !ok || strings.TrimSpace(id) == "" {
+		return nil, Errorf(file, line, "", "field \"id\" is %s; want a non-empty string", describe(rawID))
+	}
+	r := &Result{ID: id, Line: line, Fields: map[string]any{}, Record: f}
+	bad := func(k string, v any, want string) error {
+		return Errorf(file, line, id, "field %q is %s; want %s", k, describe(v), want)
+	}
+	for k, v := range f {
+		if !resultKeys[k] {
+			r.Fields[k] = v
+			continue
+		}
+		if v == nil && k != "output" {
+			continue // null means not recorded
+		}
+		switch k {
+		case "output":
+			switch x := v.(type) {
+			case string:
+				r.Output = x
+			case nil:
+				return nil, Errorf(file, line, id, "field \"output\" is null; record the answer, or set \"error\" when the system failed")
+			default:
+				b, _ := json.Marshal(x)
+				r.Output = string(b)
+			}
+		case "latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens":
+			n, ok := v.(float64)
+			if !ok {
+				return nil, bad(k, v, "a number")
+			}
+			if n < 0 || math.IsInf(n, 0) {
+				return nil, Errorf(file, line, id, "field %q is %v; want a number ≥ 0", k, n)
+			}
+			if (k == "input_tokens" || k == "output_tokens") && n != math.Trunc(n) {
+				return nil, Errorf(file, line, id, "field %q is %v; want a whole number", k, n)
+			}
+			p := new(float64)
+			*p = n
+			switch k {
+			case "latency_e2e_ms":
+				r.LatencyE2EMs = p
+			case "latency_model_ms":
+				r.LatencyModelMs = p
+			case "input_tokens":
+				r.InputTokens = p
+			case "output_tokens":
+				r.OutputTokens = p
+			}
+		case "timed_out":
+			b, ok := v.(bool)
+			if !ok {
+				return nil, bad(k, v, "true or false")
+			}
+			r.TimedOut = b
+		case "error", "model":
+			s, ok := v.(string)
+			if !ok {
+				return nil, bad(k, v, "a string")
+			}
+			if k == "error" {
+				r.Error = s
+			} else {
+				r.Model = s
+			}
+		case "scores":
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, bad(k, v, "an object of recorded dimension values")
+			}
+			r.Scores = m
+		}
+	}
+	if _, ok := f["output"]; !ok && r.Error == "" && !r.TimedOut {
+		return nil, Errorf(file, line, id, "record has no \"output\"; record the answer, or set \"error\" or \"timed_out\"")
+	}
+	return r, nil
+}

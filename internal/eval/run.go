@@ -1,0 +1,115 @@
+package eval
+
+// Run is one run of the system under test over the suite: one results file.
+type Run struct {
+	File    string
+	Results []*Result
+	byID    map[string]*Result
+}
+
+// Result returns the run's result for an item id.
+func (r *Run) Result(id string) (*Result, bool) {
+	res, ok := r.byID[id]
+	return res, ok
+}
+
+// LoadRun reads a results file (JSONL, one record per line).
+func LoadRun(path string) (*Run, error) {
+	data, err := readText(path, "results")
+	if err != nil {
+		return nil, err
+	}
+	return ParseRun(path, data)
+}
+
+// ParseRun parses results bytes; path names the file in errors.
+func ParseRun(path string, data []byte) (*Run, error) {
+	if err := checkText(path, "results", data); err != nil {
+		return nil, err
+	}
+	run := &Run{File: path, byID: map[string]*Result{}}
+	err := splitLines(data, func(line int, text []byte) error {
+		fields, err := decodeRecord(path, line, text)
+		if err != nil {
+			return err
+		}
+		res, err := newResult(path, line, fields)
+		if err != nil {
+			return err
+		}
+		if prev, dup := run.byID[res.ID]; dup {
+			return Errorf(path, line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
+		}
+		run.byID[res.ID] = res
+		run.Results = append(run.Results, res)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// CheckAgainst refuses results for ids the suite lacks.
+func (r *Run) CheckAgainst(s *Suite) error {
+	for _, res := range r.Results {
+		if _, ok := s.Item(res.ID); !ok {
+			return Errorf(r.File, res.Line, res.ID, "no such item in suite %s", s.File)
+		}
+	}
+	return nil
+}
+
+// Missing lists the suite items the run has no result for, in suite order.
+func (r *Run) Missing(s *Suite) []string {
+	var out []string
+	for _, it := range s.Items {
+		if _, ok := r.byID[it.ID]; !ok {
+			out = append(out, it.ID)
+		}
+	}
+	return out
+}
+
+// SuiteFromRun builds a suite from suite fields carried on a results file's records,
+// for teams that keep items and outputs together.
+func SuiteFromRun(r *Run) (*Suite, error) {
+	s := &Suite{File: r.File, Name: "", byID: map[string]*Item{}}
+	for _, res := range r.Results {
+		fields := map[string]any{"id": res.ID}
+		for k, v := range res.Fields {
+			fields[k] = v
+		}
+		if err := s.add(res.Line, fields); err != nil {
+			return nil, err
+		}
+	}
+	s.Hash = hashFields(map[string]any{"items": itemsHashes(s)})
+	return s, nil
+}
+
+func itemsHashes(s *Suite) []any {
+	out := make([]any, len(s.Items))
+	for i, it := range s.Items {
+		out[i] = it.Hash
+	}
+	return out
+}
+
+// RunFromRecords rebuilds a run from decoded records (a baseline's recorded outputs).
+// name labels the run in messages.
+func RunFromRecords(name string, records []map[string]any) (*Run, error) {
+	run := &Run{File: name, byID: map[string]*Result{}}
+	for i, rec := range records {
+		res, err := newResult(name, i+1, rec)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := run.byID[res.ID]; dup {
+			return nil, Errorf(name, i+1, res.ID, "duplicate result for the item")
+		}
+		run.byID[res.ID] = res
+		run.Results = append(run.Results, res)
+	}
+	return run, nil
+}

@@ -1,0 +1,257 @@
+package eval
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// Suite is the regression set: items with unique ids, in file order.
+type Suite struct {
+	Name  string // `name` of a YAML suite, else the file's base name without extension
+	File  string
+	Items []*Item
+	Hash  string // sha256 of the file's bytes
+	byID  map[string]*Item
+}
+
+// Item returns the item with the given id.
+func (s *Suite) Item(id string) (*Item, bool) {
+	it, ok := s.byID[id]
+	return it, ok
+}
+
+// LoadSuite reads a suite from YAML (.yaml, .yml) or JSONL (.jsonl, .ndjson).
+func LoadSuite(path string) (*Suite, error) {
+	data, err := readText(path, "suite")
+	if err != nil {
+		return nil, err
+	}
+	return ParseSuite(path, data)
+}
+
+// ParseSuite parses suite bytes; path decides the format and names the file in errors.
+func ParseSuite(path string, data []byte) (*Suite, error) {
+	if err := checkText(path, "suite", data); err != nil {
+		return nil, err
+	}
+	s := &Suite{File: path, byID: map[string]*Item{}}
+	sum := sha256.Sum256(data)
+	s.Hash = hex.EncodeToString(sum[:])
+	base := filepath.Base(path)
+	s.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	var err error
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		err = s.parseYAML(data)
+	case ".jsonl", ".ndjson":
+		err = splitLines(data, func(line int, text []byte) error {
+			fields, err := decodeRecord(path, line, text)
+			if err != nil {
+				return err
+			}
+			return s.add(line, fields)
+		})
+	default:
+		return nil, Errorf(path, 0, "", "unknown suite format %q; want .yaml, .yml or .jsonl", filepath.Ext(path))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Items) == 0 {
+		return nil, Errorf(path, 0, "", "suite has no items")
+	}
+	return s, nil
+}
+
+func (s *Suite) add(line int, fields map[string]any) error {
+	it, err := newItem(s.File, line, fields)
+	if err != nil {
+		return err
+	}
+	if prev, dup := s.byID[it.ID]; dup {
+		return Errorf(s.File, line, it.ID, "duplicate id; first defined on line %d", prev.Line)
+	}
+	s.byID[it.ID] = it
+	s.Items = append(s.Items, it)
+	return nil
+}
+
+// parseYAML accepts a list of items, or a mapping with `items:` and an optional `name:`.
+func (s *Suite) parseYAML(data []byte) error {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return YAMLError(s.File, err)
+	}
+	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
+		return Errorf(s.File, 0, "", "want one YAML document holding a list of items or a mapping with \"items\"")
+	}
+	body := f.Docs[0].Body
+	var seq *ast.SequenceNode
+	switch n := body.(type) {
+	case *ast.SequenceNode:
+		seq = n
+	case *ast.MappingNode:
+		for _, kv := range n.Values {
+			key := kv.Key.String()
+			switch key {
+			case "name":
+				var name string
+				if err := yaml.NodeToValue(kv.Value, &name); err != nil {
+					return YAMLError(s.File, err)
+				}
+				s.Name = name
+			case "items":
+				sq, ok := kv.Value.(*ast.SequenceNode)
+				if !ok {
+					return Errorf(s.File, line(kv.Value), "", "\"items\" must be a list of items")
+				}
+				seq = sq
+			case "description", "version":
+			default:
+				return Errorf(s.File, line(kv.Key), "", "unknown top-level key %q; want name, description, version or items", key)
+			}
+		}
+	default:
+		return Errorf(s.File, line(body), "", "want a list of items or a mapping with \"items\"")
+	}
+	if seq == nil {
+		return Errorf(s.File, 0, "", "no \"items\" list")
+	}
+	for _, node := range seq.Values {
+		ln := line(node)
+		if _, ok := node.(*ast.MappingNode); !ok {
+			return Errorf(s.File, ln, "", "an item must be a mapping with at least an \"id\"")
+		}
+		var raw map[string]any
+		if err := yaml.NodeToValue(node, &raw); err != nil {
+			return YAMLError(s.File, err)
+		}
+		fields, err := toJSONFields(raw)
+		if err != nil {
+			return Errorf(s.File, ln, idOf(raw), "%v", err)
+		}
+		if err := s.add(ln, fields); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func idOf(m map[string]any) string {
+	if s, ok := m["id"].(string); ok {
+		return s
+	}
+	return ""
+}
+
+func line(n ast.Node) int {
+	if n == nil || n.GetToken() == nil {
+		return 0
+	}
+	return n.GetToken().Position.Line
+}
+
+// toJSONFields turns decoded YAML into JSON types, refusing NaN and infinities.
+func toJSONFields(raw map[string]any) (map[string]any, error) {
+	if err := checkFinite(raw); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, fmt.Errorf("cannot represent item as JSON: %v", err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkFinite(v any) error {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("NaN and infinities are not allowed")
+		}
+	case map[string]any:
+		for k, e := range x {
+			if err := checkFinite(e); err != nil {
+				return fmt.Errorf("field %q: %w", k, err)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := checkFinite(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// decodeRecord decodes one JSONL line into JSON fields.
+func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
+	if len(text) > MaxLineBytes {
+		return nil, Errorf(file, line, "", "record is %d bytes; the limit is %d", len(text), MaxLineBytes)
+	}
+	trimmed := bytes.TrimSpace(text)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, Errorf(file, line, "", "want a JSON object on each line")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	var fields map[string]any
+	if err := dec.Decode(&fields); err != nil {
+		return nil, jsonError(file, line, err)
+	}
+	if dec.More() {
+		return nil, Errorf(file, line, "", "more than one JSON value on the line; JSONL holds one object per line")
+	}
+	if err := checkDuplicateKeys(trimmed); err != nil {
+		return nil, Errorf(file, line, idOf(fields), "%v", err)
+	}
+	return fields, nil
+}
+
+func jsonError(file string, line int, err error) error {
+	msg := err.Error()
+	col := 0
+	var se *json.SyntaxError
+	if ok := asSyntax(err, &se); ok {
+		col = int(se.Offset)
+		msg = "malformed JSON: " + se.Error()
+	} else {
+		msg = "malformed JSON: " + msg
+	}
+	return &InputError{File: file, Line: line, Col: col, Msg: msg}
+}
+
+func asSyntax(err error, target **json.SyntaxError) bool {
+	se, ok := err.(*json.SyntaxError)
+	if ok {
+		*target = se
+	}
+	return ok
+}
+
+// YAMLError converts a goccy/go-yaml error into an *InputError with line and column.
+func YAMLError(file string, err error) error {
+	var ye yaml.Error
+	if e, ok := err.(yaml.Error); ok {
+		ye = e
+	}
+	if ye != nil && ye.GetToken() != nil {
+		p := ye.GetToken().Position
+		return &InputError{File: file, Line: p.Line, Col: p.Column, Msg: ye.GetMessage()}
+	}
+	return &InputError{File: file, Msg: err.Error()}
+}

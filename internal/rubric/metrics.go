@@ -1,0 +1,186 @@
+package rubric
+
+import (
+	"sort"
+
+	"github.com/evalgate/evalgate/internal/stats"
+)
+
+// Metrics are named summary figures of a run, the names gates refer to.
+type Metrics map[string]float64
+
+// Names returns the metric names in sorted order.
+func (m Metrics) Names() []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Metric names that are always present (per-dimension ones are <dimension>_<suffix>).
+const (
+	MetricMeanScore      = "mean_score"
+	MetricAggregateScore = "aggregate_score" // seed 001's name for mean_score
+	MetricPassRate       = "pass_rate"
+	MetricItems          = "items"
+	MetricScoredItems    = "scored_items"
+	MetricMissingItems   = "missing_items"
+	MetricPendingItems   = "pending_items"
+	MetricTimedOut       = "timed_out"
+	MetricErrors         = "errors"
+	MetricJudgeErrors    = "judge_errors"
+	MetricCappedItems    = "capped_items"
+)
+
+// DimensionMetricSuffixes are appended to a dimension's name: _score (mean normalized
+// value), _mean (mean raw value, seed 001's accuracy_mean), _failures, _failure_rate,
+// _full_credit_rate (seed 001's accuracy_full_credit_rate).
+var DimensionMetricSuffixes = []string{"_score", "_mean", "_failures", "_failure_rate", "_full_credit_rate"}
+
+// runMetrics summarizes one run.
+func (s *System) runMetrics(rs *RunScore) Metrics {
+	m := Metrics{}
+	nd := len(s.Dimensions)
+	var scores, e2e, model, effRatios []float64
+	var pass, scored, timedOut, errs, judgeErrs, capped, correct int
+	var inTok, outTok float64
+	normSum := make([]float64, nd)
+	normN := make([]int, nd)
+	rawSum := make([]float64, nd)
+	rawN := make([]int, nd)
+	fails := make([]int, nd)
+	full := make([]int, nd)
+	correctDim := -1
+	if s.CorrectDimension != "" {
+		correctDim = s.DimensionIndex(s.CorrectDimension)
+	}
+	for i := range rs.Samples {
+		sm := &rs.Samples[i]
+		if r := sm.Result; r != nil {
+			if r.LatencyE2EMs != nil {
+				e2e = append(e2e, *r.LatencyE2EMs)
+			}
+			if r.LatencyModelMs != nil {
+				model = append(model, *r.LatencyModelMs)
+			}
+			if r.InputTokens != nil {
+				inTok += *r.InputTokens
+			}
+			if r.OutputTokens != nil {
+				outTok += *r.OutputTokens
+			}
+			if r.InputTokens != nil && r.OutputTokens != nil {
+				effRatios = append(effRatios, *r.OutputTokens/max(*r.InputTokens, 1))
+			}
+			if r.TimedOut {
+				timedOut++
+			}
+			if r.Error != "" {
+				errs++
+			}
+		}
+		if sm.Pending {
+			continue
+		}
+		scored++
+		scores = append(scores, sm.Score)
+		if sm.Pass {
+			pass++
+		}
+		if sm.CappedBy != "" {
+			capped++
+		}
+		isCorrect := sm.Pass
+		for d, v := range sm.Values {
+			if v.Error != "" {
+				judgeErrs++
+			}
+			if v.Excluded {
+				continue
+			}
+			normSum[d] += v.Norm
+			normN[d]++
+			if v.Raw != nil {
+				rawSum[d] += *v.Raw
+				rawN[d]++
+			}
+			if sm.Missing || s.Failed(d, v) {
+				fails[d]++
+			}
+			if v.Norm == 1 {
+				full[d]++
+			}
+			if d == correctDim {
+				isCorrect = v.Norm == 1
+			}
+		}
+		if isCorrect && !sm.Missing {
+			correct++
+		}
+	}
+	m[MetricItems] = float64(len(rs.Samples))
+	m[MetricScoredItems] = float64(scored)
+	m[MetricMissingItems] = float64(len(rs.Missing))
+	m[MetricPendingItems] = float64(len(rs.Samples) - scored)
+	m[MetricTimedOut] = float64(timedOut)
+	m[MetricErrors] = float64(errs)
+	m[MetricJudgeErrors] = float64(judgeErrs)
+	m[MetricCappedItems] = float64(capped)
+	if scored > 0 {
+		m[MetricMeanScore] = Round9(stats.Mean(scores))
+		m[MetricAggregateScore] = m[MetricMeanScore]
+		m[MetricPassRate] = Round9(float64(pass) / float64(scored))
+	}
+	for _, l := range []struct {
+		name string
+		xs   []float64
+	}{{"latency_e2e", e2e}, {"latency_model", model}} {
+		if p50, ok := stats.Percentile(l.xs, 50); ok {
+			m[l.name+"_p50_ms"] = Round9(p50)
+		}
+		if p95, ok := stats.Percentile(l.xs, 95); ok {
+			m[l.name+"_p95_ms"] = Round9(p95)
+		}
+	}
+	m["total_input_tokens"] = inTok
+	m["total_output_tokens"] = outTok
+	m["total_tokens"] = inTok + outTok
+	// seed 001 §1.4: total_tokens / max(count(correct), 1)
+	m["tokens_per_correct_answer"] = Round9((inTok + outTok) / float64(max(correct, 1)))
+	if len(effRatios) > 0 {
+		m["token_efficiency_ratio_mean"] = Round9(stats.Mean(effRatios))
+	}
+	for d, dim := range s.Dimensions {
+		if normN[d] == 0 {
+			continue
+		}
+		n := float64(normN[d])
+		m[dim.Name+"_score"] = Round9(normSum[d] / n)
+		if rawN[d] > 0 {
+			m[dim.Name+"_mean"] = Round9(rawSum[d] / float64(rawN[d]))
+		}
+		m[dim.Name+"_failures"] = float64(fails[d])
+		m[dim.Name+"_failure_rate"] = Round9(float64(fails[d]) / n)
+		m[dim.Name+"_full_credit_rate"] = Round9(float64(full[d]) / n)
+	}
+	return m
+}
+
+// acrossRuns gives each metric's mean over runs and its sample std (n − 1). A metric
+// absent from some run is averaged over the runs that have it.
+func acrossRuns(runs []RunScore) (Metrics, Metrics) {
+	vals := map[string][]float64{}
+	for _, r := range runs {
+		for k, v := range r.Metrics {
+			vals[k] = append(vals[k], v)
+		}
+	}
+	mean, std := Metrics{}, Metrics{}
+	for k, xs := range vals {
+		mean[k] = Round9(stats.Mean(xs))
+		std[k] = Round9(stats.SampleStd(xs))
+	}
+	return mean, std
+}

@@ -1,0 +1,69 @@
+package rubric
+
+import "fmt"
+
+// passes applies the pass rule to a scored sample. An error is a condition on a sample
+// field the record lacks.
+func (s *System) passes(sm *Sample) (bool, error) {
+	if sm.Missing || sm.Pending || sm.Result == nil || sm.Result.Failed() {
+		return false, nil
+	}
+	rule := s.Pass
+	if rule.MinScore == nil && len(rule.Require) == 0 {
+		return Round9(sm.Score) >= DefaultPassScore, nil
+	}
+	if rule.MinScore != nil && Round9(sm.Score) < *rule.MinScore {
+		return false, nil
+	}
+	for _, c := range rule.Require {
+		var x float64
+		if c.Dimension != "" {
+			v := sm.Values[s.DimensionIndex(c.Dimension)]
+			if v.Excluded {
+				continue
+			}
+			if v.Raw == nil {
+				return false, nil
+			}
+			x = *v.Raw
+		} else {
+			val, ok := sampleField(sm, c.Field)
+			if !ok {
+				return false, fmt.Errorf("the pass rule tests %q; the record has none", c.Field)
+			}
+			x = val
+		}
+		if c.Min != nil && x < *c.Min {
+			return false, nil
+		}
+		if c.Max != nil && x > *c.Max {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func sampleField(sm *Sample, field string) (float64, bool) {
+	r := sm.Result
+	get := func(p *float64) (float64, bool) {
+		if p == nil {
+			return 0, false
+		}
+		return *p, true
+	}
+	switch field {
+	case "latency_e2e_ms":
+		return get(r.LatencyE2EMs)
+	case "latency_model_ms":
+		return get(r.LatencyModelMs)
+	case "input_tokens":
+		return get(r.InputTokens)
+	case "output_tokens":
+		return get(r.OutputTokens)
+	case "total_tokens":
+		return r.TotalTokens()
+	case "score":
+		return sm.Score, true
+	}
+	return 0, false
+}
