@@ -1,0 +1,100 @@
+package judge
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// cacheVersion is part of every key; bump it when the entry format or the meaning of
+// a verdict changes, and every old entry becomes a miss.
+const cacheVersion = 1
+
+// cacheKey is the content address of a verdict: SHA-256 over the model, the template
+// hash, the generation parameters and every input the prompt is made of. The base URL
+// is left out on purpose, so a replay cache made against one endpoint answers in a CI
+// job that has none.
+func cacheKey(model, templateHash string, p Params, r Request) string {
+	b, _ := json.Marshal(struct {
+		Version         int    `json:"v"`
+		Model           string `json:"model"`
+		Template        string `json:"template"`
+		Params          Params `json:"params"`
+		Task            string `json:"task"`
+		ReferenceAnswer string `json:"reference_answer"`
+		ProvidedContext string `json:"provided_context"`
+		CandidateAnswer string `json:"candidate_answer"`
+	}{cacheVersion, model, templateHash, p, r.Task, r.ReferenceAnswer, r.ProvidedContext, r.CandidateAnswer})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// cacheEntry is one file of the cache. Item and Template are there for people reading
+// the cache, not for lookup.
+type cacheEntry struct {
+	Key      string  `json:"key"`
+	Item     string  `json:"item"`
+	Template string  `json:"template"`
+	Model    string  `json:"model"`
+	Verdict  Verdict `json:"verdict"`
+}
+
+// diskCache stores one JSON file per key under dir/ab/abcdef….json; the two-letter
+// directories keep any one directory small.
+type diskCache struct {
+	dir string
+}
+
+func (c *diskCache) path(key string) string {
+	return filepath.Join(c.dir, key[:2], key+".json")
+}
+
+// get returns the cached verdict for key. A missing file is a miss; an unreadable or
+// corrupt one is an error, since silently re-judging would hide a broken cache.
+func (c *diskCache) get(key string) (Verdict, bool, error) {
+	data, err := os.ReadFile(c.path(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Verdict{}, false, nil
+	}
+	if err != nil {
+		return Verdict{}, false, fmt.Errorf("judge cache: %w", err)
+	}
+	var e cacheEntry
+	if err := json.Unmarshal(data, &e); err != nil || e.Key != key {
+		return Verdict{}, false, fmt.Errorf("judge cache: %s is corrupt (delete it to re-judge): %v", c.path(key), err)
+	}
+	return e.Verdict, true, nil
+}
+
+// put writes an entry atomically: a temporary file in the same directory, renamed over
+// the final name, so a reader or a killed run never sees half a file.
+func (c *diskCache) put(e cacheEntry) error {
+	p := c.path(e.Key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("judge cache: %w", err)
+	}
+	data, err := json.MarshalIndent(e, "", "  ")
+	if err != nil {
+		return fmt.Errorf("judge cache: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("judge cache: %w", err)
+	}
+	_, werr := f.Write(append(data, '\n'))
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("judge cache: %w", err)
+	}
+	if err := os.Rename(f.Name(), p); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("judge cache: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/openai/openai-go/v3"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/evalgate/evalgate/internal/judge/chat"
+	"github.com/evalgate/evalgate/internal/judge/progress"
+)
+
+// parseAttempts is seed 001 §2.2's "retry evaluator once with identical inputs".
+const parseAttempts = 2
+
+// Evaluate judges reqs with at most Concurrency calls in flight and returns one
+// Verdict per request, in input order. Identical requests (same cache key) are judged
+// once. A result does not depend on timing: the same inputs and cache give the same
+// verdicts.
+//
+// Per-item failures (a reply that breaks the parse rules twice, a timeout, a refused
+// request) become Verdicts with EvaluatorError set. Failures that would hit every item
+// end the run with an error: a budget exceeded, a replay miss, a bad key or model, an
+// unreachable endpoint, a broken cache, ctx done. The verdicts finished by then are
+// returned (the others are zero) and are in the cache already.
+func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Verdict, Stats, error) {
+	verdicts := make([]Verdict, len(reqs))
+	keys := make([]string, len(reqs))
+	first := make(map[string]int, len(reqs)) // key → index of its first request
+	copies := make(map[string]int, len(reqs))
+	var unique []int
+	for i, r := range reqs {
+		keys[i] = j.Key(r)
+		if _, ok := first[keys[i]]; !ok {
+			first[keys[i]] = i
+			unique = append(unique, i)
+		}
+		copies[keys[i]]++
+	}
+
+	prog := progress.New(j.progress.w, j.progress.isTerminal, "judge", len(reqs))
+	var mu sync.Mutex
+	st := Stats{Requests: len(reqs)}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(j.cfg.Concurrency)
+	for _, i := range unique {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			v, spent, err := j.evaluateOne(gctx, reqs[i], keys[i])
+			mu.Lock()
+			defer mu.Unlock()
+			st.Calls += spent.calls
+			st.PromptTokens += spent.PromptTokens
+			st.CompletionTokens += spent.CompletionTokens
+			if err != nil {
+				return err
+			}
+			st.count(v)
+			verdicts[i] = v
+			prog.Add(copies[keys[i]])
+			return nil
+		})
+	}
+	err := g.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	prog.Finish()
+
+	for i := range reqs {
+		if f := first[keys[i]]; f != i && verdicts[f].Scores != nil {
+			verdicts[i] = verdicts[f].clone()
+			verdicts[i].Cached = true
+			st.CacheHits++
+		}
+	}
+	return verdicts, st, err
+}
+
+// cost is what judging one request spent in this run: nothing for a cache hit.
+type cost struct {
+	calls int
+	Usage
+}
+
+// count classifies one unique request's verdict.
+func (st *Stats) count(v Verdict) {
+	switch {
+	case v.Cached:
+		st.CacheHits++
+	case v.EvaluatorError == ErrorParse:
+		st.ParseErrors++
+	case v.EvaluatorError != "":
+		st.Errors++
+	}
+}
+
+// evaluateOne judges one unique request: from the cache if it can, else by calling the
+// model (twice at most for the parse rule, each call with its own retries).
+func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Verdict, cost, error) {
+	if j.cache != nil {
+		v, ok, err := j.cache.get(key)
+		if err != nil {
+			return Verdict{}, cost{}, err
+		}
+		if ok {
+			v.Cached = true
+			return v, cost{}, nil
+		}
+	}
+	if j.client == nil {
+		return Verdict{}, cost{}, fmt.Errorf("judge replay: no cached verdict for item %q (key %s) in %s; "+
+			"run once without replay to record it", r.ID, key[:12], j.cfg.CacheDir)
+	}
+
+	prompt := j.tmpl.Render(r)
+	params := openai.ChatCompletionNewParams{
+		Model: j.cfg.Model,
+		Messages: []openai.ChatCompletionMessageParamUnion{
+			openai.SystemMessage(SandboxNotice),
+			openai.UserMessage(prompt),
+		},
+		Temperature: openai.Float(j.params.Temperature),
+		TopP:        openai.Float(j.params.TopP),
+		MaxTokens:   openai.Int(int64(j.params.MaxTokens)),
+		Seed:        openai.Int(j.params.Seed),
+	}
+	est := chat.EstimateTokens(SandboxNotice+prompt, j.params.MaxTokens)
+
+	var v Verdict
+	for range parseAttempts {
+		rep, err := j.client.Complete(ctx, params, est)
+		v.Calls += rep.Attempts
+		if err != nil {
+			v, err := j.failed(ctx, r, v, err)
+			return v, v.spent(), err
+		}
+		c := rep.Completion
+		v.Usage.PromptTokens += c.Usage.PromptTokens
+		v.Usage.CompletionTokens += c.Usage.CompletionTokens
+		if err := j.budget.addTokens(c.Usage.PromptTokens + c.Usage.CompletionTokens); err != nil {
+			return Verdict{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, err)
+		}
+		v.Model, v.ModelVersion = c.Model, c.SystemFingerprint
+		content := ""
+		if len(c.Choices) > 0 {
+			content = c.Choices[0].Message.Content
+		}
+		p, perr := ParseVerdict(j.tmpl, content)
+		if perr == nil {
+			v.Scores = make(map[string]*float64, len(p.Scores))
+			for k, s := range p.Scores {
+				f := float64(s)
+				v.Scores[k] = &f
+			}
+			v.Rationale, v.EvaluatorError, v.ErrorDetail = p.Rationale, "", ""
+			return v, v.spent(), j.store(key, r, v)
+		}
+		v.EvaluatorError, v.ErrorDetail = ErrorParse, perr.(*ParseError).Reason
+	}
+	v.Scores = nullScores(j.tmpl)
+	return v, v.spent(), j.store(key, r, v)
+}
+
+// spent is the cost of a verdict made by calls in this run.
+func (v Verdict) spent() cost { return cost{calls: v.Calls, Usage: v.Usage} }
+
+// failed turns a call error into a per-item verdict, or a run-ending error when the
+// failure is not about this item.
+func (j *Judge) failed(ctx context.Context, r Request, v Verdict, err error) (Verdict, error) {
+	var te *chat.TimeoutError
+	switch {
+	case ctx.Err() != nil:
+		return v, ctx.Err()
+	case errors.Is(err, ErrBudgetExceeded), chat.IsFatal(err):
+		return v, fmt.Errorf("judge: item %q: %w", r.ID, err)
+	case errors.As(err, &te):
+		v.EvaluatorError = ErrorTimeout
+	default:
+		v.EvaluatorError = ErrorAPI
+	}
+	v.ErrorDetail = err.Error()
+	v.Scores = nullScores(j.tmpl)
+	v.Rationale = ""
+	return v, nil // not cached: the next run tries again
+}
+
+func (j *Judge) store(key string, r Request, v Verdict) error {
+	if j.cache == nil {
+		return nil
+	}
+	return j.cache.put(cacheEntry{Key: key, Item: r.ID, Template: j.tmpl.ID, Model: j.cfg.Model, Verdict: v})
+}
