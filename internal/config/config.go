@@ -1,0 +1,174 @@
+// Package config reads evalgate.yaml: where the suite, results and baseline are, the
+// scoring system and the grading system. Every problem is reported with file:line:col.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// DefaultFile is the config file evalgate reads when --config is not given.
+const DefaultFile = "evalgate.yaml"
+
+// Config is an evalgate.yaml file.
+type Config struct {
+	// Name labels the suite in reports, comments and baselines; default: the suite's name.
+	Name string `yaml:"name,omitempty" json:"name,omitempty"`
+	// Suite, Results and Baseline are paths relative to the config file.
+	Suite    string   `yaml:"suite,omitempty" json:"suite,omitempty"`
+	Results  []string `yaml:"results,omitempty" json:"results,omitempty"`
+	Baseline string   `yaml:"baseline,omitempty" json:"baseline,omitempty"`
+	// Metadata is recorded in every report (seed 001 §4.3): model_id, model_version,
+	// prompt_template_id, environment, ...
+	Metadata map[string]string `yaml:"metadata,omitempty" json:"metadata,omitempty"`
+	Scoring  rubric.System     `yaml:"scoring" json:"scoring"`
+	Grading  gate.System       `yaml:"grading" json:"grading"`
+	// Judges configures llm_judge dimensions, by name.
+	Judges map[string]map[string]any `yaml:"judges,omitempty" json:"judges,omitempty"`
+
+	File string `yaml:"-" json:"-"`
+	Dir  string `yaml:"-" json:"-"`
+	ast  *ast.File
+}
+
+var metaKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// Load reads and validates a config file. env builds judge scorers (nil: no judges).
+func Load(path string, env *rubric.Env) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, eval.Errorf(path, 0, "", "cannot read config: %v", err)
+	}
+	return Parse(path, data, env)
+}
+
+// Parse parses and validates config bytes.
+func Parse(path string, data []byte, env *rubric.Env) (*Config, error) {
+	if len(data) == 0 {
+		return nil, eval.Errorf(path, 0, "", "config file is empty")
+	}
+	if data[0] == 0xEF {
+		return nil, eval.Errorf(path, 1, "", "file starts with a UTF-8 byte order mark; save it as UTF-8 without BOM")
+	}
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, eval.YAMLError(path, err)
+	}
+	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
+		return nil, eval.Errorf(path, 0, "", "want one YAML document with scoring: and grading:")
+	}
+	cfg := &Config{File: path, Dir: filepath.Dir(path), ast: f}
+	if err := yaml.NodeToValue(f.Docs[0].Body, cfg, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+		return nil, eval.YAMLError(path, err)
+	}
+	if err := cfg.validate(env); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+func (c *Config) validate(env *rubric.Env) error {
+	for k := range c.Metadata {
+		if !metaKey.MatchString(k) {
+			return c.errAt("$.metadata", fmt.Sprintf("metadata key %q; want lowercase snake_case", k))
+		}
+	}
+	for i := range c.Scoring.Dimensions {
+		d := &c.Scoring.Dimensions[i]
+		d.Dir = c.Dir
+		d.Line = c.lineOf(fmt.Sprintf("$.scoring.dimensions[%d]", i))
+	}
+	if err := c.Scoring.Build("$.scoring", env); err != nil {
+		return c.fieldErr(err)
+	}
+	names := MetricNames(&c.Scoring)
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	var dims []string
+	for _, d := range c.Scoring.Dimensions {
+		dims = append(dims, d.Name)
+	}
+	if err := c.Grading.Validate("$.grading", func(m string) bool { return known[m] }, names, dims); err != nil {
+		return c.fieldErr(err)
+	}
+	return nil
+}
+
+// fieldErr turns a FieldError's YAML path into file:line.
+func (c *Config) fieldErr(err error) error {
+	var rf *rubric.FieldError
+	var gf *gate.FieldError
+	switch {
+	case errors.As(err, &rf):
+		return c.errAt(rf.Path, rf.Msg)
+	case errors.As(err, &gf):
+		return c.errAt(gf.Path, gf.Msg)
+	}
+	return eval.Errorf(c.File, 0, "", "%v", err)
+}
+
+func (c *Config) errAt(path, msg string) error {
+	line, col := c.position(path)
+	return &eval.InputError{File: c.File, Line: line, Col: col, Msg: msg}
+}
+
+func (c *Config) lineOf(path string) int {
+	l, _ := c.position(path)
+	return l
+}
+
+// position finds the line and column of a YAML path, walking up to the nearest
+// ancestor that exists (a missing key is reported where its parent is).
+func (c *Config) position(path string) (int, int) {
+	for path != "" && path != "$" {
+		if p, err := yaml.PathString(path); err == nil {
+			if n, err := p.FilterFile(c.ast); err == nil && n != nil && n.GetToken() != nil {
+				return n.GetToken().Position.Line, n.GetToken().Position.Column
+			}
+		}
+		path = parent(path)
+	}
+	return 0, 0
+}
+
+func parent(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '.' || path[i] == '[' {
+			return path[:i]
+		}
+	}
+	return ""
+}
+
+// Path resolves a path given in the config relative to the config's directory.
+func (c *Config) Path(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.Dir, p)
+}
+
+// SuiteName is the name that labels the suite.
+func (c *Config) SuiteName(s *eval.Suite) string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return s.Name
+}

@@ -1,0 +1,240 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// Options are what Build needs beyond the scores.
+type Options struct {
+	Suite           string            // suite name
+	GradingSystem   string            // gradingSystem/X.Y.Z
+	Metadata        map[string]string // from the config: model_id, model_version, ...
+	Now             time.Time
+	CodeVersion     string // git SHA
+	EvalgateVersion string
+	Command         string // reproduces the report locally
+	Mode            string // regression mode (absolute or relative)
+}
+
+// Build assembles the report.
+func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Options) *Report {
+	r := &Report{
+		SchemaVersion: SchemaVersion,
+		Suite:         opts.Suite,
+		ScoringSystem: sc.System.Version,
+		GradingSystem: opts.GradingSystem,
+		SuiteHash:     sc.Suite.Hash,
+		RubricHash:    sc.System.Hash(),
+		Comparison:    cmp,
+		Gates:         v.Gates,
+		Grade:         v.Grade,
+		Verdict:       Verdict{Status: v.Status, Reason: v.Reason, NoBaseline: v.NoBaseline},
+		SuiteFile:     sc.Suite.File,
+		Command:       opts.Command,
+		Unit:          opts.Mode,
+		Scored:        sc,
+	}
+	r.Metadata = metadata(sc, opts)
+	r.Summary = Summary{
+		Items: len(sc.Suite.Items), Runs: len(sc.Runs),
+		Mean:        sc.Metrics[rubric.MetricMeanScore],
+		Std:         sc.MetricsStd[rubric.MetricMeanScore],
+		PassRate:    sc.Metrics[rubric.MetricPassRate],
+		JudgeErrors: int(sumOver(sc, rubric.MetricJudgeErrors)),
+		Metrics:     sc.Metrics, Missing: []string{},
+	}
+	if len(sc.Runs) > 1 {
+		r.Summary.MetricsStd = sc.MetricsStd
+	}
+	for _, d := range sc.System.Dimensions {
+		dim := Dimension{Name: d.Name, Weight: d.Weight, Scorer: d.Scorer, Scale: d.Scale,
+			Mean: sc.Metrics[d.Name+"_score"], Failures: sc.Metrics[d.Name+"_failures"]}
+		if m, ok := sc.Metrics[d.Name+"_mean"]; ok {
+			dim.RawMean = &m
+		}
+		r.Dimensions = append(r.Dimensions, dim)
+	}
+	for _, run := range sc.Runs {
+		miss := run.Missing
+		if miss == nil {
+			miss = []string{}
+		}
+		r.Runs = append(r.Runs, Run{File: run.File, Mean: run.Metrics[rubric.MetricMeanScore],
+			PassRate: run.Metrics[rubric.MetricPassRate], Missing: miss, Metrics: run.Metrics})
+	}
+	for i := range sc.Items {
+		it := buildItem(sc, i)
+		if it.Pass {
+			r.Summary.Passed++
+		}
+		if it.Missing {
+			r.Summary.Missing = append(r.Summary.Missing, it.ID)
+		}
+		if it.Pending {
+			r.Summary.Pending = append(r.Summary.Pending, it.ID)
+		}
+		r.Items = append(r.Items, it)
+	}
+	return r
+}
+
+func sumOver(sc *rubric.Scored, metric string) float64 {
+	t := 0.0
+	for _, r := range sc.Runs {
+		t += r.Metrics[metric]
+	}
+	return t
+}
+
+func buildItem(sc *rubric.Scored, i int) Item {
+	is := sc.Items[i]
+	sys := sc.System
+	it := Item{ID: is.Item.ID, Line: is.Item.Line, Tags: is.Item.Tags, Prompt: is.Item.Prompt,
+		Expected: expectedOf(is.Item, sys), Score: is.Score, Pass: is.Pass, PassRuns: is.PassRuns,
+		Runs: is.Runs, CappedBy: is.CappedBy, Missing: is.Missing == is.Runs, MissingRuns: is.Missing, Pending: is.Pending}
+	first := firstSample(sc, i)
+	if first != nil && first.Result != nil {
+		it.Got = first.Result.Output
+	}
+	for d, dim := range sys.Dimensions {
+		it.Breakdown = append(it.Breakdown, KV{dim.Name, is.Breakdown[d]})
+		it.Weighted = append(it.Weighted, KV{dim.Name, is.Weighted[d]})
+		var raw any
+		if is.Raw[d] != nil {
+			raw = *is.Raw[d]
+		}
+		if is.Labels[d] != "" && len(sc.Runs) == 1 {
+			raw = is.Labels[d]
+		}
+		it.Raw = append(it.Raw, KV{dim.Name, raw})
+		if is.Errors[d] != "" && it.EvaluatorError == "" {
+			it.EvaluatorError = is.Errors[d]
+		}
+		if first != nil && d < len(first.Values) && first.Values[d].Note != "" {
+			if it.Notes == nil {
+				it.Notes = map[string]string{}
+			}
+			it.Notes[dim.Name] = first.Values[d].Note
+		}
+		if dim.Key != "" && (dim.Scorer == "recorded" || dim.Scorer == "llm_judge") {
+			it.Sample = append(it.Sample, KV{dim.Key, raw})
+		}
+	}
+	if first != nil && first.Result != nil {
+		it.Sample = append(it.Sample, sampleFields(first.Result)...)
+	}
+	return it
+}
+
+// firstSample is the item's sample in the first run that has a result for it.
+func firstSample(sc *rubric.Scored, i int) *rubric.Sample {
+	for r := range sc.Runs {
+		if sm := &sc.Runs[r].Samples[i]; !sm.Missing {
+			return sm
+		}
+	}
+	return nil
+}
+
+// sampleFields are seed 001's per-sample fields, where recorded.
+func sampleFields(r *eval.Result) []KV {
+	var out []KV
+	if r.LatencyE2EMs != nil {
+		out = append(out, KV{"latency_e2e_ms", *r.LatencyE2EMs})
+	}
+	if r.LatencyModelMs != nil {
+		out = append(out, KV{"latency_model_ms", *r.LatencyModelMs})
+	}
+	if r.InputTokens != nil {
+		out = append(out, KV{"input_tokens", *r.InputTokens})
+	}
+	if r.OutputTokens != nil {
+		out = append(out, KV{"output_tokens", *r.OutputTokens})
+	}
+	if total, ok := r.TotalTokens(); ok {
+		out = append(out, KV{"total_tokens", total})
+		out = append(out, KV{"token_efficiency_ratio", rubric.Round9(*r.OutputTokens / max(*r.InputTokens, 1))})
+	}
+	if r.TimedOut {
+		out = append(out, KV{"timed_out", true})
+	}
+	if r.Error != "" {
+		out = append(out, KV{"error", r.Error})
+	}
+	return out
+}
+
+// expectedOf is the item's reference answer as seed 000 shows it.
+func expectedOf(it *eval.Item, sys *rubric.System) any {
+	for _, d := range sys.Dimensions {
+		if d.Expected != "" {
+			if v, ok := it.Field(d.Expected); ok {
+				return v
+			}
+		}
+	}
+	for _, k := range []string{"expected_contains", "expected"} {
+		if v, ok := it.Fields[k]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func metadata(sc *rubric.Scored, opts Options) Metadata {
+	m := opts.Metadata
+	get := func(k string) string { return m[k] }
+	h := sha256.New()
+	h.Write([]byte(sc.Suite.Hash))
+	h.Write([]byte(sc.System.Hash()))
+	var files []string
+	for _, r := range sc.Runs {
+		files = append(files, r.File)
+		h.Write([]byte(r.File))
+	}
+	h.Write([]byte(opts.Now.UTC().Format(time.RFC3339Nano)))
+	md := Metadata{
+		RunID:                                hex.EncodeToString(h.Sum(nil))[:16],
+		TimestampUTC:                         opts.Now.UTC().Format(time.RFC3339),
+		DatasetID:                            opts.Suite,
+		DatasetVersionOrHash:                 "sha256:" + sc.Suite.Hash,
+		ModelID:                              get("model_id"),
+		ModelVersion:                         get("model_version"),
+		EvaluatorModelID:                     get("evaluator_model_id"),
+		EvaluatorModelVersion:                get("evaluator_model_version"),
+		PromptTemplateID:                     get("prompt_template_id"),
+		PromptTemplateVersionOrHash:          get("prompt_template_version_or_hash"),
+		EvaluatorPromptTemplateVersionOrHash: get("evaluator_prompt_template_version_or_hash"),
+		CodeVersion:                          opts.CodeVersion,
+		Environment:                          get("environment"),
+		EvalgateVersion:                      opts.EvalgateVersion,
+		ResultsFiles:                         files,
+	}
+	if md.ModelID == "" {
+		md.ModelID = modelFromResults(sc)
+	}
+	if md.Environment == "" {
+		md.Environment = fmt.Sprintf("%s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	return md
+}
+
+func modelFromResults(sc *rubric.Scored) string {
+	for _, r := range sc.Runs {
+		for _, s := range r.Samples {
+			if s.Result != nil && s.Result.Model != "" {
+				return s.Result.Model
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Item is one suite item in the report. It serializes seed 000's keys first (item,
+// prompt, expected, got, score, breakdown, weighted), then raw values, pass, and seed
+// 001's per-sample fields where the rubric uses them.
+type Item struct {
+	ID             string
+	Line           int
+	Tags           []string
+	Prompt         string
+	Expected       any
+	Got            string
+	Score          float64
+	Breakdown      []KV // dimension → normalized value, in rubric order
+	Weighted       []KV // dimension → weight × normalized value
+	Raw            []KV // dimension → raw value (nil: null)
+	Labels         map[string]string
+	Pass           bool
+	PassRuns       int
+	Runs           int
+	CappedBy       string
+	Missing        bool
+	MissingRuns    int
+	Pending        bool
+	EvaluatorError string
+	Notes          map[string]string // dimension → why
+	Sample         []KV              // seed 001 per-sample fields (accuracy_score, latency_e2e_ms, ...)
+}
+
+// KV is one key and value of an ordered JSON object.
+type KV struct {
+	Key   string
+	Value any
+}
+
+// MarshalJSON writes the item with a stable key order.
+func (it Item) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	put := func(k string, v any) error {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := marshal(v)
+		if err != nil {
+			return err
+		}
+		b.Write(vb)
+		return nil
+	}
+	fields := []KV{
+		{"item", it.ID}, {"prompt", it.Prompt}, {"expected", it.Expected}, {"got", it.Got},
+		{"score", it.Score}, {"breakdown", ordered(it.Breakdown)}, {"weighted", ordered(it.Weighted)},
+		{"raw", ordered(it.Raw)}, {"pass", it.Pass},
+	}
+	if it.Runs > 1 {
+		fields = append(fields, KV{"pass_runs", it.PassRuns}, KV{"runs", it.Runs})
+	}
+	if it.CappedBy != "" {
+		fields = append(fields, KV{"capped_by", it.CappedBy})
+	}
+	if it.Missing || it.MissingRuns > 0 {
+		fields = append(fields, KV{"missing", it.Missing}, KV{"missing_runs", it.MissingRuns})
+	}
+	if it.Pending {
+		fields = append(fields, KV{"pending", true})
+	}
+	if len(it.Labels) > 0 {
+		fields = append(fields, KV{"labels", it.Labels})
+	}
+	if it.EvaluatorError != "" {
+		fields = append(fields, KV{"evaluator_error", it.EvaluatorError})
+	}
+	fields = append(fields, it.Sample...)
+	if len(it.Notes) > 0 {
+		fields = append(fields, KV{"notes", it.Notes})
+	}
+	fields = append(fields, KV{"line", it.Line})
+	if len(it.Tags) > 0 {
+		fields = append(fields, KV{"tags", it.Tags})
+	}
+	for _, f := range fields {
+		if err := put(f.Key, f.Value); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// ordered is a JSON object that keeps its key order.
+type ordered []KV
+
+func (o ordered) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, kv := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(kv.Key)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := marshal(kv.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshal encodes without HTML escaping, so model outputs read as written.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}

@@ -1,0 +1,143 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+)
+
+// MarkdownOptions shape the PR comment.
+type MarkdownOptions struct {
+	Marker  string   // hidden marker that makes the comment sticky (the github layer sets it)
+	Notices []string // lines shown first (e.g. "this PR changes the baseline"); trusted text
+}
+
+// Marker is the hidden marker of a suite's sticky comment.
+func Marker(suite string) string { return "<!-- evalgate:suite=" + Escape(suite) + " -->" }
+
+// Markdown renders the report as GitHub-flavoured markdown: verdict line first, then the
+// breakdown table, the gate table, the newly failing items, the grade with both version
+// strings, and the command that reproduces the result.
+func (r *Report) Markdown(o MarkdownOptions) string {
+	var b strings.Builder
+	if o.Marker != "" {
+		b.WriteString(o.Marker + "\n")
+	}
+	fmt.Fprintf(&b, "### %s %s\n\n", statusIcon(r.Verdict.Status), Escape(r.headline()))
+	for _, n := range o.Notices {
+		fmt.Fprintf(&b, "> %s\n\n", n)
+	}
+	if r.Verdict.AcceptedBy != "" {
+		fmt.Fprintf(&b, "> ☑️ Regression accepted by %s.\n\n", Escape("@"+r.Verdict.AcceptedBy))
+	}
+	if r.Verdict.NoBaseline != "" {
+		fmt.Fprintf(&b, "> ℹ️ %s\n\n", Escape(r.Verdict.NoBaseline))
+	}
+	for _, n := range notes(r) {
+		fmt.Fprintf(&b, "> %s\n\n", Escape(n))
+	}
+	fmt.Fprintf(&b, "%s\n\n", Escape(r.summaryLine()))
+
+	head := []string{"Dimension", "Weight", "PR", "Status"}
+	if r.Comparison != nil {
+		head = []string{"Dimension", "Weight", "Baseline", "PR", "Δ (95% CI)", "Status"}
+	}
+	var rows [][]string
+	for _, d := range r.dimensionRows() {
+		name := "`" + strings.ReplaceAll(d.name, "`", "'") + "`"
+		if d.name == "score" {
+			name = "**score**"
+		}
+		if r.Comparison != nil {
+			rows = append(rows, []string{name, d.weight, d.base, d.cand, d.delta, d.status})
+		} else {
+			rows = append(rows, []string{name, d.weight, d.cand, d.status})
+		}
+	}
+	mdTable(&b, head, rows)
+
+	b.WriteString("\n**Gates**\n\n")
+	rows = nil
+	for _, g := range r.gateRows() {
+		rows = append(rows, []string{Escape(g.name), g.kind, Escape(g.threshold), Escape(g.actual), g.status})
+	}
+	mdTable(&b, []string{"Gate", "Kind", "Threshold", "Actual", "Status"}, rows)
+
+	title, items := r.failing()
+	if len(items) > 0 {
+		fmt.Fprintf(&b, "\n<details><summary>%s (%d)</summary>\n\n", title, len(items))
+		rows = nil
+		for i, it := range items {
+			if i == MaxListedItems {
+				break
+			}
+			loc := fmt.Sprintf("%s:%d", r.SuiteFile, it.Line)
+			rows = append(rows, []string{"`" + EscapeTrunc(it.ID, 60) + "`", Escape(loc), fmt.Sprintf("%.3f", it.Score),
+				EscapeTrunc(it.reason(), 80), EscapeTrunc(it.Got, 80)})
+		}
+		mdTable(&b, []string{"Item", "Suite line", "Score", "Why", "Output"}, rows)
+		if n := len(items) - MaxListedItems; n > 0 {
+			fmt.Fprintf(&b, "\n…and %d more (see the full report).\n", n)
+		}
+		b.WriteString("\n</details>\n")
+	}
+	if c := r.Comparison; c != nil && len(c.NewlyPassing) > 0 {
+		fmt.Fprintf(&b, "\n<details><summary>Newly passing items (%d)</summary>\n\n", len(c.NewlyPassing))
+		for i, ch := range c.NewlyPassing {
+			if i == MaxListedItems {
+				fmt.Fprintf(&b, "- …and %d more\n", len(c.NewlyPassing)-MaxListedItems)
+				break
+			}
+			fmt.Fprintf(&b, "- `%s` %.3f → %.3f\n", EscapeTrunc(ch.ID, 60), ch.BaseScore, ch.CandScore)
+		}
+		b.WriteString("\n</details>\n")
+	}
+	if c := r.Comparison; c != nil && len(c.Unstable) > 0 {
+		fmt.Fprintf(&b, "\n<details><summary>Unstable items (%d): flip between baseline runs, never counted as newly failing</summary>\n\n", len(c.Unstable))
+		for i, ch := range c.Unstable {
+			if i == MaxListedItems {
+				fmt.Fprintf(&b, "- …and %d more\n", len(c.Unstable)-MaxListedItems)
+				break
+			}
+			fmt.Fprintf(&b, "- `%s` baseline pass rate %.2f, PR %s\n", EscapeTrunc(ch.ID, 60), ch.BasePassRate, passWord(ch.CandPass))
+		}
+		b.WriteString("\n</details>\n")
+	}
+	fmt.Fprintf(&b, "\n%s\n", Escape(r.gradeLine()))
+	if r.Command != "" {
+		fmt.Fprintf(&b, "\n<sub>Reproduce locally: <code>%s</code></sub>\n", htmlEscape(r.Command))
+	}
+	return b.String()
+}
+
+func passWord(p bool) string {
+	if p {
+		return "passes"
+	}
+	return "fails"
+}
+
+var htmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "@", "&#64;", "|", "&#124;")
+
+func htmlEscape(s string) string { return htmlReplacer.Replace(s) }
+
+// notes are the comparison's remarks (re-scoring, suite changes).
+func notes(r *Report) []string {
+	if r.Comparison == nil {
+		return nil
+	}
+	return r.Comparison.Notes
+}
+
+// mdTable writes a GitHub markdown table; cells must already be escaped.
+func mdTable(b *strings.Builder, head []string, rows [][]string) {
+	t := tablewriter.NewWriter(b)
+	t.SetHeader(head)
+	t.SetAutoFormatHeaders(false)
+	t.SetAutoWrapText(false)
+	t.SetBorders(tablewriter.Border{Left: true, Top: false, Right: true, Bottom: false})
+	t.SetCenterSeparator("|")
+	t.AppendBulk(rows)
+	t.Render()
+}

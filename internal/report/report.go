@@ -1,0 +1,109 @@
+// Package report is the scored run as people and programs read it: the Report type
+// (seed 000's per-item keys, seed 001's per-sample fields and run metadata, both version
+// strings, the comparison, the gates and the verdict) and its renderers.
+package report
+
+import (
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// SchemaVersion is the version of the JSON report format (schema: report.schema.json).
+const SchemaVersion = 1
+
+// Report is one evalgate check: scores, comparison, gates and verdict.
+type Report struct {
+	SchemaVersion int                  `json:"schema_version"`
+	Suite         string               `json:"suite"`
+	ScoringSystem string               `json:"scoringSystem"`
+	GradingSystem string               `json:"gradingSystem"`
+	SuiteHash     string               `json:"suite_hash"`
+	RubricHash    string               `json:"rubric_hash"`
+	Metadata      Metadata             `json:"metadata"`
+	Summary       Summary              `json:"summary"`
+	Dimensions    []Dimension          `json:"dimensions"`
+	Runs          []Run                `json:"runs"`
+	Items         []Item               `json:"items"`
+	Comparison    *baseline.Comparison `json:"comparison,omitempty"`
+	Gates         []gate.Result        `json:"gates"`
+	Grade         *gate.GradeResult    `json:"grade,omitempty"`
+	Verdict       Verdict              `json:"verdict"`
+
+	// Context for renderers, not serialized.
+	SuiteFile string         `json:"-"`
+	Command   string         `json:"-"` // the command that reproduces the report locally
+	Unit      string         `json:"-"` // regression mode: absolute or relative
+	Scored    *rubric.Scored `json:"-"`
+}
+
+// Metadata is seed 001 §4.3's required run metadata.
+type Metadata struct {
+	RunID                                string           `json:"run_id"`
+	TimestampUTC                         string           `json:"timestamp_utc"`
+	DatasetID                            string           `json:"dataset_id"`
+	DatasetVersionOrHash                 string           `json:"dataset_version_or_hash"`
+	ModelID                              string           `json:"model_id"`
+	ModelVersion                         string           `json:"model_version"`
+	EvaluatorModelID                     string           `json:"evaluator_model_id"`
+	EvaluatorModelVersion                string           `json:"evaluator_model_version"`
+	PromptTemplateID                     string           `json:"prompt_template_id"`
+	PromptTemplateVersionOrHash          string           `json:"prompt_template_version_or_hash"`
+	EvaluatorPromptTemplateVersionOrHash string           `json:"evaluator_prompt_template_version_or_hash"`
+	GenerationParams                     GenerationParams `json:"generation_params"`
+	CodeVersion                          string           `json:"code_version"`
+	Environment                          string           `json:"environment"`
+	EvalgateVersion                      string           `json:"evalgate_version"`
+	ResultsFiles                         []string         `json:"results_files"`
+}
+
+// GenerationParams are the generation settings of seed 001 §4.1.
+type GenerationParams struct {
+	Temperature *float64 `json:"temperature"`
+	TopP        *float64 `json:"top_p"`
+	MaxTokens   *int     `json:"max_tokens"`
+	Seed        *int     `json:"seed"`
+}
+
+// Summary is the run summary: mean over runs with the spread, pass rate, metrics.
+type Summary struct {
+	Items       int                `json:"items"`
+	Runs        int                `json:"runs"`
+	Mean        float64            `json:"mean"`
+	Std         float64            `json:"std"` // sample std of the per-run mean scores
+	PassRate    float64            `json:"pass_rate"`
+	Passed      int                `json:"passed"`
+	Missing     []string           `json:"missing_items"`
+	Pending     []string           `json:"pending_items,omitempty"`
+	JudgeErrors int                `json:"judge_errors"`
+	Metrics     map[string]float64 `json:"metrics"`
+	MetricsStd  map[string]float64 `json:"metrics_std,omitempty"`
+}
+
+// Dimension is one rubric axis summarized over the run.
+type Dimension struct {
+	Name     string   `json:"name"`
+	Weight   float64  `json:"weight"`
+	Scorer   string   `json:"scorer"`
+	Scale    string   `json:"scale"`
+	Mean     float64  `json:"mean"`               // mean normalized value
+	RawMean  *float64 `json:"raw_mean,omitempty"` // mean raw value
+	Failures float64  `json:"failures"`
+}
+
+// Run is one results file's aggregates (seed 001 §4.4).
+type Run struct {
+	File     string             `json:"file"`
+	Mean     float64            `json:"mean_score"`
+	PassRate float64            `json:"pass_rate"`
+	Missing  []string           `json:"missing_items"`
+	Metrics  map[string]float64 `json:"metrics"`
+}
+
+// Verdict is the outcome in one line.
+type Verdict struct {
+	Status     string `json:"status"` // pass, warn, fail (or accepted)
+	Reason     string `json:"reason"`
+	NoBaseline string `json:"no_baseline,omitempty"`
+	AcceptedBy string `json:"accepted_by,omitempty"`
+}

@@ -1,0 +1,210 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/gate"
+)
+
+// MaxListedItems caps the item lists in rendered reports; the rest are counted.
+const MaxListedItems = 20
+
+// statusIcon is the mark of a gate or verdict status.
+func statusIcon(s string) string {
+	switch s {
+	case gate.Pass:
+		return "✅"
+	case gate.Warn:
+		return "⚠️"
+	case gate.Fail:
+		return "❌"
+	case "accepted":
+		return "☑️"
+	}
+	return "➖"
+}
+
+func statusWord(s string) string {
+	switch s {
+	case gate.Pass:
+		return "pass"
+	case gate.Warn:
+		return "warn"
+	case gate.Fail:
+		return "fail"
+	case gate.Skipped:
+		return "skipped"
+	}
+	return s
+}
+
+// dimRow is one line of the breakdown table.
+type dimRow struct {
+	name, weight, base, cand, delta, status string
+}
+
+// dimensionRows builds the breakdown table, with baseline columns when compared.
+func (r *Report) dimensionRows() []dimRow {
+	var rows []dimRow
+	for i, d := range r.Dimensions {
+		row := dimRow{name: d.Name, weight: fmt.Sprintf("%.2f", d.Weight), cand: fmt.Sprintf("%.3f", d.Mean), status: "✅"}
+		if d.Failures > 0 {
+			row.status = fmt.Sprintf("%g failing", d.Failures)
+		}
+		if c := r.Comparison; c != nil && i < len(c.Dimensions) {
+			dd := c.Dimensions[i]
+			row.base = fmt.Sprintf("%.3f", dd.Base)
+			row.delta = gate.FormatPts(dd.Delta)
+			if dd.Blocked {
+				row.status = "❌ " + row.status
+			}
+		}
+		rows = append(rows, row)
+	}
+	total := dimRow{name: "score", weight: "1.00", cand: fmt.Sprintf("%.3f", r.Summary.Mean), status: statusIcon(r.Verdict.Status)}
+	if r.Summary.Runs > 1 {
+		total.cand += fmt.Sprintf(" ± %.3f", r.Summary.Std)
+	}
+	if c := r.Comparison; c != nil {
+		total.base = fmt.Sprintf("%.3f", c.Base)
+		total.delta = fmt.Sprintf("%s [%s, %s]", gate.FormatPts(c.Delta), trimPts(gate.FormatPts(c.CI.Lo)), gate.FormatPts(c.CI.Hi))
+	}
+	return append(rows, total)
+}
+
+func trimPts(s string) string { return s[:len(s)-len(" pts")] }
+
+// gateRow is one line of the gate table.
+type gateRow struct {
+	name, kind, threshold, actual, status, message string
+}
+
+func (r *Report) gateRows() []gateRow {
+	var rows []gateRow
+	for _, g := range r.Gates {
+		row := gateRow{name: g.Name, kind: g.Kind, status: statusIcon(g.Status) + " " + statusWord(g.Status), message: g.Message}
+		switch {
+		case g.Kind == gate.KindRegression:
+			mode := r.Unit
+			if mode == "" {
+				mode = gate.Absolute
+			}
+			row.threshold = "drop ≤ " + gate.FormatDrop(g.Threshold, mode)
+			if g.Actual != nil {
+				row.actual = "drop " + gate.FormatDrop(*g.Actual, mode)
+				if r.Comparison != nil && g.Name == "regression" {
+					row.actual = "Δ " + gate.FormatDelta(r.Comparison.Delta, r.Comparison.RelDelta, mode)
+				}
+			} else {
+				row.actual = "no baseline"
+			}
+		default:
+			row.threshold = fmt.Sprintf("%s %s", g.Op, num(g.Threshold))
+			if g.Actual != nil {
+				row.actual = num(*g.Actual)
+				if g.Std > 0 {
+					row.actual += fmt.Sprintf(" ± %s", num(g.Std))
+				}
+			} else {
+				row.actual = "no data"
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func num(x float64) string {
+	if x == float64(int64(x)) && x < 1e15 && x > -1e15 {
+		return fmt.Sprintf("%d", int64(x))
+	}
+	return fmt.Sprintf("%.4g", x)
+}
+
+// headline is the verdict in one line.
+func (r *Report) headline() string {
+	word := map[string]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Fail: "blocked", "accepted": "regression accepted"}[r.Verdict.Status]
+	return fmt.Sprintf("evalgate · %s: %s — %s", r.Suite, word, r.Verdict.Reason)
+}
+
+// gradeLine names the grade and both versions.
+func (r *Report) gradeLine() string {
+	s := ""
+	if g := r.Grade; g != nil {
+		s = "grade " + g.Grade
+		if g.RawGrade != "" && g.RawGrade != g.Grade {
+			s += fmt.Sprintf(" (raw %s, trimmed to tier %s)", g.RawGrade, g.Tier)
+		}
+		if g.VetoedBy != "" {
+			s += " (vetoed by " + g.VetoedBy + ")"
+		}
+		if g.Basis == "native" {
+			s += fmt.Sprintf(" · mean %.2f of 5", g.Mean)
+		}
+		s += " · "
+	}
+	return s + r.ScoringSystem + " · " + r.GradingSystem
+}
+
+// failing lists the failing items (newly failing when compared).
+func (r *Report) failing() (title string, items []Item) {
+	if c := r.Comparison; c != nil {
+		byID := map[string]Item{}
+		for _, it := range r.Items {
+			byID[it.ID] = it
+		}
+		for _, ch := range c.NewlyFailing {
+			items = append(items, byID[ch.ID])
+		}
+		return "Newly failing items", items
+	}
+	for _, it := range r.Items {
+		if !it.Pass {
+			items = append(items, it)
+		}
+	}
+	return "Failing items", items
+}
+
+// reason says in a few words why an item failed.
+func (it Item) reason() string {
+	switch {
+	case it.Missing:
+		return "no result (missing)"
+	case it.Pending:
+		return "pending (all n/a or stale)"
+	case it.CappedBy != "":
+		return "capped by " + it.CappedBy
+	case it.EvaluatorError != "":
+		return "judge " + it.EvaluatorError
+	}
+	for _, kv := range it.Breakdown {
+		if v, ok := kv.Value.(float64); ok && v == 0 {
+			if n := it.Notes[kv.Key]; n != "" {
+				return kv.Key + ": " + n
+			}
+			return kv.Key + " = 0"
+		}
+	}
+	return fmt.Sprintf("score %.3f", it.Score)
+}
+
+// summaryLine is the score, spread, pass rate and size.
+func (r *Report) summaryLine() string {
+	s := fmt.Sprintf("score %.3f", r.Summary.Mean)
+	if r.Summary.Runs > 1 {
+		s += fmt.Sprintf(" ± %.3f (std over %d runs)", r.Summary.Std, r.Summary.Runs)
+	}
+	if c := r.Comparison; c != nil {
+		s += fmt.Sprintf(" · baseline %.3f · Δ %s, 95%% CI [%s, %s], p = %.3g", c.Base,
+			gate.FormatDelta(c.Delta, c.RelDelta, r.Unit), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), c.PValue)
+	}
+	s += fmt.Sprintf(" · pass rate %.1f%% (%d/%d)", 100*r.Summary.PassRate, r.Summary.Passed, r.Summary.Items)
+	if n := len(r.Summary.Missing); n > 0 {
+		s += fmt.Sprintf(" · %d missing", n)
+	}
+	if r.Summary.JudgeErrors > 0 {
+		s += fmt.Sprintf(" · %d judge error(s)", r.Summary.JudgeErrors)
+	}
+	return s
+}
