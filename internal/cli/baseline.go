@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// MinBaselineRuns is seed 001 §4.4's minimum for variance-sensitive suites.
+const MinBaselineRuns = 3
+
+// BaselineOptions are the inputs of `evalgate baseline`.
+type BaselineOptions struct {
+	Config  string
+	Results []string
+	Out     string
+	Ref     string
+	SHA     string
+}
+
+func (c *CLI) baseline(args []string) int {
+	var o BaselineOptions
+	var results multiFlag
+	fs := newFlagSet("baseline", "baseline --config evalgate.yaml --results run1.jsonl --results run2.jsonl --results run3.jsonl [--out baselines/SUITE.json]", c.Stderr)
+	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
+	fs.Var(&results, "results", "results `file` of one release run (repeatable; seed 001 §4.4 asks for ≥ 3)")
+	fs.StringVar(&o.Out, "out", "", "baseline `file` to write (default: the config's baseline)")
+	fs.StringVar(&o.Ref, "ref", c.Getenv("GITHUB_REF"), "source ref recorded in the baseline (default $GITHUB_REF)")
+	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	o.Results = results
+	path, b, err := c.MakeBaseline(context.Background(), o)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.Stdout, "wrote %s: %s, %s, %d run(s), mean %.4f ± %.4f, pass rate %.1f%%\n",
+		path, b.ScoringSystem, b.GradingSystem, len(b.Runs), b.Mean, b.Std, 100*b.PassRate)
+	return ExitPass
+}
+
+// MakeBaseline scores a release's runs and writes the stable distribution and the
+// baselines index beside it. It returns the path written.
+func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *baseline.Baseline, error) {
+	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results})
+	if err != nil {
+		return "", nil, err
+	}
+	cfg := l.Config
+	out := o.Out
+	if out == "" {
+		if cfg.Baseline == "" {
+			return "", nil, fmt.Errorf("no --out and no `baseline:` in %s: say where to write the baseline", cfg.File)
+		}
+		out = cfg.Path(cfg.Baseline)
+	}
+	if len(l.Runs) < MinBaselineRuns {
+		fmt.Fprintf(c.Stderr, "warning: %d run(s); seed 001 §4.4 asks for at least %d runs of a variance-sensitive suite, so the baseline's std is %s\n",
+			len(l.Runs), MinBaselineRuns, map[bool]string{true: "unknown", false: "rough"}[len(l.Runs) < 2])
+	}
+	sc, err := rubric.Score(ctx, &cfg.Scoring, l.Suite, l.Runs)
+	if err != nil {
+		return "", nil, err
+	}
+	v := cfg.Grading.Evaluate(sc, nil, "")
+	grade := ""
+	if v.Grade != nil {
+		grade = v.Grade.Grade
+	}
+	b := baseline.FromScored(sc, baseline.Options{
+		Source: baseline.Source{Ref: o.Ref, SHA: o.SHA}, GradingSystem: cfg.Grading.Version, Grade: grade, Now: c.Now(),
+	})
+	b.Suite = cfg.SuiteName(l.Suite)
+	for i := range b.Runs {
+		b.Runs[i].File = relTo(filepath.Dir(out), b.Runs[i].File)
+	}
+	if err := baseline.Save(out, b); err != nil {
+		return "", nil, err
+	}
+	if err := baseline.UpdateIndex(filepath.Dir(out)); err != nil {
+		return "", nil, fmt.Errorf("baselines index: %w", err)
+	}
+	return out, b, nil
+}
+
+func relTo(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}

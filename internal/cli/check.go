@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+func (c *CLI) check(args []string) int {
+	return c.checkOrScore("check", args, false)
+}
+
+func (c *CLI) score(args []string) int {
+	return c.checkOrScore("score", args, true)
+}
+
+func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
+	var o common
+	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format table|markdown|json] [--out FILE]", c.Stderr)
+	o.register(fs, !scoreOnly)
+	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if err := checkFormat(o.Format); err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+		return ExitBadInput
+	}
+	cv := *codeVersion
+	if cv == "" {
+		cv = c.codeVersion()
+	}
+	r, err := Check(context.Background(), CheckOptions{
+		Config: o.Config, Results: o.Results, Baseline: o.Baseline, NoBaseline: scoreOnly,
+		Now: c.Now(), CodeVersion: cv,
+	})
+	if err != nil {
+		return c.fail(err)
+	}
+	if err := c.emit(r, o.Format, o.Out); err != nil {
+		return c.fail(err)
+	}
+	if scoreOnly || r.Verdict.Status != gate.Fail {
+		return ExitPass
+	}
+	return ExitGateFailed
+}
+
+// emit renders the report to stdout, or atomically to a file.
+func (c *CLI) emit(r *report.Report, format, out string) error {
+	if out == "" {
+		return report.Render(c.Stdout, r, format)
+	}
+	var buf bytes.Buffer
+	if err := report.Render(&buf, r, format); err != nil {
+		return err
+	}
+	if err := baseline.WriteFileAtomic(out, buf.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Stderr, "%s %s: wrote %s\n", r.Verdict.Status, r.Suite, out)
+	return nil
+}

@@ -1,0 +1,121 @@
+// Package cli is evalgate's command line: flags and wiring. It is the only package that
+// imports every other one; each command has an options struct and a run function.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/eval"
+)
+
+// Exit codes.
+const (
+	ExitPass       = 0 // all hard gates pass (soft warnings allowed)
+	ExitGateFailed = 1 // a hard gate or the regression gate failed
+	ExitBadInput   = 2 // bad usage or bad input
+)
+
+// Version is set at build time with -ldflags "-X github.com/evalgate/evalgate/internal/cli.Version=...".
+var Version = "dev"
+
+// CLI holds the process's streams and environment, so tests can run commands in-process.
+type CLI struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Now            func() time.Time
+	// GitSHA returns the code version when GITHUB_SHA is unset; nil runs git.
+	GitSHA func() string
+}
+
+// New returns a CLI on the real process.
+func New() *CLI {
+	return &CLI{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now}
+}
+
+type command struct {
+	name, summary string
+	run           func(c *CLI, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"check", "score the results, compare with the baseline, decide the gates (the main job)", (*CLI).check},
+		{"score", "score the results and print the breakdown (no baseline, always exit 0 on good input)", (*CLI).score},
+		{"compare", "compare two saved reports or baselines (a release-to-release diff)", (*CLI).compare},
+		{"baseline", "write the stable distribution from N runs of a release", (*CLI).baseline},
+		{"validate", "check a config (and its suite and results) without scoring", (*CLI).validate},
+		{"run", "run the system under test over the suite and write results", (*CLI).runCmd},
+		{"action", "the GitHub Action entrypoint (reads INPUT_* and GITHUB_* variables)", (*CLI).action},
+	}
+}
+
+// Main runs evalgate with os.Args-style arguments and returns the exit code.
+func (c *CLI) Main(args []string) int {
+	if len(args) < 2 {
+		c.usage(c.Stderr)
+		return ExitBadInput
+	}
+	name := args[1]
+	switch name {
+	case "-h", "--help", "help":
+		c.usage(c.Stdout)
+		return ExitPass
+	case "--version", "-version", "version":
+		fmt.Fprintf(c.Stdout, "evalgate %s\n", Version)
+		return ExitPass
+	}
+	for _, cmd := range commands() {
+		if cmd.name == name {
+			return cmd.run(c, args[2:])
+		}
+	}
+	fmt.Fprintf(c.Stderr, "evalgate: unknown command %q\n\n", name)
+	c.usage(c.Stderr)
+	return ExitBadInput
+}
+
+func (c *CLI) usage(w io.Writer) {
+	fmt.Fprintf(w, "evalgate gates pull requests on the quality of an LLM system.\n\nUsage:\n  evalgate <command> [flags]\n\nCommands:\n")
+	for _, cmd := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
+	}
+	fmt.Fprintf(w, "\nRun `evalgate <command> -h` for a command's flags.\n\nExit codes: 0 pass (soft warnings allowed), 1 a hard or regression gate failed, 2 bad usage or bad input.\n")
+}
+
+// fail prints an error and returns its exit code: bad input and mismatched baselines
+// are 2; anything else is also 2 (evalgate could not decide).
+func (c *CLI) fail(err error) int {
+	var ie *eval.InputError
+	var me *baseline.MismatchError
+	switch {
+	case errors.As(err, &ie):
+		fmt.Fprintf(c.Stderr, "%s\n", ie.Error())
+	case errors.As(err, &me):
+		fmt.Fprintf(c.Stderr, "evalgate: %s\n", me.Msg)
+	default:
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+	}
+	return ExitBadInput
+}
+
+func (c *CLI) codeVersion() string {
+	if sha := c.Getenv("GITHUB_SHA"); sha != "" {
+		return sha
+	}
+	if c.GitSHA != nil {
+		return c.GitSHA()
+	}
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

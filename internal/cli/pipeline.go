@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/config"
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// CheckOptions are the inputs of one check, from flags or from the action.
+type CheckOptions struct {
+	Config   string   // config file
+	Results  []string // results files (one per run); empty: the config's
+	Baseline string   // baseline file; empty: the config's
+	// GradingFrom, when set, is a config file whose grading system replaces the
+	// config's (the action reads the thresholds from the PR's base commit).
+	GradingFrom string
+	NoBaseline  bool // score and gate without comparing (evalgate score)
+	Now         time.Time
+	CodeVersion string
+	Env         *rubric.Env
+}
+
+// Loaded is a config with its suite and runs.
+type Loaded struct {
+	Config *config.Config
+	Suite  *eval.Suite
+	Runs   []*eval.Run
+}
+
+// Load reads the config, the suite and the results.
+func Load(opts CheckOptions) (*Loaded, error) {
+	if _, err := os.Stat(opts.Config); errors.Is(err, fs.ErrNotExist) {
+		return nil, eval.Errorf(opts.Config, 0, "", "no config file; pass --config FILE or create %s (see README: \"Configuration\")", config.DefaultFile)
+	}
+	cfg, err := config.Load(opts.Config, judgeEnv(opts.Env))
+	if err != nil {
+		return nil, err
+	}
+	if opts.GradingFrom != "" {
+		base, err := config.Load(opts.GradingFrom, judgeEnv(opts.Env))
+		if err != nil {
+			return nil, fmt.Errorf("grading from the base commit: %w", err)
+		}
+		cfg.Grading = base.Grading
+	}
+	paths := opts.Results
+	if len(paths) == 0 {
+		for _, p := range cfg.Results {
+			paths = append(paths, cfg.Path(p))
+		}
+	}
+	if len(paths) == 0 {
+		return nil, eval.Errorf(cfg.File, 0, "", "no results: pass --results FILE (repeatable) or list `results:` in the config")
+	}
+	l := &Loaded{Config: cfg}
+	for _, p := range paths {
+		run, err := eval.LoadRun(p)
+		if err != nil {
+			return nil, err
+		}
+		l.Runs = append(l.Runs, run)
+	}
+	if cfg.Suite != "" {
+		l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite))
+	} else {
+		l.Suite, err = eval.SuiteFromRun(l.Runs[0])
+	}
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func judgeEnv(env *rubric.Env) *rubric.Env {
+	if env != nil {
+		return env
+	}
+	return &rubric.Env{}
+}
+
+// Check runs the main job: score, compare with the baseline, gate, build the report.
+func Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
+	l, err := Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	return l.Check(ctx, opts)
+}
+
+// Check scores the loaded runs and decides the gates.
+func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
+	cfg := l.Config
+	sc, err := rubric.Score(ctx, &cfg.Scoring, l.Suite, l.Runs)
+	if err != nil {
+		return nil, err
+	}
+	rg := cfg.Grading.RegressionGate()
+	var cmp *baseline.Comparison
+	noBase := ""
+	bpath := opts.Baseline
+	if bpath == "" && cfg.Baseline != "" {
+		bpath = cfg.Path(cfg.Baseline)
+	}
+	switch {
+	case opts.NoBaseline:
+	case bpath == "":
+		noBase = fmt.Sprintf("no baseline configured: make one with `evalgate baseline --config %s --out baselines/%s.json` and set `baseline:` in the config", cfg.File, cfg.SuiteName(l.Suite))
+	default:
+		if _, err := os.Stat(bpath); errors.Is(err, fs.ErrNotExist) {
+			noBase = fmt.Sprintf("no baseline at %s yet: make one from a release's runs with `evalgate baseline --config %s --results RUN.jsonl --out %s`", bpath, cfg.File, bpath)
+			break
+		}
+		b, err := baseline.Load(bpath)
+		if err != nil {
+			return nil, err
+		}
+		cmp, err = baseline.Compare(ctx, sc, b, bpath, baseline.GateOptions{
+			MaxDrop: *rg.MaxDrop, Relative: rg.Mode == gate.Relative, RequireSignificance: rg.RequireSignificance,
+			Method: rg.Method, DimensionMaxDrops: rg.Dimensions,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if b.GradingSystem != "" && b.GradingSystem != cfg.Grading.Version {
+			cmp.Notes = append(cmp.Notes, fmt.Sprintf("grading changed (%s → %s): the comparison is re-graded under %s; scores are unaffected", b.GradingSystem, cfg.Grading.Version, cfg.Grading.Version))
+		}
+	}
+	v := cfg.Grading.Evaluate(sc, cmp, noBase)
+	r := report.Build(sc, cmp, v, report.Options{
+		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: cfg.Metadata,
+		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: Version,
+		Command: reproduce(opts, l), Mode: rg.Mode,
+	})
+	return r, nil
+}
+
+// reproduce is the command that gives the same result locally.
+func reproduce(opts CheckOptions, l *Loaded) string {
+	parts := []string{"go run ./cmd/evalgate check"}
+	if opts.Config != config.DefaultFile {
+		parts = append(parts, "--config "+opts.Config)
+	}
+	for _, r := range opts.Results {
+		parts = append(parts, "--results "+r)
+	}
+	if opts.Baseline != "" {
+		parts = append(parts, "--baseline "+opts.Baseline)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,18 @@
+package cli
+
+import "fmt"
+
+func (c *CLI) runCmd(args []string) int {
+	fmt.Fprintln(c.Stderr, "evalgate run: not wired yet")
+	return ExitBadInput
+}
+
+func (c *CLI) action(args []string) int {
+	fmt.Fprintln(c.Stderr, "evalgate action: not wired yet")
+	return ExitBadInput
+}
+
+func (c *CLI) compare(args []string) int {
+	fmt.Fprintln(c.Stderr, "evalgate compare: not wired yet")
+	return ExitBadInput
+}

@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+)
+
+func (c *CLI) validate(args []string) int {
+	var o common
+	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...]", c.Stderr)
+	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
+	fs.Var(&o.Results, "results", "results `file` to check too (repeatable)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results})
+	if err != nil {
+		return c.fail(err)
+	}
+	for _, run := range l.Runs {
+		if err := run.CheckAgainst(l.Suite); err != nil {
+			return c.fail(err)
+		}
+	}
+	cfg := l.Config
+	sum := 0.0
+	for _, d := range cfg.Scoring.Dimensions {
+		sum += d.Weight
+	}
+	fmt.Fprintf(c.Stdout, "%s: ok: %s, %s; %d dimensions (weights sum to %.3f), %d gates; suite %s: %d items; %d results file(s)\n",
+		cfg.File, cfg.Scoring.Version, cfg.Grading.Version, len(cfg.Scoring.Dimensions), math.Round(sum*1000)/1000,
+		len(cfg.Grading.Gates), l.Suite.File, len(l.Suite.Items), len(l.Runs))
+	return ExitPass
+}
