@@ -81,78 +81,142 @@ func (e *MismatchError) Error() string { return e.Msg }
 
 // Compare sets the candidate against the baseline.
 func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, gate GateOptions) (*Comparison, error) {
-	c := &Comparison{BaselineFile: file, BaselineRef: b.Source, ScoringSystem: b.ScoringSystem,
-		GradingSystem: b.GradingSystem, BaselineRuns: len(b.Runs), BaselineStd: b.Std}
 	sys := cand.System
 	baseItems := map[string]Item{}
 	for _, it := range b.Items {
 		baseItems[it.ID] = it
 	}
+	var notes []string
+	rescored := false
 	if b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version {
-		rescored, err := rescore(ctx, cand, b, file)
+		items, err := rescore(ctx, cand, b, file)
 		if err != nil {
 			return nil, err
 		}
-		for id, it := range rescored {
+		for id, it := range items {
 			if old, ok := baseItems[id]; ok {
 				it.Hash = old.Hash
 				it.Tags = old.Tags
 			}
 			baseItems[id] = it
 		}
-		c.Rescored = true
-		c.Notes = append(c.Notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
+		rescored = true
+		notes = append(notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
 			b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), len(b.Outputs), sys.Version))
 	}
-	if b.GradingSystem != "" && cand.System != nil {
-		c.GradingSystem = b.GradingSystem
+	var dims []string
+	for _, d := range sys.Dimensions {
+		dims = append(dims, d.Name)
 	}
+	var cands []Candidate
+	for _, is := range cand.Items {
+		ci := Candidate{ID: is.Item.ID, Hash: is.Item.Hash, Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
+			PassRate: float64(is.PassRuns) / float64(max(is.Runs, 1)), Pass: is.Pass, Pending: is.Pending,
+			Breakdown: map[string]float64{}}
+		for d, name := range dims {
+			ci.Breakdown[name] = is.Breakdown[d]
+		}
+		cands = append(cands, ci)
+	}
+	c, err := comparePairs(b, baseItems, cands, len(cand.Runs), dims, file, gate)
+	if err != nil {
+		return nil, err
+	}
+	c.Rescored = rescored
+	c.Notes = append(notes, c.Notes...)
+	return c, nil
+}
+
+// Candidate is one item of the side compared with the baseline.
+type Candidate struct {
+	ID, Hash  string
+	Line      int
+	Tags      []string
+	Score     float64
+	PassRate  float64 // fraction of the candidate's runs the item passed in
+	Pass      bool
+	Pending   bool
+	Breakdown map[string]float64
+}
+
+// CompareSnapshots compares two saved distributions (baselines, or reports turned
+// into baselines): a release-to-release diff. A scoring difference is flagged in the
+// notes, since neither side carries a scorer to re-score with.
+func CompareSnapshots(a, b *Baseline, fileA string, gate GateOptions) (*Comparison, error) {
+	baseItems := map[string]Item{}
+	for _, it := range a.Items {
+		baseItems[it.ID] = it
+	}
+	var cands []Candidate
+	for _, it := range b.Items {
+		cands = append(cands, Candidate{ID: it.ID, Hash: it.Hash, Tags: it.Tags, Score: it.Score, PassRate: it.PassRate,
+			Pass: it.PassRate >= 0.5, Breakdown: it.Breakdown})
+	}
+	var dims []string
+	for d := range a.Dimensions {
+		if _, ok := b.Dimensions[d]; ok {
+			dims = append(dims, d)
+		}
+	}
+	sort.Strings(dims)
+	c, err := comparePairs(a, baseItems, cands, max(len(b.Runs), 1), dims, fileA, gate)
+	if err != nil {
+		return nil, err
+	}
+	if a.ScoringSystem != b.ScoringSystem || a.RubricHash != b.RubricHash {
+		c.Notes = append([]string{fmt.Sprintf("⚠ different scoring systems (%s, rubric sha256 %.12s vs %s, %.12s): scores are not comparable item by item; re-score both under one scoring system", a.ScoringSystem, a.RubricHash, b.ScoringSystem, b.RubricHash)}, c.Notes...)
+	}
+	return c, nil
+}
+
+// comparePairs pairs candidate items with baseline items and decides the drop.
+func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, candRuns int, dims []string, file string, gate GateOptions) (*Comparison, error) {
+	c := &Comparison{BaselineFile: file, BaselineRef: b.Source, ScoringSystem: b.ScoringSystem,
+		GradingSystem: b.GradingSystem, BaselineRuns: len(b.Runs), BaselineStd: b.Std}
 	seen := map[string]bool{}
 	var base, cnd, basePR, candPR []float64
-	nd := len(sys.Dimensions)
-	dimBase, dimCand := make([]float64, nd), make([]float64, nd)
+	dimBase, dimCand := make([]float64, len(dims)), make([]float64, len(dims))
 	type tagAcc struct {
 		base, cand float64
 		n          int
 	}
 	tags := map[string]*tagAcc{}
-	for _, is := range cand.Items {
-		id := is.Item.ID
-		seen[id] = true
-		bi, ok := baseItems[id]
+	for _, ci := range cands {
+		seen[ci.ID] = true
+		bi, ok := baseItems[ci.ID]
 		switch {
 		case !ok:
-			c.Added = append(c.Added, id)
+			c.Added = append(c.Added, ci.ID)
 			continue
-		case bi.Hash != is.Item.Hash:
-			c.Changed = append(c.Changed, id)
+		case bi.Hash != "" && ci.Hash != "" && bi.Hash != ci.Hash:
+			c.Changed = append(c.Changed, ci.ID)
 			continue
-		case is.Pending:
+		case ci.Pending:
 			continue
 		}
 		base = append(base, bi.Score)
-		cnd = append(cnd, is.Score)
+		cnd = append(cnd, ci.Score)
 		basePR = append(basePR, bi.PassRate)
-		candPR = append(candPR, float64(is.PassRuns)/float64(max(is.Runs, 1)))
-		for d, dim := range sys.Dimensions {
-			dimBase[d] += bi.Breakdown[dim.Name]
-			dimCand[d] += is.Breakdown[d]
+		candPR = append(candPR, ci.PassRate)
+		for d, name := range dims {
+			dimBase[d] += bi.Breakdown[name]
+			dimCand[d] += ci.Breakdown[name]
 		}
-		for _, t := range is.Item.Tags {
+		for _, t := range ci.Tags {
 			if tags[t] == nil {
 				tags[t] = &tagAcc{}
 			}
 			tags[t].base += bi.Score
-			tags[t].cand += is.Score
+			tags[t].cand += ci.Score
 			tags[t].n++
 		}
-		ch := ItemChange{ID: id, Line: is.Item.Line, BaseScore: bi.Score, CandScore: is.Score, BasePassRate: bi.PassRate, CandPass: is.Pass}
+		ch := ItemChange{ID: ci.ID, Line: ci.Line, BaseScore: bi.Score, CandScore: ci.Score, BasePassRate: bi.PassRate, CandPass: ci.Pass}
 		switch {
 		case stats.Unstable(bi.PassRate):
 			c.Unstable = append(c.Unstable, ch)
-		case bi.PassRate == 1 && !is.Pass:
+		case bi.PassRate == 1 && !ci.Pass:
 			c.NewlyFailing = append(c.NewlyFailing, ch)
-		case bi.PassRate == 0 && is.Pass:
+		case bi.PassRate == 0 && ci.Pass:
 			c.NewlyPassing = append(c.NewlyPassing, ch)
 		}
 	}
@@ -171,7 +235,7 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string,
 	}
 	dec, err := stats.DecideRegression(stats.RegressionInput{
 		Base: base, Cand: cnd, BasePassRate: basePR, CandPassRate: candPR,
-		BaseRuns: max(len(b.Runs), 1), CandRuns: len(cand.Runs),
+		BaseRuns: max(len(b.Runs), 1), CandRuns: candRuns,
 		MaxDrop: gate.MaxDrop, Relative: gate.Relative, RequireSignificance: gate.RequireSignificance, Method: gate.Method,
 	})
 	if err != nil {
@@ -182,10 +246,10 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string,
 	c.Delta, c.RelDelta = rubric.Round9(dec.Delta), rubric.Round9(dec.RelDelta)
 	c.CI, c.PValue = dec.CI, dec.PValue
 	n := float64(c.Compared)
-	for d, dim := range sys.Dimensions {
-		dd := DimensionDelta{Name: dim.Name, Base: rubric.Round9(dimBase[d] / n), Cand: rubric.Round9(dimCand[d] / n)}
+	for d, name := range dims {
+		dd := DimensionDelta{Name: name, Base: rubric.Round9(dimBase[d] / n), Cand: rubric.Round9(dimCand[d] / n)}
 		dd.Delta = rubric.Round9(dd.Cand - dd.Base)
-		if md, ok := gate.DimensionMaxDrops[dim.Name]; ok {
+		if md, ok := gate.DimensionMaxDrops[name]; ok {
 			md := md
 			dd.MaxDrop = &md
 			dd.Blocked = stats.DropExceeds(-dd.Delta, md)

@@ -11,8 +11,3 @@ func (c *CLI) action(args []string) int {
 	fmt.Fprintln(c.Stderr, "evalgate action: not wired yet")
 	return ExitBadInput
 }
-
-func (c *CLI) compare(args []string) int {
-	fmt.Fprintln(c.Stderr, "evalgate compare: not wired yet")
-	return ExitBadInput
-}

@@ -99,7 +99,7 @@ func (r *Report) gateRows() []gateRow {
 				row.actual = "no baseline"
 			}
 		default:
-			row.threshold = fmt.Sprintf("%s %s", g.Op, num(g.Threshold))
+			row.threshold = fmt.Sprintf("%s %s", opSign(g.Op), num(g.Threshold))
 			if g.Actual != nil {
 				row.actual = num(*g.Actual)
 				if g.Std > 0 {
@@ -207,4 +207,15 @@ func (r *Report) summaryLine() string {
 		s += fmt.Sprintf(" · %d judge error(s)", r.Summary.JudgeErrors)
 	}
 	return s
+}
+
+// opSign prints a gate's comparison as a person writes it.
+func opSign(op string) string {
+	switch op {
+	case ">=":
+		return "≥"
+	case "<=":
+		return "≤"
+	}
+	return op
 }

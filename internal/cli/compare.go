@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+func (c *CLI) compare(args []string) int {
+	fs := newFlagSet("compare", "compare [--format table|markdown|json] [--max-drop 0.02] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A.", c.Stderr)
+	format := fs.String("format", report.FormatTable, "output format: table, markdown, json")
+	maxDrop := fs.Float64("max-drop", gate.DefaultMaxDrop, "allowed drop of the mean, absolute points (0.02 = 2 pts)")
+	if err := fs.Parse(args); err != nil {
+		if err.Error() == "flag: help requested" {
+			return ExitPass
+		}
+		return ExitBadInput
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintln(c.Stderr, "evalgate compare: want two files, A and B")
+		fs.Usage()
+		return ExitBadInput
+	}
+	if err := checkFormat(*format); err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+		return ExitBadInput
+	}
+	a, err := loadSnapshot(fs.Arg(0))
+	if err != nil {
+		return c.fail(err)
+	}
+	b, err := loadSnapshot(fs.Arg(1))
+	if err != nil {
+		return c.fail(err)
+	}
+	cmp, err := baseline.CompareSnapshots(a, b, fs.Arg(0), baseline.GateOptions{MaxDrop: *maxDrop, Method: "plain"})
+	if err != nil {
+		return c.fail(err)
+	}
+	if err := report.RenderComparison(c.Stdout, cmp, fs.Arg(0), fs.Arg(1), *format); err != nil {
+		return c.fail(err)
+	}
+	if cmp.Decision.Blocked {
+		return ExitGateFailed
+	}
+	return ExitPass
+}
+
+// loadSnapshot reads a baseline, or a JSON report turned into a baseline.
+func loadSnapshot(path string) (*baseline.Baseline, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, eval.Errorf(path, 0, "", "cannot read: %v", err)
+	}
+	var probe struct {
+		Items []map[string]json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, eval.Errorf(path, 0, "", "not a JSON report or baseline: %v", err)
+	}
+	if len(probe.Items) > 0 {
+		if _, isReport := probe.Items[0]["item"]; isReport {
+			return reportSnapshot(path, data)
+		}
+	}
+	return baseline.Load(path)
+}
+
+// reportSnapshot reads the parts of a saved report a comparison needs.
+func reportSnapshot(path string, data []byte) (*baseline.Baseline, error) {
+	var r struct {
+		Suite         string `json:"suite"`
+		ScoringSystem string `json:"scoringSystem"`
+		GradingSystem string `json:"gradingSystem"`
+		RubricHash    string `json:"rubric_hash"`
+		Summary       struct {
+			Mean float64 `json:"mean"`
+			Std  float64 `json:"std"`
+			Runs int     `json:"runs"`
+		} `json:"summary"`
+		Dimensions []struct {
+			Name string  `json:"name"`
+			Mean float64 `json:"mean"`
+		} `json:"dimensions"`
+		Items []struct {
+			ID        string             `json:"item"`
+			Score     float64            `json:"score"`
+			Pass      bool               `json:"pass"`
+			PassRuns  *int               `json:"pass_runs"`
+			Runs      *int               `json:"runs"`
+			Breakdown map[string]float64 `json:"breakdown"`
+			Tags      []string           `json:"tags"`
+		} `json:"items"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&r); err != nil {
+		return nil, eval.Errorf(path, 0, "", "not a JSON report: %v", err)
+	}
+	b := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Suite: r.Suite, ScoringSystem: r.ScoringSystem,
+		GradingSystem: r.GradingSystem, RubricHash: r.RubricHash, Mean: r.Summary.Mean, Std: r.Summary.Std,
+		Dimensions: map[string]float64{}}
+	for i := 0; i < max(r.Summary.Runs, 1); i++ {
+		b.Runs = append(b.Runs, baseline.RunAggregate{})
+	}
+	for _, d := range r.Dimensions {
+		b.Dimensions[d.Name] = d.Mean
+	}
+	for _, it := range r.Items {
+		pr := 0.0
+		if it.Pass {
+			pr = 1
+		}
+		if it.PassRuns != nil && it.Runs != nil && *it.Runs > 0 {
+			pr = float64(*it.PassRuns) / float64(*it.Runs)
+		}
+		b.Items = append(b.Items, baseline.Item{ID: it.ID, Score: it.Score, PassRate: pr, Breakdown: it.Breakdown, Tags: it.Tags})
+	}
+	return b, nil
+}
