@@ -38,6 +38,9 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 		fmt.Fprintf(&b, "> %s\n\n", Escape(n))
 	}
 	fmt.Fprintf(&b, "%s\n\n", Escape(r.summaryLine()))
+	if rep := r.repeatability(); rep != "" {
+		fmt.Fprintf(&b, "%s\n\n", Escape(rep))
+	}
 
 	head := []string{"Dimension", "Weight", "PR", "Status"}
 	if r.Comparison != nil {
@@ -102,6 +105,14 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 			}
 			fmt.Fprintf(&b, "- `%s` baseline pass rate %.2f, PR %s\n", EscapeTrunc(ch.ID, 60), ch.BasePassRate, passWord(ch.CandPass))
 		}
+		b.WriteString("\n</details>\n")
+	}
+	if tags := r.tagRows(); len(tags) > 0 {
+		fmt.Fprintf(&b, "\n<details><summary>By tag (%d)</summary>\n\n", len(tags))
+		for _, row := range tags {
+			row[0] = "`" + EscapeTrunc(row[0], 40) + "`"
+		}
+		mdTable(&b, []string{"Tag", "Items", "Baseline", "PR", "Δ"}, tags)
 		b.WriteString("\n</details>\n")
 	}
 	fmt.Fprintf(&b, "\n%s\n", Escape(r.gradeLine()))

@@ -18,7 +18,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	for _, n := range notes(r) {
 		fmt.Fprintf(&b, "note: %s\n", plain(n))
 	}
-	fmt.Fprintf(&b, "%s\n\n", r.summaryLine())
+	fmt.Fprintf(&b, "%s\n", r.summaryLine())
+	if rep := r.repeatability(); rep != "" {
+		fmt.Fprintf(&b, "%s\n", rep)
+	}
+	b.WriteString("\n")
 
 	head := []string{"dimension", "weight", "score", "status"}
 	if r.Comparison != nil {
@@ -40,6 +44,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	termTable(&b, []string{"gate", "kind", "threshold", "actual", "status"}, rows)
+
+	if tags := r.tagRows(); len(tags) > 0 {
+		for _, row := range tags {
+			row[0] = plain(Truncate(row[0], 40))
+		}
+		b.WriteString("\n")
+		termTable(&b, []string{"tag", "items", "baseline", "score", "Δ"}, tags)
+	}
 
 	title, items := r.failing()
 	if len(items) > 0 {

@@ -219,3 +219,27 @@ func opSign(op string) string {
 	}
 	return op
 }
+
+// tagRows are per-tag baseline and PR means, when compared.
+func (r *Report) tagRows() [][]string {
+	if r.Comparison == nil {
+		return nil
+	}
+	var rows [][]string
+	for _, t := range r.Comparison.Tags {
+		rows = append(rows, []string{t.Name, fmt.Sprint(t.Items), fmt.Sprintf("%.3f", t.Base), fmt.Sprintf("%.3f", t.Cand), gate.FormatPts(t.Delta)})
+	}
+	return rows
+}
+
+// repeatability is seed 001 §4.4's line: mean ± std of the aggregate and of p95 latency.
+func (r *Report) repeatability() string {
+	if r.Summary.Runs < 2 {
+		return ""
+	}
+	s := fmt.Sprintf("%d runs: aggregate %.3f ± %.3f", r.Summary.Runs, r.Summary.Mean, r.Summary.Std)
+	if p95, ok := r.Summary.Metrics["latency_e2e_p95_ms"]; ok {
+		s += fmt.Sprintf(" · latency p95 %s ± %s ms", num(p95), num(r.Summary.MetricsStd["latency_e2e_p95_ms"]))
+	}
+	return s
+}
