@@ -1,0 +1,17 @@
+package stats
+
+// Unstable reports whether an item with this pass rate over several runs is unstable:
+// it passed in some runs and failed in others (0 < passRate < 1). Unstable items are
+// shown apart and never counted as newly failing; MethodStable gives them no weight.
+func Unstable(passRate float64) bool { return passRate > 0 && passRate < 1 }
+
+// UnstableItems returns the indices i, ascending, with Unstable(passRates[i]).
+func UnstableItems(passRates []float64) []int {
+	var idx []int
+	for i, r := range passRates {
+		if Unstable(r) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
