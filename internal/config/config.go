@@ -3,11 +3,13 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
@@ -34,8 +37,8 @@ type Config struct {
 	Metadata map[string]string `yaml:"metadata,omitempty" json:"metadata,omitempty"`
 	Scoring  rubric.System     `yaml:"scoring" json:"scoring"`
 	Grading  gate.System       `yaml:"grading" json:"grading"`
-	// Judges configures llm_judge dimensions, by name.
-	Judges map[string]map[string]any `yaml:"judges,omitempty" json:"judges,omitempty"`
+	// Judges configures the models llm_judge dimensions use, by name.
+	Judges map[string]judge.Config `yaml:"judges,omitempty" json:"judges,omitempty"`
 
 	File string `yaml:"-" json:"-"`
 	Dir  string `yaml:"-" json:"-"`
@@ -65,6 +68,17 @@ func Parse(path string, data []byte, env *rubric.Env) (*Config, error) {
 	if data[0] == 0xEF {
 		return nil, eval.Errorf(path, 1, "", "file starts with a UTF-8 byte order mark; save it as UTF-8 without BOM")
 	}
+	if !utf8.Valid(data) { // the YAML parser would take it, and the bytes reach reports
+		i := 0
+		for i < len(data) {
+			r, n := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return nil, eval.Errorf(path, bytes.Count(data[:i], []byte("\n"))+1, "", "invalid UTF-8 at byte %d; a config file is UTF-8 text", i)
+	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, eval.YAMLError(path, err)
@@ -86,6 +100,24 @@ func (c *Config) validate(env *rubric.Env) error {
 	for k := range c.Metadata {
 		if !metaKey.MatchString(k) {
 			return c.errAt("$.metadata", fmt.Sprintf("metadata key %q; want lowercase snake_case", k))
+		}
+	}
+	if env == nil {
+		env = &rubric.Env{}
+	}
+	if len(c.Judges) > 0 {
+		if env.Judges == nil {
+			env.Judges = &rubric.Judges{}
+		}
+		env.Judges.Configs = c.Judges
+		for name, jc := range c.Judges {
+			if jc.CacheDir != "" && !filepath.IsAbs(jc.CacheDir) {
+				jc.CacheDir = filepath.Join(c.Dir, jc.CacheDir)
+			}
+			if jc.Template != "" && !filepath.IsAbs(jc.Template) && jc.Template != judge.TemplateSeed001 && jc.Template != judge.TemplateSeed003 {
+				jc.Template = filepath.Join(c.Dir, jc.Template)
+			}
+			c.Judges[name] = jc
 		}
 	}
 	for i := range c.Scoring.Dimensions {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/baseline"
@@ -54,6 +55,12 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 	}
 	if len(sc.Runs) > 1 {
 		r.Summary.MetricsStd = sc.MetricsStd
+	}
+	for _, e := range sc.System.Evaluators() {
+		st := e.Stats
+		r.Summary.Judges = append(r.Summary.Judges, JudgeUsage{Name: e.Name, Model: e.Metadata.EvaluatorModelID,
+			Requests: st.Requests, Calls: st.Calls, CacheHits: st.CacheHits, ParseErrors: st.ParseErrors, Errors: st.Errors,
+			PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens})
 	}
 	for _, d := range sc.System.Dimensions {
 		dim := Dimension{Name: d.Name, Weight: d.Weight, Scorer: d.Scorer, Scale: d.Scale,
@@ -219,6 +226,19 @@ func metadata(sc *rubric.Scored, opts Options) Metadata {
 		EvalgateVersion:                      opts.EvalgateVersion,
 		ResultsFiles:                         files,
 	}
+	if ev := sc.System.Evaluators(); len(ev) > 0 {
+		var ids, versions, hashes []string
+		for _, e := range ev {
+			ids = append(ids, e.Metadata.EvaluatorModelID)
+			versions = append(versions, e.Metadata.EvaluatorModelVersion)
+			hashes = append(hashes, e.Metadata.TemplateID+" "+e.Metadata.TemplateHash)
+		}
+		md.EvaluatorModelID = strings.Join(ids, ", ")
+		md.EvaluatorModelVersion = strings.Join(versions, ", ")
+		md.EvaluatorPromptTemplateVersionOrHash = strings.Join(hashes, ", ")
+		p := ev[0].Metadata.Params
+		md.GenerationParams = GenerationParams{Temperature: &p.Temperature, TopP: &p.TopP, MaxTokens: &p.MaxTokens, Seed: ptrInt(int(p.Seed))}
+	}
 	if md.ModelID == "" {
 		md.ModelID = modelFromResults(sc)
 	}
@@ -238,3 +258,5 @@ func modelFromResults(sc *rubric.Scored) string {
 	}
 	return ""
 }
+
+func ptrInt(i int) *int { return &i }

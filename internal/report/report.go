@@ -107,3 +107,16 @@ type Verdict struct {
 	NoBaseline string `json:"no_baseline,omitempty"`
 	AcceptedBy string `json:"accepted_by,omitempty"`
 }
+
+// JudgeUsage is one judge's calls and tokens over the run.
+type JudgeUsage struct {
+	Name             string `json:"name"`
+	Model            string `json:"model"`
+	Requests         int    `json:"requests"`
+	Calls            int    `json:"calls"`
+	CacheHits        int    `json:"cache_hits"`
+	ParseErrors      int    `json:"parse_errors"`
+	Errors           int    `json:"errors"`
+	PromptTokens     int64  `json:"prompt_tokens"`
+	CompletionTokens int64  `json:"completion_tokens"`
+}

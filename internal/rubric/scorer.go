@@ -48,13 +48,9 @@ type Factory func(d *Dimension, env *Env) (Scorer, error)
 
 // Env gives factories what lies outside the dimension: other config parts (judges).
 type Env struct {
-	// Judges builds llm_judge scorers; nil when the config declares no judge.
-	Judges JudgeProvider
-}
-
-// JudgeProvider builds the scorer of an llm_judge dimension.
-type JudgeProvider interface {
-	JudgeScorer(d *Dimension, scale Scale) (Scorer, error)
+	// Judges builds llm_judge scorers; the config loader fills its Configs from the
+	// `judges:` block. nil: no judge may be used.
+	Judges *Judges
 }
 
 type scorerInfo struct {
