@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -97,6 +98,7 @@ func (s *Suite) parseYAML(data []byte) error {
 	}
 	body := f.Docs[0].Body
 	var seq *ast.SequenceNode
+	seqLine := line(body) // where an empty list is reported
 	switch n := body.(type) {
 	case *ast.SequenceNode:
 		seq = n
@@ -116,6 +118,7 @@ func (s *Suite) parseYAML(data []byte) error {
 					return Errorf(s.File, line(kv.Value), "", "\"items\" must be a list of items")
 				}
 				seq = sq
+				seqLine = line(kv.Key)
 			case "description", "version":
 			default:
 				return Errorf(s.File, line(kv.Key), "", "unknown top-level key %q; want name, description, version or items", key)
@@ -126,6 +129,9 @@ func (s *Suite) parseYAML(data []byte) error {
 	}
 	if seq == nil {
 		return Errorf(s.File, 0, "", "no \"items\" list")
+	}
+	if len(seq.Values) == 0 {
+		return Errorf(s.File, seqLine, "", "suite has no items")
 	}
 	for _, node := range seq.Values {
 		ln := line(node)
@@ -211,6 +217,12 @@ func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	var fields map[string]any
 	if err := dec.Decode(&fields); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // valid JSON, but a number no float64 holds (1e999)
+			col := int(te.Offset) - len(strings.TrimPrefix(te.Value, "number ")) + 1
+			return nil, &InputError{File: file, Line: line, Col: max(col, 1), Item: idOf(fields),
+				Msg: fmt.Sprintf("%s is out of range; want a finite number", te.Value)}
+		}
 		return nil, jsonError(file, line, err)
 	}
 	if dec.More() {
