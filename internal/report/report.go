@@ -67,17 +67,19 @@ type GenerationParams struct {
 
 // Summary is the run summary: mean over runs with the spread, pass rate, metrics.
 type Summary struct {
-	Items       int                `json:"items"`
-	Runs        int                `json:"runs"`
-	Mean        float64            `json:"mean"`
-	Std         float64            `json:"std"` // sample std of the per-run mean scores
-	PassRate    float64            `json:"pass_rate"`
-	Passed      int                `json:"passed"`
-	Missing     []string           `json:"missing_items"`
-	Pending     []string           `json:"pending_items,omitempty"`
-	JudgeErrors int                `json:"judge_errors"`
-	Metrics     map[string]float64 `json:"metrics"`
-	MetricsStd  map[string]float64 `json:"metrics_std,omitempty"`
+	Items       int      `json:"items"`
+	Runs        int      `json:"runs"`
+	Mean        float64  `json:"mean"`
+	Std         float64  `json:"std"` // sample std of the per-run mean scores
+	PassRate    float64  `json:"pass_rate"`
+	Passed      int      `json:"passed"`
+	Missing     []string `json:"missing_items"`
+	Pending     []string `json:"pending_items,omitempty"`
+	JudgeErrors int      `json:"judge_errors"`
+	// Judges is each judge\'s spend, kept apart from the system under test\'s tokens.
+	Judges     []JudgeUsage       `json:"judges,omitempty"`
+	Metrics    map[string]float64 `json:"metrics"`
+	MetricsStd map[string]float64 `json:"metrics_std,omitempty"`
 }
 
 // Dimension is one rubric axis summarized over the run.
