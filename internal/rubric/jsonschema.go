@@ -9,7 +9,13 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
+
+// schemaPrinter formats validation messages; a nil printer panics in some error kinds
+// (kind.Required), so one must always be given.
+var schemaPrinter = message.NewPrinter(language.English)
 
 // jsonSchemaScorer passes when the output parses as JSON and conforms to a JSON Schema.
 type jsonSchemaScorer struct {
@@ -75,7 +81,7 @@ func firstLeaf(ve *jsonschema.ValidationError) string {
 		ve = ve.Causes[0]
 	}
 	b, _ := json.Marshal(ve.InstanceLocation)
-	return "schema: at " + string(b) + ": " + strings.TrimSpace(ve.ErrorKind.LocalizedString(nil))
+	return "schema: at " + string(b) + ": " + strings.TrimSpace(ve.ErrorKind.LocalizedString(schemaPrinter))
 }
 
 func unwrapOS(err error) error {
