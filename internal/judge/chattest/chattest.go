@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -181,6 +180,3 @@ func Always(rep Reply) Handler { return func(int, Request) Reply { return rep } 
 func Sequence(reps ...Reply) Handler {
 	return func(call int, _ Request) Reply { return reps[min(call, len(reps))-1] }
 }
-
-// Contains reports whether s holds sub, ignoring case; handlers use it to pick a reply.
-func Contains(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
