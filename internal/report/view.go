@@ -49,7 +49,7 @@ func (r *Report) dimensionRows() []dimRow {
 	for i, d := range r.Dimensions {
 		row := dimRow{name: d.Name, weight: fmt.Sprintf("%.2f", d.Weight), cand: fmt.Sprintf("%.3f", d.Mean), status: "✅"}
 		if d.Failures > 0 {
-			row.status = fmt.Sprintf("%g failing", d.Failures)
+			row.status = fmt.Sprintf("%.4g failing", d.Failures) // a mean over runs: 1.667, not 1.666666667
 		}
 		if c := r.Comparison; c != nil && i < len(c.Dimensions) {
 			dd := c.Dimensions[i]
