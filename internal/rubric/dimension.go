@@ -20,6 +20,7 @@ type Dimension struct {
 	Pattern       string         `yaml:"pattern,omitempty" json:"pattern,omitempty"`       // regex
 	Schema        string         `yaml:"schema,omitempty" json:"schema,omitempty"`         // json_schema: file, relative to the config
 	MaxWords      int            `yaml:"max_words,omitempty" json:"max_words,omitempty"`   // word_budget
+	Count         string         `yaml:"count,omitempty" json:"count,omitempty"`           // word_budget: fields (default) or js_split
 	Target        float64        `yaml:"target,omitempty" json:"target,omitempty"`         // latency (ms) and tokens
 	Field         string         `yaml:"field,omitempty" json:"field,omitempty"`           // latency: latency_e2e_ms | latency_model_ms
 	Key           string         `yaml:"key,omitempty" json:"key,omitempty"`               // recorded, llm_judge: the value's key
