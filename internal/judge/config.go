@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/judge/chat"
 )
 
 // Defaults for Config's zero values. The generation defaults are seed 001 §4.1's.
@@ -157,15 +159,4 @@ func (c Config) Validate() error {
 
 // IsFloatingAlias reports whether model names a moving target rather than a snapshot:
 // "latest" itself, or a name ending in "-latest", ":latest", "@latest" or "/latest".
-func IsFloatingAlias(model string) bool {
-	m := strings.ToLower(strings.TrimSpace(model))
-	if m == "latest" {
-		return true
-	}
-	for _, sep := range []string{"-", ":", "@", "/"} {
-		if strings.HasSuffix(m, sep+"latest") {
-			return true
-		}
-	}
-	return false
-}
+func IsFloatingAlias(model string) bool { return chat.IsFloatingAlias(model) }

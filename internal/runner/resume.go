@@ -1,0 +1,64 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// maxLine bounds one results line read back, like evalgate's results loader (16 MiB).
+const maxLine = 16 << 20
+
+// Completed returns the ids in a results file written by Run, so a rerun after an
+// interruption can skip them. A last line cut short by a kill is ignored, as is any
+// line that is not a result.
+func Completed(r io.Reader) (map[string]bool, error) {
+	done := map[string]bool{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
+	for sc.Scan() {
+		var rec struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.ID != "" {
+			done[rec.ID] = true
+		}
+	}
+	return done, sc.Err()
+}
+
+// OpenResume opens (or creates) a results file to continue an interrupted run: it
+// returns the ids already done and the file positioned at its end for appending. A
+// last line without its newline (the run was killed mid-write) is cut off first, so
+// the next line does not glue onto it.
+func OpenResume(path string) (*os.File, map[string]bool, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("runner: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("runner: %w", err)
+	}
+	keep := int64(bytes.LastIndexByte(data, '\n') + 1)
+	if keep != int64(len(data)) {
+		if err := f.Truncate(keep); err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("runner: %w", err)
+		}
+	}
+	if _, err := f.Seek(keep, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("runner: %w", err)
+	}
+	done, err := Completed(bytes.NewReader(data[:keep]))
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("runner: %s: %w", path, err)
+	}
+	return f, done, nil
+}
