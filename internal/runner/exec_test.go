@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/evalgate/evalgate/internal/judge/progress"
 	"github.com/evalgate/evalgate/internal/runner"
 )
 
@@ -111,12 +112,18 @@ func TestRunWritesJSONL(t *testing.T) {
 	var out lineRecorder
 	sut := &runner.Exec{Command: []string{"testdata/sut.sh"}, Timeout: 300 * time.Millisecond}
 	items := []runner.Item{item("a", "echo"), item("b", "fail"), item("c", "sleep"), item("d", "env")}
-	sum, err := runner.Run(context.Background(), sut, items, &out, runner.Options{Concurrency: 4})
+	var prog bytes.Buffer
+	p := progress.New(&prog, nil, "run", len(items))
+	sum, err := runner.Run(context.Background(), sut, items, &out, runner.Options{Concurrency: 4, Progress: p})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(runner.Summary{Items: 4, Written: 4, TimedOut: 1, Errors: 1}, sum); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	// Four items: a plain line per item (each is a tenth or more), the last at 4/4.
+	if !strings.HasSuffix(prog.String(), "run: 4/4 (100%)\n") || strings.Count(prog.String(), "\n") != 4 {
+		t.Errorf("progress:\n%s\nwant 4 lines ending with run: 4/4 (100%%)", prog.String())
 	}
 	lines := out.lines()
 	var ids []string
