@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/judge/chat"
@@ -27,21 +28,26 @@ const maxOutput = 16 << 20
 
 // Exec runs a command per item: the item's fields as one JSON object on stdin, the
 // answer on stdout. The command is run directly (no shell) unless Shell is set.
+//
+// Its yaml names are those of the `exec:` block of a `run:` config.
 type Exec struct {
 	// Command is the argv, e.g. ["python3", "sut.py"]. With Shell, it is joined with
 	// spaces and run by `sh -c`, for pipes and redirections.
-	Command []string
-	Shell   bool
+	Command []string `yaml:"command" json:"command"`
+	Shell   bool     `yaml:"shell" json:"shell,omitempty"`
 	// Dir is the working directory; empty means the current one.
-	Dir string
+	Dir string `yaml:"dir" json:"dir,omitempty"`
 	// Env adds NAME=value entries to the inherited environment. EVALGATE_ITEM_ID is
 	// always set to the item's id.
-	Env []string
+	Env []string `yaml:"env" json:"env,omitempty"`
 	// Timeout bounds each item; at the limit the command's process group is killed and
 	// the item is recorded with timed_out: true. Zero means no limit.
-	Timeout time.Duration
-	// Limiter spaces out item starts (requests per minute); nil means no limit.
-	Limiter *chat.Limiter
+	Timeout time.Duration `yaml:"timeout" json:"timeout,omitempty"`
+	// RequestsPerMinute spaces out item starts; 0 means no limit.
+	RequestsPerMinute int `yaml:"requests_per_minute" json:"requests_per_minute,omitempty"`
+
+	limiterOnce sync.Once
+	limiter     *chat.Limiter
 }
 
 // Run runs the command for one item.
@@ -49,7 +55,8 @@ func (e *Exec) Run(ctx context.Context, it Item) (Result, error) {
 	if len(e.Command) == 0 {
 		return Result{}, errors.New("runner: exec: no command")
 	}
-	if err := e.Limiter.Wait(ctx, 0); err != nil {
+	e.limiterOnce.Do(func() { e.limiter = chat.NewLimiter(e.RequestsPerMinute, 0) })
+	if err := e.limiter.Wait(ctx, 0); err != nil {
 		return Result{}, err
 	}
 	stdin, err := itemJSON(it)
