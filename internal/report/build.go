@@ -107,7 +107,7 @@ func buildItem(sc *rubric.Scored, i int) Item {
 	sys := sc.System
 	it := Item{ID: is.Item.ID, Line: is.Item.Line, Tags: is.Item.Tags, Prompt: is.Item.Prompt,
 		Expected: expectedOf(is.Item, sys), Score: is.Score, Pass: is.Pass, PassRuns: is.PassRuns,
-		Runs: is.Runs, CappedBy: is.CappedBy, Missing: is.Missing == is.Runs, MissingRuns: is.Missing, Pending: is.Pending}
+		Runs: is.Runs, CappedBy: is.CappedBy, Why: is.Why, Missing: is.Missing == is.Runs, MissingRuns: is.Missing, Pending: is.Pending}
 	first := firstSample(sc, i)
 	if first != nil && first.Result != nil {
 		it.Got = first.Result.Output

@@ -24,6 +24,7 @@ type Item struct {
 	PassRuns       int
 	Runs           int
 	CappedBy       string
+	Why            string // why the item failed
 	Missing        bool
 	MissingRuns    int
 	Pending        bool

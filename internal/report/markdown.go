@@ -32,10 +32,10 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 		fmt.Fprintf(&b, "> ☑️ Regression accepted by %s.\n\n", Escape("@"+r.Verdict.AcceptedBy))
 	}
 	if r.Verdict.NoBaseline != "" {
-		fmt.Fprintf(&b, "> ℹ️ %s\n\n", Escape(r.Verdict.NoBaseline))
+		fmt.Fprintf(&b, "> ℹ️ %s\n\n", codeSpans(r.Verdict.NoBaseline))
 	}
 	for _, n := range notes(r) {
-		fmt.Fprintf(&b, "> %s\n\n", Escape(n))
+		fmt.Fprintf(&b, "> %s\n\n", codeSpans(n))
 	}
 	fmt.Fprintf(&b, "%s\n\n", Escape(r.summaryLine()))
 	if rep := r.repeatability(); rep != "" {
@@ -151,4 +151,22 @@ func mdTable(b *strings.Builder, head []string, rows [][]string) {
 	t.SetCenterSeparator("|")
 	t.AppendBulk(rows)
 	t.Render()
+}
+
+// codeSpans escapes text in which `backticked` parts are commands: those become
+// <code> spans (HTML-escaped), the rest is escaped as markdown.
+func codeSpans(s string) string {
+	parts := strings.Split(s, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 && i < len(parts)-1 {
+			b.WriteString("<code>" + htmlEscape(p) + "</code>")
+		} else {
+			if i%2 == 1 {
+				b.WriteString(Escape("`"))
+			}
+			b.WriteString(Escape(p))
+		}
+	}
+	return b.String()
 }

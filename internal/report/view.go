@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/gate"
 )
@@ -177,6 +178,8 @@ func (it Item) reason() string {
 		return "capped by " + it.CappedBy
 	case it.EvaluatorError != "":
 		return "judge " + it.EvaluatorError
+	case it.Why != "" && !strings.HasPrefix(it.Why, "score "):
+		return it.Why // timed out, errored, or a pass-rule condition
 	}
 	for _, kv := range it.Breakdown {
 		if v, ok := kv.Value.(float64); ok && v == 0 {
@@ -185,6 +188,9 @@ func (it Item) reason() string {
 			}
 			return kv.Key + " = 0"
 		}
+	}
+	if it.Why != "" {
+		return it.Why
 	}
 	return fmt.Sprintf("score %.3f", it.Score)
 }
@@ -199,7 +205,15 @@ func (r *Report) summaryLine() string {
 		s += fmt.Sprintf(" · baseline %.3f · Δ %s, 95%% CI [%s, %s], p = %.3g", c.Base,
 			gate.FormatDelta(c.Delta, c.RelDelta, r.Unit), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), c.PValue)
 	}
-	s += fmt.Sprintf(" · pass rate %.1f%% (%d/%d)", 100*r.Summary.PassRate, r.Summary.Passed, r.Summary.Items)
+	scored := r.Summary.Items - len(r.Summary.Pending)
+	if r.Summary.Runs > 1 {
+		s += fmt.Sprintf(" · pass rate %.1f%% (mean over runs; %d/%d items pass in at least half the runs)", 100*r.Summary.PassRate, r.Summary.Passed, scored)
+	} else {
+		s += fmt.Sprintf(" · pass rate %.1f%% (%d/%d)", 100*r.Summary.PassRate, r.Summary.Passed, scored)
+	}
+	if n := len(r.Summary.Pending); n > 0 {
+		s += fmt.Sprintf(" · %d pending", n)
+	}
 	if n := len(r.Summary.Missing); n > 0 {
 		s += fmt.Sprintf(" · %d missing", n)
 	}

@@ -93,8 +93,10 @@ func (s *System) runMetrics(rs *RunScore) Metrics {
 			capped++
 		}
 		isCorrect := sm.Pass
+		judged := false
 		for d, v := range sm.Values {
-			if v.Error != "" {
+			if v.Error != "" && !judged {
+				judged = true // one judge error per sample, however many keys it nulls
 				judgeErrs++
 			}
 			if v.Excluded {

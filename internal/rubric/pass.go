@@ -2,18 +2,30 @@ package rubric
 
 import "fmt"
 
-// passes applies the pass rule to a scored sample. An error is a condition on a sample
-// field the record lacks.
-func (s *System) passes(sm *Sample) (bool, error) {
-	if sm.Missing || sm.Pending || sm.Result == nil || sm.Result.Failed() {
-		return false, nil
+// passes applies the pass rule to a scored sample and says why it fails. An error is
+// a condition on a sample field the record lacks.
+func (s *System) passes(sm *Sample) (bool, string, error) {
+	switch {
+	case sm.Missing:
+		return false, "no result (missing)", nil
+	case sm.Pending:
+		return false, "pending: every dimension n/a or stale", nil
+	case sm.Result == nil:
+		return false, "no result", nil
+	case sm.Result.TimedOut:
+		return false, "timed out", nil
+	case sm.Result.Error != "":
+		return false, "error: " + sm.Result.Error, nil
 	}
 	rule := s.Pass
 	if rule.MinScore == nil && len(rule.Require) == 0 {
-		return Round9(sm.Score) >= DefaultPassScore, nil
+		if Round9(sm.Score) < DefaultPassScore {
+			return false, fmt.Sprintf("score %.3f < %g", sm.Score, DefaultPassScore), nil
+		}
+		return true, "", nil
 	}
 	if rule.MinScore != nil && Round9(sm.Score) < *rule.MinScore {
-		return false, nil
+		return false, fmt.Sprintf("score %.3f < %g", sm.Score, *rule.MinScore), nil
 	}
 	for _, c := range rule.Require {
 		var x float64
@@ -23,24 +35,25 @@ func (s *System) passes(sm *Sample) (bool, error) {
 				continue
 			}
 			if v.Raw == nil {
-				return false, nil
+				return false, c.Dimension + " is null (judge error)", nil
 			}
 			x = *v.Raw
 		} else {
 			val, ok := sampleField(sm, c.Field)
 			if !ok {
-				return false, fmt.Errorf("the pass rule tests %q; the record has none", c.Field)
+				return false, "", fmt.Errorf("the pass rule tests %q; the record has none", c.Field)
 			}
 			x = val
 		}
+		name := c.Dimension + c.Field
 		if c.Min != nil && x < *c.Min {
-			return false, nil
+			return false, fmt.Sprintf("%s %g < %g", name, x, *c.Min), nil
 		}
 		if c.Max != nil && x > *c.Max {
-			return false, nil
+			return false, fmt.Sprintf("%s %g > %g", name, x, *c.Max), nil
 		}
 	}
-	return true, nil
+	return true, "", nil
 }
 
 func sampleField(sm *Sample, field string) (float64, bool) {

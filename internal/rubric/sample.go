@@ -15,7 +15,8 @@ type Sample struct {
 	Uncapped float64   // weighted sum before ceilings and vetoes
 	CappedBy string    // the ceiling or veto dimension that capped the score
 	Pass     bool
-	Pending  bool // every dimension is n/a or stale: no score
+	Why      string // why the sample fails, when it does
+	Pending  bool   // every dimension is n/a or stale: no score
 	Result   *eval.Result
 }
 

@@ -32,6 +32,7 @@ type ItemScore struct {
 	Missing   int    // runs without a result
 	CappedBy  string // set when the item was capped in any run
 	Pending   bool   // every dimension n/a or stale in every run
+	Why       string // why the item failed, from the first failing run
 }
 
 // Scored is a suite scored over one or more runs.
@@ -152,7 +153,7 @@ func fieldText(obj map[string]any, ok bool, field string) (string, string) {
 
 func (s *System) scoreSample(ins []*Input, suite *eval.Suite, run *eval.Run) (Sample, error) {
 	if ins == nil {
-		sm := Sample{Missing: true, Values: make([]Value, len(s.Dimensions)), Weighted: make([]float64, len(s.Dimensions))}
+		sm := Sample{Missing: true, Why: "no result (missing)", Values: make([]Value, len(s.Dimensions)), Weighted: make([]float64, len(s.Dimensions))}
 		return sm, nil
 	}
 	sm := Sample{Values: make([]Value, len(s.Dimensions)), Result: ins[0].Result}
@@ -167,11 +168,11 @@ func (s *System) scoreSample(ins []*Input, suite *eval.Suite, run *eval.Run) (Sa
 	if !sm.Pending {
 		s.capScore(&sm)
 	}
-	pass, err := s.passes(&sm)
+	pass, why, err := s.passes(&sm)
 	if err != nil {
 		return sm, s.inputError(err, ins[0], suite, run)
 	}
-	sm.Pass = pass
+	sm.Pass, sm.Why = pass, why
 	return sm, nil
 }
 
@@ -205,6 +206,8 @@ func (s *System) aggregateItems(suite *eval.Suite, runs []RunScore) []ItemScore 
 			}
 			if sm.Pass {
 				is.PassRuns++
+			} else if is.Why == "" {
+				is.Why = sm.Why
 			}
 			if sm.CappedBy != "" && is.CappedBy == "" {
 				is.CappedBy = sm.CappedBy

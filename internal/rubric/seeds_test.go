@@ -658,7 +658,8 @@ func TestSeed001PassRule(t *testing.T) {
 		}
 	}
 	wantNear(t, "judge-null score", s.Score, 0.25)
-	wantNear(t, "judge_errors", sc.Metrics[rubric.MetricJudgeErrors], 2)
+	// One judge reply was broken: one judge error, though it nulls two keys.
+	wantNear(t, "judge_errors", sc.Metrics[rubric.MetricJudgeErrors], 1)
 	// A null faithfulness is a faithfulness failure (it counts for every gate), as is
 	// the faithfulness 0: 2 of 11.
 	wantNear(t, "faithfulness_failures", sc.Metrics["faithfulness_failures"], 2)

@@ -60,7 +60,15 @@ type Condition struct {
 // Hash is the sha256 of the canonical JSON of the scoring system (and the content of
 // files it reads, such as JSON Schemas). Grading changes never touch it.
 func (s *System) Hash() string {
-	b, _ := json.Marshal(s)
+	// File paths (a schema's, a judge template's) depend on where the config sits;
+	// their content is hashed below instead, so the same rubric hashes the same from
+	// any directory.
+	cp := *s
+	cp.Dimensions = append([]Dimension(nil), s.Dimensions...)
+	for i := range cp.Dimensions {
+		cp.Dimensions[i].Schema = ""
+	}
+	b, _ := json.Marshal(&cp)
 	h := sha256.New()
 	h.Write(b)
 	for _, sc := range s.scorers {
