@@ -183,7 +183,10 @@ func writeSimHeader(w io.Writer) {
 
 func writeSimRow(w io.Writer, cell simCell, c simCounts) {
 	mean := c.sumDelta / float64(c.trials)
-	sd := math.Sqrt((c.sumDelta2 - float64(c.trials)*mean*mean) / float64(c.trials-1))
+	var sd float64
+	if c.trials > 1 {
+		sd = math.Sqrt(max(0, c.sumDelta2-float64(c.trials)*mean*mean) / float64(c.trials-1))
+	}
 	rate := func(k int) string { return fmt.Sprintf("%.1f %%", 100*float64(k)/float64(c.trials)) }
 	drop := "none"
 	if cell.drop > 0 {
