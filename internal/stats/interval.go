@@ -8,6 +8,7 @@ import (
 // Interval is a two-sided confidence interval for a mean, in the units of the data
 // (points of the 0–1 score for per-item differences).
 type Interval struct {
+	// Lo and Hi are the interval's ends, Lo ≤ Hi.
 	Lo, Hi float64
 	// Level is the coverage asked for, e.g. 0.95.
 	Level float64
