@@ -1,0 +1,59 @@
+package cli_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/evalgate/evalgate/internal/cli"
+)
+
+// TestMain makes this test binary double as the evalgate command, so testscript's
+// scripts run the real command line (flags, streams, exit codes) in a subprocess.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"evalgate": func() { os.Exit(cli.New().Main(os.Args)) },
+	})
+}
+
+// TestScript runs testdata/script/*.txtar end to end. Besides testscript's commands,
+// `exitcode N program [args...]` runs a program and asserts its exact exit code (exec
+// and ! exec only tell zero from non-zero; evalgate's 1 and 2 mean different things).
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("GITHUB_SHA", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg {
+					ts.Fatalf("unsupported: ! exitcode")
+				}
+				if len(args) < 2 {
+					ts.Fatalf("usage: exitcode N program [args...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("exitcode: %q is not a number", args[0])
+				}
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("exitcode: %v", err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("exit code %d; want %d", got, want)
+				}
+			},
+		},
+	})
+}
