@@ -155,6 +155,22 @@ func TestOpenAIFatalAndConfig(t *testing.T) {
 	}
 }
 
+func TestRunChecksItemsFirst(t *testing.T) {
+	t.Parallel()
+	srv := chattest.New(t, "/v1", chattest.Always(chattest.Reply{Content: "56"}))
+	o := newOpenAI(t, srv, nil)
+	items := []runner.Item{tutorItem, {ID: "no-lang", Fields: map[string]any{"prompt": "2+2?"}}}
+	var out lineRecorder
+	_, err := runner.Run(context.Background(), o, items, &out, runner.Options{})
+	if err == nil || !strings.Contains(err.Error(), `item "no-lang" has no field "meta.lang"`) {
+		t.Errorf("err = %v; want the missing field reported", err)
+	}
+	// Nothing was sent or written: the check comes before the first call.
+	if srv.Calls() != 0 || len(out.lines()) != 0 {
+		t.Errorf("%d calls, %d lines; want none", srv.Calls(), len(out.lines()))
+	}
+}
+
 func TestPromptCheck(t *testing.T) {
 	t.Parallel()
 	p, err := runner.ParsePrompt("{{prompt}} / {{expected_contains.english}}")

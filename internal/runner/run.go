@@ -20,6 +20,12 @@ type System interface {
 	Run(ctx context.Context, it Item) (Result, error)
 }
 
+// Checker is a System that can refuse items up front (openai mode: a field the prompt
+// template reads is missing), so a run does not stop halfway on a hole in the suite.
+type Checker interface {
+	Check(items []Item) error
+}
+
 // Options tune Run.
 type Options struct {
 	// Concurrency bounds the items in flight; 0 means DefaultConcurrency.
@@ -37,9 +43,14 @@ type Summary struct {
 }
 
 // Run runs sys over items and writes each Result to out as a JSON line as soon as it
-// is ready (completion order). It stops at the first run-ending error; the lines
-// written by then stay valid.
+// is ready (completion order). A System that is a Checker checks the items first. Run
+// stops at the first run-ending error; the lines written by then stay valid.
 func Run(ctx context.Context, sys System, items []Item, out io.Writer, opts Options) (Summary, error) {
+	if c, ok := sys.(Checker); ok {
+		if err := c.Check(items); err != nil {
+			return Summary{Items: len(items)}, err
+		}
+	}
 	limit := opts.Concurrency
 	if limit <= 0 {
 		limit = DefaultConcurrency
