@@ -33,24 +33,20 @@ func (c *Client) AcceptedBy(ctx context.Context, owner, repo string, n int, labe
 
 // labeler returns the login of whoever applied label to issue n most recently.
 func (c *Client) labeler(ctx context.Context, owner, repo string, n int, label string) (string, error) {
-	var login string
-	opts := &gh.ListOptions{PerPage: perPage}
-	for {
-		events, resp, err := c.gh.Issues.ListIssueEvents(ctx, owner, repo, n, opts)
-		if err != nil {
-			return "", classify(err, fmt.Sprintf("list events of %s/%s#%d", owner, repo, n))
-		}
-		// Events come oldest first; the last "labeled" wins.
-		for _, e := range events {
-			if e.GetEvent() == "labeled" && strings.EqualFold(e.GetLabel().GetName(), label) {
-				login = e.GetActor().GetLogin()
-			}
-		}
-		if resp.NextPage == 0 {
-			return login, nil
-		}
-		opts.Page = resp.NextPage
+	events, err := listAll(ctx, func(ctx context.Context, o gh.ListOptions) ([]*gh.IssueEvent, *gh.Response, error) {
+		return c.gh.Issues.ListIssueEvents(ctx, owner, repo, n, &o)
+	})
+	if err != nil {
+		return "", classify(err, fmt.Sprintf("list events of %s/%s#%d", owner, repo, n))
 	}
+	// Events come oldest first; the last "labeled" wins.
+	var login string
+	for _, e := range events {
+		if e.GetEvent() == "labeled" && strings.EqualFold(e.GetLabel().GetName(), label) {
+			login = e.GetActor().GetLogin()
+		}
+	}
+	return login, nil
 }
 
 // canWrite reports whether user may push to the repository. A user GitHub does not know

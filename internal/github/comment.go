@@ -9,9 +9,6 @@ import (
 	gh "github.com/google/go-github/v60/github"
 )
 
-// perPage is the largest page GitHub serves on the list endpoints used here.
-const perPage = 100
-
 // UpsertComment writes p's sticky comment on pull request p.PRNumber: the comment that
 // starts with p.Marker is updated in place, or created if there is none, as
 // p.CommentMode allows. It returns the comment's HTML URL, or "" when nothing was
@@ -81,22 +78,17 @@ func (c *Client) UpsertComment(ctx context.Context, p Publication) (string, erro
 
 // markedComments lists, oldest first, the comments on issue n that start with marker.
 func (c *Client) markedComments(ctx context.Context, owner, repo string, n int, marker string) ([]*gh.IssueComment, error) {
+	all, err := listAll(ctx, func(ctx context.Context, o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
+		return c.gh.Issues.ListComments(ctx, owner, repo, n, &gh.IssueListCommentsOptions{ListOptions: o})
+	})
+	if err != nil {
+		return nil, classify(err, fmt.Sprintf("list comments on %s/%s#%d", owner, repo, n))
+	}
 	var found []*gh.IssueComment
-	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: perPage}}
-	for {
-		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, n, opts)
-		if err != nil {
-			return nil, classify(err, fmt.Sprintf("list comments on %s/%s#%d", owner, repo, n))
+	for _, com := range all {
+		if hasMarker(com.GetBody(), marker) {
+			found = append(found, com)
 		}
-		for _, com := range page {
-			if hasMarker(com.GetBody(), marker) {
-				found = append(found, com)
-			}
-		}
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
 	}
 	sort.SliceStable(found, func(i, j int) bool {
 		ti, tj := found[i].GetCreatedAt().Time, found[j].GetCreatedAt().Time

@@ -61,22 +61,18 @@ func (c *Client) PullRequest(ctx context.Context, owner, repo string, n int) (Pu
 // ChangedFiles lists the paths pull request n adds, changes, removes or renames (both
 // names of a rename), over all pages. GitHub lists at most 3000 files.
 func (c *Client) ChangedFiles(ctx context.Context, owner, repo string, n int) ([]string, error) {
-	var paths []string
-	opts := &gh.ListOptions{PerPage: perPage}
-	for {
-		page, resp, err := c.gh.PullRequests.ListFiles(ctx, owner, repo, n, opts)
-		if err != nil {
-			return nil, classify(err, fmt.Sprintf("list files of %s/%s#%d", owner, repo, n))
-		}
-		for _, f := range page {
-			paths = append(paths, f.GetFilename())
-			if prev := f.GetPreviousFilename(); prev != "" {
-				paths = append(paths, prev)
-			}
-		}
-		if resp.NextPage == 0 {
-			return paths, nil
-		}
-		opts.Page = resp.NextPage
+	files, err := listAll(ctx, func(ctx context.Context, o gh.ListOptions) ([]*gh.CommitFile, *gh.Response, error) {
+		return c.gh.PullRequests.ListFiles(ctx, owner, repo, n, &o)
+	})
+	if err != nil {
+		return nil, classify(err, fmt.Sprintf("list files of %s/%s#%d", owner, repo, n))
 	}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.GetFilename())
+		if prev := f.GetPreviousFilename(); prev != "" {
+			paths = append(paths, prev)
+		}
+	}
+	return paths, nil
 }
