@@ -151,8 +151,8 @@ func (s *System) regressionResults(cmp *baseline.Comparison) []Result {
 	if d.Method == "significance" && d.Exceeded && !d.Significant {
 		r.Message += "; not significant (the interval includes 0)"
 	}
-	if d.Method == "stable" {
-		r.Message += fmt.Sprintf("; %d unstable item(s) weighed 0", d.Unstable)
+	if d.Method == "stable" && d.Unstable > 0 {
+		r.Message += fmt.Sprintf("; %d item(s) flip between runs and count half", d.Unstable)
 	}
 	_ = unit
 	out := []Result{r}

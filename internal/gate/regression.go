@@ -16,8 +16,9 @@ type Regression struct {
 	// RequireSignificance blocks only when the drop exceeds MaxDrop and the 95%
 	// bootstrap interval of the paired per-item difference lies below 0.
 	RequireSignificance bool `yaml:"require_significance,omitempty" json:"require_significance,omitempty"`
-	// Method is the decision rule: plain (default), significance, or stable (weighs
-	// items that flip between runs at 0; needs ≥ 2 runs on both sides).
+	// Method is the decision rule: stable (the default: items that flip between runs
+	// count half; with one run, or unequal run counts, it is plain), plain, or
+	// significance (plain, and the 95% interval must lie below 0).
 	Method string `yaml:"method,omitempty" json:"method,omitempty"`
 	// Dimensions sets per-dimension max drops (absolute points of the dimension's
 	// normalized mean).
@@ -56,7 +57,9 @@ func (r *Regression) validate(base string, dims []string) error {
 	}
 	switch r.Method {
 	case "":
-		r.Method = "plain"
+		// stable is plain with one run (or unequal run counts), and with N ≥ 2 runs on
+		// both sides blocks fewer unchanged PRs: docs/gate-trust.md.
+		r.Method = "stable"
 		if r.RequireSignificance {
 			r.Method = "significance"
 		}
@@ -87,5 +90,5 @@ func (s *System) RegressionGate() *Regression {
 		return s.Regression
 	}
 	d := DefaultMaxDrop
-	return &Regression{MaxDrop: &d, Mode: Absolute, Level: Hard, Method: "plain"}
+	return &Regression{MaxDrop: &d, Mode: Absolute, Level: Hard, Method: "stable"}
 }
