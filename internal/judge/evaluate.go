@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/openai/openai-go/v3"
@@ -178,7 +179,7 @@ func (j *Judge) failed(ctx context.Context, r Request, v Verdict, err error) (Ve
 	case ctx.Err() != nil:
 		return v, ctx.Err()
 	case errors.Is(err, ErrBudgetExceeded), chat.IsFatal(err):
-		return v, fmt.Errorf("judge: item %q: %w", r.ID, err)
+		return v, fmt.Errorf("judge: item %q: %w%s", r.ID, err, j.hint(err))
 	case errors.As(err, &te):
 		v.EvaluatorError = ErrorTimeout
 	default:
@@ -188,6 +189,28 @@ func (j *Judge) failed(ctx context.Context, r Request, v Verdict, err error) (Ve
 	v.Scores = nullScores(j.tmpl)
 	v.Rationale = ""
 	return v, nil // not cached: the next run tries again
+}
+
+// hint says what to check after a refusal that every item would get.
+func (j *Judge) hint(err error) string {
+	var se *chat.StatusError
+	if !errors.As(err, &se) {
+		return ""
+	}
+	switch se.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return fmt.Sprintf(" (check the API key in $%s, or set api_key_env)", j.cfg.APIKeyEnv)
+	case http.StatusNotFound:
+		return fmt.Sprintf(" (check that model %q is served at base_url %q)", j.cfg.Model, j.baseURL())
+	}
+	return ""
+}
+
+func (j *Judge) baseURL() string {
+	if j.cfg.BaseURL == "" {
+		return chat.DefaultBaseURL
+	}
+	return j.cfg.BaseURL
 }
 
 func (j *Judge) store(key string, r Request, v Verdict) error {

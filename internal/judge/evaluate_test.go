@@ -419,7 +419,8 @@ func TestEvaluateFatalErrors(t *testing.T) {
 	srv := chattest.New(t, "/v1", chattest.Always(chattest.Reply{Status: 401}))
 	j, _ := newJudge(t, srv, func(c *judge.Config) { c.Concurrency = 1 })
 	_, _, err := j.Evaluate(context.Background(), []judge.Request{req("a"), req("b")})
-	if err == nil || !strings.Contains(err.Error(), `judge: item "a": chat completions: HTTP 401`) {
+	if err == nil || !strings.Contains(err.Error(), `judge: item "a": chat completions: HTTP 401`) ||
+		!strings.Contains(err.Error(), "check the API key in $OPENAI_API_KEY") {
 		t.Errorf("err = %v; want the 401 to stop the run", err)
 	}
 	if srv.Calls() != 1 {
