@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -112,8 +111,3 @@ func (j *Judge) Params() Params { return j.params }
 
 // Key returns r's cache key; tests and tools use it to find a verdict's file.
 func (j *Judge) Key(r Request) string { return cacheKey(j.cfg.Model, j.hash, j.params, r) }
-
-// String describes the judge for logs, without the key.
-func (j *Judge) String() string {
-	return fmt.Sprintf("judge %s with template %s (%s)", j.cfg.Model, j.tmpl.ID, j.hash[:19])
-}
