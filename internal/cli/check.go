@@ -36,7 +36,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	}
 	r, err := Check(context.Background(), CheckOptions{
 		Config: o.Config, Results: o.Results, Baseline: o.Baseline, NoBaseline: scoreOnly,
-		Now: c.Now(), CodeVersion: cv,
+		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o),
 	})
 	if err != nil {
 		return c.fail(err)

@@ -7,7 +7,10 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/config"
+	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/judge/progress"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/rubric"
 )
 
 // multiFlag is a repeatable string flag.
@@ -28,6 +31,10 @@ type common struct {
 	Baseline string
 	Format   string
 	Out      string
+	// judge flags
+	NoCache     bool
+	Replay      bool
+	Concurrency int
 }
 
 func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
@@ -48,6 +55,28 @@ func (o *common) register(fs *flag.FlagSet, withBaseline bool) {
 	}
 	fs.StringVar(&o.Format, "format", report.FormatTable, "output format: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&o.Out, "out", "", "write the report to `file` instead of stdout")
+	fs.BoolVar(&o.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
+	fs.BoolVar(&o.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error (offline CI)")
+	fs.IntVar(&o.Concurrency, "concurrency", 0, "llm_judge: items judged at once (default: the judge's, else 8)")
+}
+
+// judgeEnv builds the judges' environment from the judge flags: progress on stderr,
+// and the cache and concurrency overrides.
+func (c *CLI) judgeEnv(o *common) *rubric.Env {
+	return &rubric.Env{Judges: &rubric.Judges{
+		Options: []judge.Option{judge.WithGetenv(c.Getenv), judge.WithProgress(c.Stderr, progress.StderrIsTerminal)},
+		Override: func(cfg *judge.Config) {
+			if o.NoCache {
+				cfg.NoCache = true
+			}
+			if o.Replay {
+				cfg.Replay = true
+			}
+			if o.Concurrency > 0 {
+				cfg.Concurrency = o.Concurrency
+			}
+		},
+	}}
 }
 
 // parse parses flags; it returns ok=false with the exit code on -h or a bad flag.

@@ -86,7 +86,7 @@ func judgeEnv(env *rubric.Env) *rubric.Env {
 	if env != nil {
 		return env
 	}
-	return &rubric.Env{}
+	return &rubric.Env{Judges: &rubric.Judges{}}
 }
 
 // Check runs the main job: score, compare with the baseline, gate, build the report.

@@ -19,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/runner"
 )
 
 // DefaultFile is the config file evalgate reads when --config is not given.
@@ -37,6 +38,8 @@ type Config struct {
 	Metadata map[string]string `yaml:"metadata,omitempty" json:"metadata,omitempty"`
 	Scoring  rubric.System     `yaml:"scoring" json:"scoring"`
 	Grading  gate.System       `yaml:"grading" json:"grading"`
+	// Run is the system under test that `evalgate run` runs over the suite.
+	Run *runner.Config `yaml:"run,omitempty" json:"run,omitempty"`
 	// Judges configures the models llm_judge dimensions use, by name.
 	Judges map[string]judge.Config `yaml:"judges,omitempty" json:"judges,omitempty"`
 
@@ -104,6 +107,9 @@ func (c *Config) validate(env *rubric.Env) error {
 	}
 	if env == nil {
 		env = &rubric.Env{}
+	}
+	if c.Run != nil && c.Run.Exec != nil && c.Run.Exec.Dir == "" {
+		c.Run.Exec.Dir = c.Dir // commands run from the config's directory
 	}
 	if len(c.Judges) > 0 {
 		if env.Judges == nil {

@@ -18,6 +18,10 @@ type Judges struct {
 	Configs  map[string]judge.Config
 	Options  []judge.Option          // HTTP client, progress, ... (from the CLI)
 	Override func(cfg *judge.Config) // --no-cache, --judge-replay, --concurrency
+	// Script, when set, answers for the model: its verdicts are recorded in the judge's
+	// cache (judge.Record) before the judge is asked, so a scripted judge can make the
+	// replay cache of an offline example. Label such verdicts with their Model.
+	Script func(r judge.Request) (judge.Verdict, bool)
 
 	mu    sync.Mutex
 	built map[string]*sharedJudge
@@ -30,6 +34,7 @@ type sharedJudge struct {
 	mu       sync.Mutex
 	verdicts map[string]judge.Verdict
 	stats    judge.Stats
+	script   func(judge.Request) (judge.Verdict, bool)
 }
 
 // JudgeScorer builds the scorer of an llm_judge dimension.
@@ -62,7 +67,7 @@ func (s *Judges) JudgeScorer(d *Dimension, sc Scale) (Scorer, error) {
 		if err != nil {
 			return nil, optErr(d, "judge %q: %v", name, err)
 		}
-		sj = &sharedJudge{name: name, j: j, verdicts: map[string]judge.Verdict{}}
+		sj = &sharedJudge{name: name, j: j, verdicts: map[string]judge.Verdict{}, script: s.Script}
 		s.built[name] = sj
 	}
 	key := d.Key
@@ -148,6 +153,15 @@ func (s *llmJudgeScorer) Prepare(ctx context.Context, inputs []*Input) error {
 	}
 	if len(reqs) == 0 {
 		return nil
+	}
+	if sj.script != nil {
+		for _, r := range reqs {
+			if v, ok := sj.script(r); ok {
+				if err := sj.j.Record(r, v); err != nil {
+					return fmt.Errorf("judge %q: %w", sj.name, err)
+				}
+			}
+		}
 	}
 	verdicts, st, err := sj.j.Evaluate(ctx, reqs)
 	sj.stats.Requests += st.Requests
