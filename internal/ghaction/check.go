@@ -1,0 +1,101 @@
+package ghaction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/github"
+)
+
+// check runs mode check: prepare the input (reading the gate from the base commit),
+// run the callback, publish, report.
+func (r *runner) check(ctx context.Context, check CheckFunc) int {
+	gh, err := r.client(r.in.Token)
+	if err != nil {
+		r.a.Errorf("evalgate: %v", err)
+		return ExitBadInput
+	}
+	p := publisher{r: r, gh: gh, headSHA: r.ev.HeadSHA}
+	if p.headSHA == "" {
+		p.headSHA = r.sha
+	}
+	p.start(ctx)
+
+	cin, err := r.prepare(ctx, gh)
+	var out *Outcome
+	if err == nil {
+		out, err = check(ctx, cin)
+		if err == nil && out == nil {
+			err = errors.New("the check returned no outcome")
+		}
+	}
+	if err != nil {
+		reportErrors(r.a, err)
+		p.fail(ctx, err)
+		return ExitBadInput
+	}
+
+	notices := notices(r.ev, cin, out)
+	p.publish(ctx, out, notices)
+	r.writeCheckOutputs(out, p.commentURL)
+	summary := notices + out.CommentMarkdown
+	if p.fallback != "" {
+		summary = fmt.Sprintf("> [!NOTE]\n> %s\n\n%s", p.fallback, summary)
+	}
+	r.cmd.addSummary(summary)
+	r.cmd.annotate(r.logAnnotations(out, p.fallback != ""))
+	return r.exitCode(out)
+}
+
+// exitCode applies the fail-on input to the outcome.
+func (r *runner) exitCode(out *Outcome) int {
+	switch r.in.FailOn {
+	case FailOnNever:
+		return ExitPass
+	case FailOnSoft:
+		if out.FailedHard || out.FailedSoft {
+			return ExitFail
+		}
+	default:
+		if out.FailedHard {
+			return ExitFail
+		}
+	}
+	return ExitPass
+}
+
+// logAnnotations are the ::error/::warning lines: the verdict first, then the item
+// annotations when no check run carries them (fork, read-only token).
+func (r *runner) logAnnotations(out *Outcome, fallback bool) []github.Annotation {
+	var anns []github.Annotation
+	title := out.CheckTitle
+	if title == "" {
+		title = "evalgate: " + string(out.Verdict)
+	}
+	switch out.Verdict {
+	case VerdictFail:
+		anns = append(anns, github.Annotation{Level: github.LevelFailure, Title: r.in.CheckName, Message: title})
+	case VerdictWarn:
+		anns = append(anns, github.Annotation{Level: github.LevelWarning, Title: r.in.CheckName, Message: title})
+	case VerdictAccepted:
+		anns = append(anns, github.Annotation{Level: github.LevelNotice, Title: r.in.CheckName, Message: title})
+	}
+	if fallback {
+		anns = append(anns, r.repoAnnotations(out.Annotations)...)
+	}
+	return anns
+}
+
+// repoAnnotations rewrites annotation paths relative to the repository root, as the
+// Checks API and workflow commands want them.
+func (r *runner) repoAnnotations(in []github.Annotation) []github.Annotation {
+	out := make([]github.Annotation, 0, len(in))
+	for _, a := range in {
+		if p, err := r.ws.repoPath(a.Path); err == nil {
+			a.Path = p
+		}
+		out = append(out, a)
+	}
+	return out
+}

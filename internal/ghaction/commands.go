@@ -1,0 +1,118 @@
+package ghaction
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/sethvargo/go-githubactions"
+)
+
+// GitHub's limits on what one step reports.
+// https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions
+const (
+	// maxStepSummary: a step's job summary may hold up to 1 MiB.
+	maxStepSummary = 1 << 20
+	// maxErrorAnnotations, maxWarningAnnotations and maxNoticeAnnotations: GitHub
+	// shows at most 10 annotations of each level per step and drops the rest.
+	maxErrorAnnotations   = 10
+	maxWarningAnnotations = 10
+	maxNoticeAnnotations  = 10
+)
+
+// summaryTruncationNote ends a job summary cut to fit maxStepSummary.
+const summaryTruncationNote = "\n\n---\n:warning: **Truncated** to fit the 1 MiB job summary limit. " +
+	"The full report is the `report-path` output: keep it with `actions/upload-artifact` " +
+	"(see [docs/action.md](https://github.com/evalgate/evalgate/blob/main/docs/action.md#size-limits)).\n"
+
+// commands writes workflow commands and files through go-githubactions, which panics
+// when a file command cannot be written (GITHUB_OUTPUT unwritable, for instance); such
+// a failure is turned into an error annotation and remembered, not a crash.
+type commands struct {
+	a      *githubactions.Action
+	failed bool
+}
+
+func (c *commands) file(what string, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.failed = true
+			c.a.Errorf("evalgate: cannot write the %s: %v", what, r)
+		}
+	}()
+	f()
+}
+
+func (c *commands) setOutput(name, value string) {
+	c.file("output "+strconv.Quote(name), func() { c.a.SetOutput(name, value) })
+}
+
+// addSummary appends markdown to the job summary, cut below GitHub's limit.
+func (c *commands) addSummary(markdown string) {
+	if c.a.Getenv("GITHUB_STEP_SUMMARY") == "" {
+		return
+	}
+	// One byte for the line end go-githubactions appends.
+	md := github.Truncate(markdown, maxStepSummary-1, summaryTruncationNote)
+	c.file("job summary", func() { c.a.AddStepSummary(md) })
+}
+
+// annotate writes anns as ::error/::warning/::notice commands on their file lines, at
+// most GitHub's limit per level; when a level overflows, its last slot says how many
+// more there are.
+func (c *commands) annotate(anns []github.Annotation) {
+	limits := map[github.Level]int{
+		github.LevelFailure: maxErrorAnnotations,
+		github.LevelWarning: maxWarningAnnotations,
+		github.LevelNotice:  maxNoticeAnnotations,
+	}
+	total := map[github.Level]int{}
+	for _, a := range anns {
+		total[level(a)]++
+	}
+	shown := map[github.Level]int{}
+	for _, a := range anns {
+		l := level(a)
+		switch n := shown[l]; {
+		case n == limits[l]:
+			continue
+		case n == limits[l]-1 && total[l] > limits[l]:
+			c.emit(l, nil, fmt.Sprintf("%d more %s annotations: see the job summary and the check run", total[l]-n, l))
+		default:
+			fields := map[string]string{}
+			if a.Path != "" {
+				fields["file"], fields["line"] = a.Path, strconv.Itoa(max(a.StartLine, 1))
+				if a.EndLine > a.StartLine {
+					fields["endLine"] = strconv.Itoa(a.EndLine)
+				}
+			}
+			if a.Title != "" {
+				fields["title"] = a.Title
+			}
+			c.emit(l, fields, a.Message)
+		}
+		shown[l]++
+	}
+}
+
+func (c *commands) emit(l github.Level, fields map[string]string, msg string) {
+	a := c.a
+	if len(fields) > 0 {
+		a = a.WithFieldsMap(fields)
+	}
+	switch l {
+	case github.LevelFailure:
+		a.Errorf("%s", msg)
+	case github.LevelNotice:
+		a.Noticef("%s", msg)
+	default:
+		a.Warningf("%s", msg)
+	}
+}
+
+func level(a github.Annotation) github.Level {
+	if a.Level == "" {
+		return github.LevelWarning
+	}
+	return a.Level
+}

@@ -1,0 +1,112 @@
+package ghaction
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/github"
+)
+
+// Event is what the action needs from the webhook payload in GITHUB_EVENT_PATH.
+type Event struct {
+	Name          string // GITHUB_EVENT_NAME: pull_request, push, release, workflow_dispatch, ...
+	Action        string // opened, synchronize, published, ...
+	Repository    string // owner/name of the repository the workflow runs in
+	DefaultBranch string
+
+	// Pull request events (pull_request, pull_request_target).
+	PRNumber int
+	HeadSHA  string // pull_request.head.sha: where check runs go, not the merge commit
+	BaseSHA  string // pull_request.base.sha: where the baseline and gates are read
+	BaseRef  string
+	HeadRepo string // owner/name; "" when the fork was deleted
+	BaseRepo string
+	Labels   []string
+
+	// Release events.
+	ReleaseTag string
+}
+
+// IsPR reports whether the event is about a pull request.
+func (e Event) IsPR() bool { return e.PRNumber > 0 }
+
+// ReadOnly reports whether the workflow's token cannot write to the repository: a
+// pull_request event from a fork. (pull_request_target runs with a write token.)
+func (e Event) ReadOnly() bool {
+	return e.IsPR() && e.Name != "pull_request_target" && github.IsFork(e.HeadRepo, e.BaseRepo)
+}
+
+// eventPayload is the part of a webhook payload ParseEvent reads.
+type eventPayload struct {
+	Action      string `json:"action"`
+	Number      int    `json:"number"`
+	PullRequest *struct {
+		Number int `json:"number"`
+		Head   struct {
+			SHA  string `json:"sha"`
+			Repo *struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
+		} `json:"head"`
+		Base struct {
+			SHA  string `json:"sha"`
+			Ref  string `json:"ref"`
+			Repo *struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
+		} `json:"base"`
+		Labels []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
+	} `json:"pull_request"`
+	Release *struct {
+		TagName string `json:"tag_name"`
+	} `json:"release"`
+	Repository *struct {
+		FullName      string `json:"full_name"`
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
+}
+
+// ParseEvent reads a webhook payload of event name. An empty payload is an event with
+// only a name; a pull request without head and base shas is an error.
+func ParseEvent(name string, payload []byte) (Event, error) {
+	ev := Event{Name: name}
+	if len(payload) == 0 {
+		return ev, nil
+	}
+	var p eventPayload
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return ev, fmt.Errorf("event payload: %w", err)
+	}
+	ev.Action = p.Action
+	if r := p.Repository; r != nil {
+		ev.Repository, ev.DefaultBranch = r.FullName, r.DefaultBranch
+	}
+	if r := p.Release; r != nil {
+		ev.ReleaseTag = r.TagName
+	}
+	if pr := p.PullRequest; pr != nil {
+		ev.PRNumber = pr.Number
+		if ev.PRNumber == 0 {
+			ev.PRNumber = p.Number
+		}
+		ev.HeadSHA, ev.BaseSHA, ev.BaseRef = pr.Head.SHA, pr.Base.SHA, pr.Base.Ref
+		if pr.Head.Repo != nil {
+			ev.HeadRepo = pr.Head.Repo.FullName
+		}
+		if pr.Base.Repo != nil {
+			ev.BaseRepo = pr.Base.Repo.FullName
+		}
+		for _, l := range pr.Labels {
+			ev.Labels = append(ev.Labels, l.Name)
+		}
+		switch {
+		case ev.PRNumber <= 0:
+			return ev, fmt.Errorf("event payload: pull_request.number is %d; want a positive number", ev.PRNumber)
+		case ev.HeadSHA == "" || ev.BaseSHA == "":
+			return ev, fmt.Errorf("event payload: pull request #%d lacks head.sha or base.sha", ev.PRNumber)
+		}
+	}
+	return ev, nil
+}

@@ -1,0 +1,140 @@
+package ghaction
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/sethvargo/go-githubactions"
+)
+
+// Mode says what the action does.
+type Mode string
+
+// Modes, as the action's mode input spells them.
+const (
+	ModeCheck    Mode = "check"    // score a pull request or push and gate it
+	ModeBaseline Mode = "baseline" // refresh the baseline (on release: published)
+)
+
+// FailOn says which failures make the step fail. The check run's conclusion does not
+// depend on it.
+type FailOn string
+
+// FailOn values.
+const (
+	FailOnHard  FailOn = "hard"  // a hard or regression gate failed
+	FailOnSoft  FailOn = "soft"  // also a soft gate (a warning)
+	FailOnNever FailOn = "never" // only bad input fails the step
+)
+
+// Refresh says how baseline mode delivers the new baseline.
+type Refresh string
+
+// Refresh values.
+const (
+	RefreshPR   Refresh = "pr"   // commit it on a branch and open (or update) a pull request
+	RefreshFile Refresh = "file" // only write the file, for a later step
+)
+
+// Inputs are the action's inputs (action.yml), validated.
+type Inputs struct {
+	Config           string
+	Results          []string // patterns, as given: one a line or comma separated
+	Baseline         string
+	Token            string
+	Comment          github.CommentMode
+	CheckName        string
+	FailOn           FailOn
+	Mode             Mode
+	WorkingDirectory string
+	RefreshToken     string
+	Refresh          Refresh
+	AcceptLabel      string
+}
+
+// inputDefaults are the defaults action.yml declares, applied when an input is unset
+// (as when the binary runs outside GitHub). TestInputDefaultsMatchActionYAML keeps them
+// in step with action.yml.
+var inputDefaults = map[string]string{
+	"config":            "evalgate.yaml",
+	"results":           "",
+	"baseline":          "",
+	"github-token":      "",
+	"comment":           "always",
+	"check-name":        "evalgate",
+	"fail-on":           "hard",
+	"mode":              "check",
+	"working-directory": ".",
+	"refresh-token":     "",
+	"refresh":           "pr",
+	"accept-label":      "evalgate/accept",
+}
+
+// InputError is a bad input value.
+type InputError struct {
+	Input string // the input's name in action.yml
+	Value string
+	Msg   string // what is wrong, with the valid choices
+}
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("input %q: %q %s", e.Input, e.Value, e.Msg)
+}
+
+// ReadInputs reads and validates the inputs through a. All problems are reported at
+// once, joined, each an *InputError.
+func ReadInputs(a *githubactions.Action) (Inputs, error) {
+	get := func(name string) string {
+		if v := a.GetInput(name); v != "" {
+			return v
+		}
+		return inputDefaults[name]
+	}
+	var errs []error
+	oneOf := func(name string, valid ...string) string {
+		v := get(name)
+		for _, ok := range valid {
+			if v == ok {
+				return v
+			}
+		}
+		errs = append(errs, &InputError{Input: name, Value: v, Msg: "is not one of " + strings.Join(valid, ", ")})
+		return v
+	}
+	in := Inputs{
+		Config:           get("config"),
+		Results:          splitPatterns(get("results")),
+		Baseline:         get("baseline"),
+		Token:            get("github-token"),
+		Comment:          github.CommentMode(oneOf("comment", "always", "on-change", "on-failure", "never")),
+		CheckName:        get("check-name"),
+		FailOn:           FailOn(oneOf("fail-on", "hard", "soft", "never")),
+		Mode:             Mode(oneOf("mode", "check", "baseline")),
+		WorkingDirectory: get("working-directory"),
+		RefreshToken:     get("refresh-token"),
+		Refresh:          Refresh(oneOf("refresh", "pr", "file")),
+		AcceptLabel:      get("accept-label"),
+	}
+	if in.Config == "" {
+		errs = append(errs, &InputError{Input: "config", Msg: "is empty; want the path of the evalgate config"})
+	}
+	if strings.ContainsAny(in.CheckName, "\r\n") || in.CheckName == "" {
+		errs = append(errs, &InputError{Input: "check-name", Value: in.CheckName, Msg: "must be one non-empty line"})
+	}
+	return in, errors.Join(errs...)
+}
+
+// splitPatterns splits the results input: one pattern a line, or comma separated.
+func splitPatterns(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for _, p := range strings.Split(line, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package ghaction
+
+import (
+	"context"
+
+	"github.com/evalgate/evalgate/internal/github"
+)
+
+// Verdict is the gate's decision on a run.
+type Verdict string
+
+// Verdicts.
+const (
+	VerdictPass     Verdict = "pass"     // every gate passed
+	VerdictWarn     Verdict = "warn"     // a soft gate failed
+	VerdictFail     Verdict = "fail"     // a hard or regression gate failed
+	VerdictAccepted Verdict = "accepted" // only the regression gate failed, and a maintainer accepted it
+)
+
+// Conclusion is the check-run conclusion for v: it reflects the verdict whatever the
+// fail-on input says.
+func (v Verdict) Conclusion() github.Conclusion {
+	switch v {
+	case VerdictPass, VerdictWarn:
+		return github.ConclusionSuccess
+	case VerdictAccepted:
+		return github.ConclusionNeutral
+	}
+	return github.ConclusionFailure
+}
+
+// CheckInput is what the check callback gets. Paths are absolute.
+type CheckInput struct {
+	// ConfigPath is the config in the workspace (the pull request's head).
+	ConfigPath string
+	// BaseConfigPath, for a pull request, is the config as of the base commit in a
+	// temporary file ("" when the base has none). Take the grading system (gates,
+	// thresholds) from it, so a pull request cannot weaken its own gate; relative paths
+	// in it still resolve against filepath.Dir(ConfigPath).
+	BaseConfigPath string
+	// Results are the result files the results input matched, sorted; none means the
+	// config's own.
+	Results []string
+	// BaselinePath is the baseline to compare with: for a pull request the baseline
+	// input's file as of the base commit, in a temporary file; otherwise the file in the
+	// workspace. "" when there is none yet, or when the baseline input is empty (then
+	// read the config's baseline with ReadBase).
+	BaselinePath string
+	// BaselineSource says where BaselinePath came from, e.g. "baselines/tutor.json@f95f852".
+	BaselineSource string
+	// ReadBase reads a file (relative to the repository root) as of the pull request's
+	// base commit; github.ErrNotFound when it has none. Nil when not a pull request.
+	ReadBase func(ctx context.Context, repoPath string) ([]byte, error)
+	// ProtectedChanged lists the files this pull request changes that the gate is read
+	// from: the config, the baseline, anything under baselines/. Run already says so at
+	// the top of the comment; the callback may show it in the report too.
+	ProtectedChanged []string
+	// AcceptedBy is the login of the maintainer who applied AcceptLabel (checked to have
+	// write access), or "". When it is set and the regression gate is the only one that
+	// fails, return VerdictAccepted.
+	AcceptedBy  string
+	AcceptLabel string
+	// ReportDir is where the callback should write the full report (ReportPath).
+	ReportDir string
+}
+
+// Outcome is what the check callback returns: the finished, rendered result.
+type Outcome struct {
+	// Suite names the suite; it tells this suite's sticky comment from others'.
+	// "" means the check-name input.
+	Suite         string
+	Verdict       Verdict
+	Score         float64
+	BaselineScore float64
+	Delta         float64 // Score − BaselineScore, in points of the 0–1 score
+	HasBaseline   bool
+	Grade         string
+	// Changed says the result differs from the baseline (delta, dimensions, flipped
+	// items); comment: on-change comments only then. No baseline counts as changed.
+	Changed bool
+	// ReportPath is the full report file (the report-path output): absolute, or
+	// relative to the working directory.
+	ReportPath string
+	// CommentMarkdown is the PR comment and job summary body; Run adds the marker and
+	// the accepted-by and changed-gate notices at the top.
+	CommentMarkdown string
+	// CheckTitle is the one line that matters ("❌ score dropped 4.1 pts"); CheckSummary
+	// and CheckText are the check run's markdown.
+	CheckTitle   string
+	CheckSummary string
+	CheckText    string
+	// Annotations point at the suite lines of newly failing items; paths relative to
+	// the working directory (or absolute in the workspace).
+	Annotations []github.Annotation
+	// FailedHard: a hard or regression gate failed (and was not accepted).
+	// FailedSoft: a soft gate failed.
+	FailedHard, FailedSoft bool
+}
+
+// CheckFunc scores, compares, gates and renders: evalgate check.
+type CheckFunc func(ctx context.Context, in CheckInput) (*Outcome, error)
+
+// BaselineInput is what the baseline callback gets. Paths are absolute.
+type BaselineInput struct {
+	ConfigPath string
+	Results    []string // sorted; none means the config's own
+	// OutPath is where to write the baseline: the baseline input, or "" for the
+	// config's choice.
+	OutPath string
+	Tag     string // the release tag, when a release triggered the run
+	SHA     string // the commit the baseline describes
+}
+
+// BaselineOutcome is what the baseline callback returns.
+type BaselineOutcome struct {
+	Path    string  // the baseline file written, in the workspace
+	Score   float64 // its mean score
+	Summary string  // markdown for the job summary and the refresh pull request
+}
+
+// BaselineFunc builds a baseline from runs: evalgate baseline.
+type BaselineFunc func(ctx context.Context, in BaselineInput) (*BaselineOutcome, error)

@@ -1,0 +1,145 @@
+package ghaction
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// workspace resolves the action's paths. Inputs are relative to the working directory;
+// the GitHub API wants them relative to the repository root (the workspace); outputs
+// must be relative to the workspace too, since a container action sees it at another
+// absolute path than later steps on the runner.
+type workspace struct {
+	root string // GITHUB_WORKSPACE, absolute
+	dir  string // the working directory, absolute, inside root
+}
+
+func newWorkspace(root, workingDirectory string) (workspace, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return workspace{}, err
+	}
+	dir := workingDirectory
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	ws := workspace{root: root, dir: filepath.Clean(dir)}
+	if _, err := ws.repoPath(ws.dir); err != nil {
+		return workspace{}, &InputError{Input: "working-directory", Value: workingDirectory, Msg: "is outside the workspace " + root}
+	}
+	return ws, nil
+}
+
+// local returns p (relative to the working directory, or absolute) as an absolute path.
+func (w workspace) local(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(w.dir, p)
+}
+
+// repoPath returns p (relative to the working directory, or absolute) relative to the
+// repository root, with forward slashes, or an error if it lies outside.
+func (w workspace) repoPath(p string) (string, error) {
+	rel, err := filepath.Rel(w.root, w.local(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the workspace %s", p, w.root)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// expandResults expands the results patterns (relative to the working directory;
+// "**" matches any number of directories) into sorted, distinct files. A pattern that
+// matches nothing is an error naming the input.
+func (w workspace) expandResults(patterns []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range patterns {
+		matches, err := glob(w.local(p))
+		if err != nil {
+			return nil, &InputError{Input: "results", Value: p, Msg: "is not a valid pattern: " + err.Error()}
+		}
+		if len(matches) == 0 {
+			return nil, &InputError{Input: "results", Value: p, Msg: "matches no file in " + w.dir}
+		}
+		for _, m := range matches {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// glob is filepath.Glob with "**" for any number of directories; it returns regular
+// files only.
+func glob(pattern string) ([]string, error) {
+	if !strings.Contains(pattern, "**") {
+		matches, err := filepath.Glob(pattern)
+		if err != nil {
+			return nil, err
+		}
+		return regularFiles(matches), nil
+	}
+	// Walk from the longest directory prefix free of wildcards.
+	slashed := filepath.ToSlash(pattern)
+	root := slashed[:strings.IndexAny(slashed, "*?[")]
+	root = root[:strings.LastIndex(root, "/")+1]
+	if root == "" {
+		root = "."
+	}
+	if _, err := path.Match(strings.ReplaceAll(slashed, "**", "*"), ""); err != nil {
+		return nil, err
+	}
+	var out []string
+	err := filepath.WalkDir(filepath.FromSlash(root), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if matchSegments(strings.Split(slashed, "/"), strings.Split(filepath.ToSlash(p), "/")) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// matchSegments matches path segments against pattern segments, "**" standing for
+// zero or more segments.
+func matchSegments(pat, name []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(name); i++ {
+				if matchSegments(pat[1:], name[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(name) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], name[0]); !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(name) == 0
+}
+
+func regularFiles(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,161 @@
+package ghaction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/sethvargo/go-githubactions"
+)
+
+// Exit codes of the step, as evalgate check uses them.
+const (
+	ExitPass     = 0 // passed, or failed only in ways fail-on ignores
+	ExitFail     = 1 // a gate failed that fail-on counts, or a refresh could not be published
+	ExitBadInput = 2 // bad inputs, event, config or results: nothing was judged
+)
+
+// Env is the process environment Run works in; the zero value is the real one.
+type Env struct {
+	// Getenv reads the environment (inputs, GITHUB_*); nil means os.Getenv.
+	Getenv func(string) string
+	// Stdout receives workflow commands (::error, ::add-mask, ...); nil means os.Stdout.
+	Stdout io.Writer
+	// HTTPClient sends GitHub API requests; nil means a default client.
+	HTTPClient *http.Client
+}
+
+// Run is the container's entry point: `evalgate action`. It reads the inputs and the
+// event, calls check (mode: check) or baseline (mode: baseline), publishes the result on
+// GitHub, writes outputs, job summary and annotations, and returns the step's exit code.
+//
+// The CLI wires it like this (internal/cli, command "action"):
+//
+//	code := ghaction.Run(ctx, ghaction.Env{Stdout: stdout},
+//		func(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
+//			// load in.ConfigPath (grading from in.BaseConfigPath when set), in.Results,
+//			// in.BaselinePath; score, compare, gate; write the full report under
+//			// in.ReportDir; render the markdown comment and the check title/summary; map
+//			// newly failing items to suite lines as Annotations; VerdictAccepted when
+//			// only the regression gate failed and in.AcceptedBy != "".
+//		},
+//		func(ctx context.Context, in ghaction.BaselineInput) (*ghaction.BaselineOutcome, error) {
+//			// evalgate baseline over in.Results, written to in.OutPath.
+//		})
+//
+// An error from a callback means bad input: Run reports it (and concludes the check run
+// as failed) and returns ExitBadInput. The check run's conclusion always follows the
+// verdict; the fail-on input only decides the exit code.
+func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) int {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	stdout := env.Stdout
+	if stdout == nil {
+		stdout = os.Stdout
+	}
+	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout))
+	cmd := &commands{a: a}
+
+	in, err := ReadInputs(a)
+	for _, tok := range []string{in.Token, in.RefreshToken} {
+		if tok != "" {
+			a.AddMask(tok)
+		}
+	}
+	if err != nil {
+		reportErrors(a, err)
+		return ExitBadInput
+	}
+	gctx, err := a.Context()
+	if err != nil {
+		a.Errorf("evalgate: reading the workflow context: %v", err)
+		return ExitBadInput
+	}
+	ev, err := readEvent(gctx)
+	if err != nil {
+		a.Errorf("evalgate: %v", err)
+		return ExitBadInput
+	}
+	root := gctx.Workspace
+	if root == "" {
+		root = "."
+	}
+	ws, err := newWorkspace(root, in.WorkingDirectory)
+	if err != nil {
+		reportErrors(a, err)
+		return ExitBadInput
+	}
+	owner, repo := gctx.Repo()
+	r := &runner{
+		in: in, ev: ev, ws: ws, cmd: cmd, a: a,
+		owner: owner, repo: repo, sha: gctx.SHA, apiURL: gctx.APIURL, httpClient: env.HTTPClient,
+	}
+	defer func() {
+		if r.tmp != "" {
+			os.RemoveAll(r.tmp)
+		}
+	}()
+	var code int
+	switch in.Mode {
+	case ModeBaseline:
+		code = r.baseline(ctx, baseline)
+	default:
+		code = r.check(ctx, check)
+	}
+	if cmd.failed && code == ExitPass {
+		code = ExitFail
+	}
+	return code
+}
+
+// runner holds one Run's state.
+type runner struct {
+	in          Inputs
+	ev          Event
+	ws          workspace
+	cmd         *commands
+	a           *githubactions.Action
+	owner, repo string
+	sha         string // GITHUB_SHA
+	apiURL      string
+	httpClient  *http.Client
+	tmp         string // temporary directory, made on first use, removed at the end
+}
+
+// client returns a GitHub client for token, or nil when there is no token.
+func (r *runner) client(token string) (*github.Client, error) {
+	if token == "" {
+		return nil, nil
+	}
+	return github.New(github.Options{Token: token, BaseURL: r.apiURL, HTTPClient: r.httpClient})
+}
+
+// readEvent parses the payload at GITHUB_EVENT_PATH, if any.
+func readEvent(gctx *githubactions.GitHubContext) (Event, error) {
+	if gctx.EventPath == "" {
+		return Event{Name: gctx.EventName}, nil
+	}
+	b, err := os.ReadFile(gctx.EventPath)
+	if err != nil {
+		return Event{}, fmt.Errorf("reading the event payload: %w", err)
+	}
+	return ParseEvent(gctx.EventName, b)
+}
+
+// reportErrors writes each of the joined errors in err as an ::error line.
+func reportErrors(a *githubactions.Action, err error) {
+	var joined interface{ Unwrap() []error }
+	if errors.As(err, &joined) {
+		for _, e := range joined.Unwrap() {
+			a.Errorf("evalgate: %v", e)
+		}
+		return
+	}
+	a.Errorf("evalgate: %v", err)
+}
