@@ -52,7 +52,7 @@ func (r *runner) baseline(ctx context.Context, baseline BaselineFunc) int {
 		url, note, err := r.proposeBaseline(ctx, out)
 		if err != nil {
 			r.a.Errorf("evalgate: proposing the new baseline: %v", err)
-			code = ExitFail
+			code = ExitGateFailed
 			note = "The new baseline could not be proposed in a pull request: see the workflow log."
 		}
 		r.cmd.setOutput("refresh-pr-url", url)

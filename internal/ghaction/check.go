@@ -55,11 +55,11 @@ func (r *runner) exitCode(out *Outcome) int {
 		return ExitPass
 	case FailOnSoft:
 		if out.FailedHard || out.FailedSoft {
-			return ExitFail
+			return ExitGateFailed
 		}
 	default:
 		if out.FailedHard {
-			return ExitFail
+			return ExitGateFailed
 		}
 	}
 	return ExitPass

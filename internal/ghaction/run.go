@@ -14,9 +14,9 @@ import (
 
 // Exit codes of the step, as evalgate check uses them.
 const (
-	ExitPass     = 0 // passed, or failed only in ways fail-on ignores
-	ExitFail     = 1 // a gate failed that fail-on counts, or a refresh could not be published
-	ExitBadInput = 2 // bad inputs, event, config or results: nothing was judged
+	ExitPass       = 0 // passed, or failed only in ways fail-on ignores
+	ExitGateFailed = 1 // a gate failed that fail-on counts, or a refresh could not be published
+	ExitBadInput   = 2 // bad inputs, event, config or results: nothing was judged
 )
 
 // Env is the process environment Run works in; the zero value is the real one.
@@ -109,7 +109,7 @@ func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) i
 		code = r.check(ctx, check)
 	}
 	if cmd.failed && code == ExitPass {
-		code = ExitFail
+		code = ExitGateFailed
 	}
 	return code
 }

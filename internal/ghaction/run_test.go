@@ -192,7 +192,7 @@ func TestRunPullRequest(t *testing.T) {
 		name:  "regression fails the pull request",
 		event: "pull_request.opened.json",
 		api:   fakeOptions{changed: []string{"baselines/tutor.json", "evalgate.yaml", "src/main.go"}},
-		check: failing, wantExit: ExitFail,
+		check: failing, wantExit: ExitGateFailed,
 		wantOutputs: map[string]string{
 			"score": "0.8100", "baseline-score": "0.9100", "delta": "-0.1000", "verdict": "fail", "grade": "C",
 			"report-path": "evalgate-report.md", "comment-url": "https://github.com/Codertocat/Hello-World/pull/2#issuecomment-1",
@@ -218,7 +218,7 @@ func TestRunPullRequest(t *testing.T) {
 		name:  "the label applied by a reader accepts nothing",
 		event: "pull_request.synchronize.json",
 		api:   fakeOptions{labels: []string{"evalgate/accept"}, labeledBy: "drive-by", writers: []string{"octocat"}},
-		check: failing, wantExit: ExitFail,
+		check: failing, wantExit: ExitGateFailed,
 		wantConclusion: "failure",
 		wantCommentHas: []string{"### ❌"},
 		wantWrites:     []string{"POST /check-runs", "PATCH /check-runs/7", "POST /issues/2/comments"},
@@ -234,14 +234,14 @@ func TestRunPullRequest(t *testing.T) {
 		name:  "fork: job summary and log annotations only, and the step still fails",
 		event: "pull_request.opened.json",
 		edit:  fork,
-		check: failing, wantExit: ExitFail,
+		check: failing, wantExit: ExitGateFailed,
 		wantSummaryHas: []string{fallbackFork, "### ❌ evalgate"},
 		wantStdoutHas:  []string{"::error ", "file=suite.yaml", "::score 0.40, baseline 0.95"},
 	}, {
 		name:  "403 on writes: the same fallback",
 		event: "pull_request.opened.json",
 		api:   fakeOptions{forbidden: true},
-		check: failing, wantExit: ExitFail,
+		check: failing, wantExit: ExitGateFailed,
 		wantSummaryHas: []string{fallbackReadOnly},
 		wantStdoutHas:  []string{"file=suite.yaml"},
 		wantWrites:     []string{"POST /check-runs"},
@@ -336,7 +336,7 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 	api := newFakeAPI(t, fakeOptions{baseFiles: baseFiles, changed: []string{"evalgate.yaml", "baselines/new.json", "README.md"}})
 	env := newActionEnv(t, api.srv.URL, "pull_request", "pull_request.opened.json", nil, nil)
 	var s seen
-	if code := env.run(fakeCheck(&s, failing), nil); code != ExitFail {
+	if code := env.run(fakeCheck(&s, failing), nil); code != ExitGateFailed {
 		t.Fatalf("exit code %d; log:\n%s", code, env.stdout.String())
 	}
 	if s.baseConfig != baseFiles["evalgate.yaml"] || s.baseline != baseFiles["baselines/tutor.json"] {
