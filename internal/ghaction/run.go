@@ -102,11 +102,14 @@ func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) i
 		}
 	}()
 	var code int
-	switch in.Mode {
-	case ModeBaseline:
+	switch {
+	case in.Mode == ModeBaseline && baseline != nil:
 		code = r.baseline(ctx, baseline)
-	default:
+	case in.Mode == ModeCheck && check != nil:
 		code = r.check(ctx, check)
+	default:
+		a.Errorf("evalgate: mode %q is not available in this build", in.Mode)
+		return ExitBadInput
 	}
 	if cmd.failed && code == ExitPass {
 		code = ExitGateFailed

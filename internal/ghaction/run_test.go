@@ -422,3 +422,44 @@ func TestRunReleaseRefreshesTheBaseline(t *testing.T) {
 		t.Error("the refresh token was not masked")
 	}
 }
+
+// A push has no pull request: the check run goes to GITHUB_SHA, there is no comment,
+// and the baseline is the workspace's.
+func TestRunPush(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, fakeOptions{})
+	env := newActionEnv(t, api.srv.URL, "push", "release.published.json", func(m map[string]any) {
+		delete(m, "release")
+	}, nil)
+	var s seen
+	pass := func(CheckInput) (*Outcome, error) {
+		return &Outcome{Verdict: VerdictPass, Score: 0.97, CommentMarkdown: "### ✅ evalgate"}, nil
+	}
+	if code := env.run(fakeCheck(&s, pass), nil); code != ExitPass {
+		t.Fatalf("exit code %d; log:\n%s", code, env.stdout.String())
+	}
+	if diff := cmp.Diff([]string{"POST /check-runs", "PATCH /check-runs/7"}, api.requests()); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+	if len(api.creates) != 1 || api.creates[0].HeadSHA != env.vars["GITHUB_SHA"] {
+		t.Errorf("check runs = %+v, want one on GITHUB_SHA", api.creates)
+	}
+	if want := filepath.Join(env.workspace, "baselines/tutor.json"); s.in.BaselinePath != want || s.baseline != headFiles["baselines/tutor.json"] {
+		t.Errorf("baseline %q (%q), want the workspace's %q", s.in.BaselinePath, s.baseline, want)
+	}
+	if s.in.ReadBase != nil || s.in.BaseConfigPath != "" {
+		t.Error("a push has no base commit to read from")
+	}
+}
+
+func TestRunWithoutTheModesCallback(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t, fakeOptions{})
+	env := newActionEnv(t, api.srv.URL, "release", "release.published.json", nil, map[string]string{"mode": "baseline"})
+	if code := env.run(fakeCheck(&seen{}, failing), nil); code != ExitBadInput {
+		t.Errorf("exit code %d, want %d", code, ExitBadInput)
+	}
+	if want := `::error::evalgate: mode "baseline" is not available in this build`; !strings.Contains(env.stdout.String(), want) {
+		t.Errorf("log lacks %q:\n%s", want, env.stdout.String())
+	}
+}
