@@ -11,8 +11,8 @@ import (
 
 // UpsertComment writes p's sticky comment on pull request p.PRNumber: the comment that
 // starts with p.Marker is updated in place, or created if there is none, as
-// p.CommentMode allows. It returns the comment's HTML URL, or "" when nothing was
-// written.
+// p.CommentMode allows. It returns the comment's HTML URL, or "" when the mode wants
+// no comment. A comment that already reads the same is left as it is.
 //
 // All pages of comments are searched. Before creating, the comments are listed again,
 // so a job that raced this one and created the comment first is updated instead of

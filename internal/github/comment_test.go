@@ -20,7 +20,6 @@ const testMarker = "<!-- evalgate:suite=tutor -->"
 // commentStore is the fake's issue-comment state for o/r#7.
 type commentStore struct {
 	mu       sync.Mutex
-	t        *testing.T
 	comments []*gh.IssueComment
 	nextID   int64
 	lists    int               // listings started (page 1 requests)
@@ -29,7 +28,7 @@ type commentStore struct {
 }
 
 func newCommentStore(t *testing.T, f *fakeGitHub, bodies ...string) *commentStore {
-	s := &commentStore{t: t, nextID: 1000}
+	s := &commentStore{nextID: 1000}
 	for _, b := range bodies {
 		s.add(b)
 	}

@@ -1,7 +1,5 @@
 package github
 
-import "fmt"
-
 // Conclusion is a finished check run's conclusion. It always reflects the verdict; the
 // action's fail-on input only decides the step's exit code.
 type Conclusion string
@@ -44,15 +42,6 @@ const (
 	CommentOnFailure CommentMode = "on-failure" // create only when the verdict is not a clean pass
 	CommentNever     CommentMode = "never"      // never comment
 )
-
-// ParseCommentMode returns the mode s names, or an error listing the valid ones.
-func ParseCommentMode(s string) (CommentMode, error) {
-	switch m := CommentMode(s); m {
-	case CommentAlways, CommentOnChange, CommentOnFailure, CommentNever:
-		return m, nil
-	}
-	return "", fmt.Errorf("comment mode %q is not one of always, on-change, on-failure, never", s)
-}
 
 // Wants reports whether a comment should be written in mode m. exists says a sticky
 // comment is already on the pull request: it is then always kept current (except in
