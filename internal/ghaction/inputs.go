@@ -83,9 +83,9 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("input %q: %q %s", e.Input, e.Value, e.Msg)
 }
 
-// ReadInputs reads and validates the inputs through a. All problems are reported at
+// readInputs reads and validates the inputs through a. All problems are reported at
 // once, joined, each an *InputError.
-func ReadInputs(a *githubactions.Action) (Inputs, error) {
+func readInputs(a *githubactions.Action) (Inputs, error) {
 	get := func(name string) string {
 		if v := a.GetInput(name); v != "" {
 			return v

@@ -20,7 +20,7 @@ func actionWith(inputs map[string]string) *githubactions.Action {
 
 func TestReadInputs(t *testing.T) {
 	t.Parallel()
-	got, err := ReadInputs(actionWith(map[string]string{
+	got, err := readInputs(actionWith(map[string]string{
 		"github-token": "ghs_x",
 		"results":      "runs/a.jsonl, runs/b.jsonl\nruns/c/*.jsonl\n\n",
 		"fail-on":      "soft",
@@ -35,13 +35,13 @@ func TestReadInputs(t *testing.T) {
 		WorkingDirectory: ".", Refresh: RefreshPR, AcceptLabel: "evalgate/accept",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("ReadInputs (-want +got):\n%s", diff)
+		t.Errorf("readInputs (-want +got):\n%s", diff)
 	}
 }
 
 func TestReadInputsErrors(t *testing.T) {
 	t.Parallel()
-	_, err := ReadInputs(actionWith(map[string]string{
+	_, err := readInputs(actionWith(map[string]string{
 		"fail-on": "sometimes", "mode": "release", "comment": "loud", "refresh": "push",
 	}))
 	var got []string

@@ -62,7 +62,7 @@ func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) i
 	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout))
 	cmd := &commands{a: a}
 
-	in, err := ReadInputs(a)
+	in, err := readInputs(a)
 	for _, tok := range []string{in.Token, in.RefreshToken} {
 		if tok != "" {
 			a.AddMask(tok)
