@@ -33,19 +33,26 @@ type Env struct {
 // event, calls check (mode: check) or baseline (mode: baseline), publishes the result on
 // GitHub, writes outputs, job summary and annotations, and returns the step's exit code.
 //
-// The CLI wires it like this (internal/cli, command "action"):
+// The CLI wires it like this (internal/cli, command "action"; the image's entry point
+// is `evalgate action` with no arguments, everything comes from INPUT_* and GITHUB_*):
 //
-//	code := ghaction.Run(ctx, ghaction.Env{Stdout: stdout},
-//		func(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
-//			// load in.ConfigPath (grading from in.BaseConfigPath when set), in.Results,
-//			// in.BaselinePath; score, compare, gate; write the full report under
-//			// in.ReportDir; render the markdown comment and the check title/summary; map
-//			// newly failing items to suite lines as Annotations; VerdictAccepted when
-//			// only the regression gate failed and in.AcceptedBy != "".
-//		},
-//		func(ctx context.Context, in ghaction.BaselineInput) (*ghaction.BaselineOutcome, error) {
-//			// evalgate baseline over in.Results, written to in.OutPath.
-//		})
+//	func (c *CLI) action(args []string) int {
+//		return ghaction.Run(context.Background(), ghaction.Env{Getenv: c.Getenv, Stdout: c.Stdout},
+//			func(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
+//				// Load in.ConfigPath, taking the grading system from in.BaseConfigPath when
+//				// set; results from in.Results (none: the config's); the baseline from
+//				// in.BaselinePath, or, when that is "" and in.ReadBase is set, the config's
+//				// baseline path read with in.ReadBase (github.ErrNotFound: no baseline yet).
+//				// Score, compare, gate; write the full report under in.ReportDir; render
+//				// the comment markdown and the check title/summary; newly failing items as
+//				// Annotations on their suite lines. VerdictAccepted when only the
+//				// regression gate failed and in.AcceptedBy != "". Bad input: return an error.
+//			},
+//			func(ctx context.Context, in ghaction.BaselineInput) (*ghaction.BaselineOutcome, error) {
+//				// evalgate baseline over in.Results, written to in.OutPath ("" means the
+//				// config's path); return the file's path, mean and a markdown summary.
+//			})
+//	}
 //
 // An error from a callback means bad input: Run reports it (and concludes the check run
 // as failed) and returns ExitBadInput. The check run's conclusion always follows the
