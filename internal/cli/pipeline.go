@@ -26,9 +26,12 @@ type CheckOptions struct {
 	// config's (the action reads the thresholds from the PR's base commit).
 	GradingFrom string
 	NoBaseline  bool // score and gate without comparing (evalgate score)
-	Now         time.Time
-	CodeVersion string
-	Env         *rubric.Env
+	// BaselineMissing, when set, says why there is no baseline to compare with (the
+	// action found none at the base commit); the workspace's baseline is not used.
+	BaselineMissing string
+	Now             time.Time
+	CodeVersion     string
+	Env             *rubric.Env
 }
 
 // Loaded is a config with its suite and runs.
@@ -114,6 +117,8 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 	}
 	switch {
 	case opts.NoBaseline:
+	case opts.BaselineMissing != "":
+		noBase = opts.BaselineMissing
 	case bpath == "":
 		noBase = fmt.Sprintf("no baseline configured: make one with `evalgate baseline --config %s --out baselines/%s.json` and set `baseline:` in the config", cfg.File, cfg.SuiteName(l.Suite))
 	default:

@@ -28,9 +28,6 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 	for _, n := range o.Notices {
 		fmt.Fprintf(&b, "> %s\n\n", n)
 	}
-	if r.Verdict.AcceptedBy != "" {
-		fmt.Fprintf(&b, "> ☑️ Regression accepted by %s.\n\n", Escape("@"+r.Verdict.AcceptedBy))
-	}
 	if r.Verdict.NoBaseline != "" {
 		fmt.Fprintf(&b, "> ℹ️ %s\n\n", codeSpans(r.Verdict.NoBaseline))
 	}
@@ -67,7 +64,7 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 	}
 	mdTable(&b, []string{"Gate", "Kind", "Threshold", "Actual", "Status"}, rows)
 
-	title, items := r.failing()
+	title, items := r.Failing()
 	if len(items) > 0 {
 		fmt.Fprintf(&b, "\n<details><summary>%s (%d)</summary>\n\n", title, len(items))
 		rows = nil
@@ -77,7 +74,7 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 			}
 			loc := fmt.Sprintf("%s:%d", r.SuiteFile, it.Line)
 			rows = append(rows, []string{"`" + EscapeTrunc(it.ID, 60) + "`", Escape(loc), fmt.Sprintf("%.3f", it.Score),
-				EscapeTrunc(it.reason(), 80), EscapeTrunc(it.Got, 80)})
+				EscapeTrunc(it.Reason(), 80), EscapeTrunc(it.Got, 80)})
 		}
 		mdTable(&b, []string{"Item", "Suite line", "Score", "Why", "Output"}, rows)
 		if n := len(items) - MaxListedItems; n > 0 {

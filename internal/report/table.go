@@ -53,7 +53,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		termTable(&b, []string{"tag", "items", "baseline", "score", "Δ"}, tags)
 	}
 
-	title, items := r.failing()
+	title, items := r.Failing()
 	if len(items) > 0 {
 		fmt.Fprintf(&b, "\n%s (%d):\n", title, len(items))
 		rows = nil
@@ -62,7 +62,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 				break
 			}
 			rows = append(rows, []string{plain(Truncate(it.ID, 40)), fmt.Sprintf("%s:%d", r.SuiteFile, it.Line),
-				fmt.Sprintf("%.3f", it.Score), plain(Truncate(it.reason(), 60)), plain(Truncate(it.Got, 50))})
+				fmt.Sprintf("%.3f", it.Score), plain(Truncate(it.Reason(), 60)), plain(Truncate(it.Got, 50))})
 		}
 		termTable(&b, []string{"item", "suite line", "score", "why", "output"}, rows)
 		if n := len(items) - MaxListedItems; n > 0 {

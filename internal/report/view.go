@@ -147,8 +147,8 @@ func (r *Report) gradeLine() string {
 	return s + r.ScoringSystem + " · " + r.GradingSystem
 }
 
-// failing lists the failing items (newly failing when compared).
-func (r *Report) failing() (title string, items []Item) {
+// Failing lists the failing items (newly failing when compared).
+func (r *Report) Failing() (title string, items []Item) {
 	if c := r.Comparison; c != nil {
 		byID := map[string]Item{}
 		for _, it := range r.Items {
@@ -167,8 +167,8 @@ func (r *Report) failing() (title string, items []Item) {
 	return "Failing items", items
 }
 
-// reason says in a few words why an item failed.
-func (it Item) reason() string {
+// Reason says in a few words why an item failed.
+func (it Item) Reason() string {
 	switch {
 	case it.Missing:
 		return "no result (missing)"
@@ -256,4 +256,17 @@ func (r *Report) repeatability() string {
 		s += fmt.Sprintf(" · latency p95 %s ± %s ms", num(p95), num(r.Summary.MetricsStd["latency_e2e_p95_ms"]))
 	}
 	return s
+}
+
+// Title is the check run's one line: the verdict mark and the reason that matters.
+func (r *Report) Title() string {
+	word := map[string]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Fail: "blocked", "accepted": "regression accepted"}[r.Verdict.Status]
+	s := fmt.Sprintf("%s %s · score %.3f", word, r.Suite, r.Summary.Mean)
+	if c := r.Comparison; c != nil {
+		s += " (Δ " + gate.FormatPts(c.Delta) + ")"
+	}
+	if r.Verdict.Status != gate.Pass {
+		s += ": " + r.Verdict.Reason
+	}
+	return Truncate(s, 250)
 }
