@@ -19,6 +19,7 @@ type BaselineOptions struct {
 	Out     string
 	Ref     string
 	SHA     string
+	judge   common // judge flags
 }
 
 func (c *CLI) baseline(args []string) int {
@@ -30,6 +31,8 @@ func (c *CLI) baseline(args []string) int {
 	fs.StringVar(&o.Out, "out", "", "baseline `file` to write (default: the config's baseline)")
 	fs.StringVar(&o.Ref, "ref", c.Getenv("GITHUB_REF"), "source ref recorded in the baseline (default $GITHUB_REF)")
 	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")
+	fs.BoolVar(&o.judge.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
+	fs.BoolVar(&o.judge.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -46,7 +49,7 @@ func (c *CLI) baseline(args []string) int {
 // MakeBaseline scores a release's runs and writes the stable distribution and the
 // baselines index beside it. It returns the path written.
 func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *baseline.Baseline, error) {
-	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results})
+	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Env: c.judgeEnv(&o.judge)})
 	if err != nil {
 		return "", nil, err
 	}
