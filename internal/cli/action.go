@@ -34,26 +34,37 @@ func (c *CLI) action(args []string) int {
 // actionCheck is evalgate check for the action: the gates from the base commit, the
 // baseline from the base commit, the report written for upload, the comment rendered.
 func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
-	opts := CheckOptions{Config: in.ConfigPath, Results: in.Results, GradingFrom: in.BaseConfigPath,
+	opts := CheckOptions{Config: in.ConfigPath, Results: in.Results,
 		Baseline: in.BaselinePath, Now: c.Now(), CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{})}
+	l, err := Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	base, source := l.Config, in.BaselineSource
+	if in.BaseConfigPath != "" {
+		if base, err = c.baseConfig(in); err != nil {
+			return nil, err
+		}
+		l.Config.Grading = base.Grading
+	}
 	if in.BaselinePath == "" && in.ReadBase != nil {
-		// A pull request: the baseline the config names, as of the base commit. The
-		// pull request's own copy never counts, so it cannot move its own bar.
-		path, missing, err := c.baseBaseline(ctx, in)
+		// A pull request: the baseline the base commit's config names, as of the base
+		// commit. The pull request's own copy never counts, so it cannot move its own bar.
+		path, src, missing, err := c.baseBaseline(ctx, in, base)
 		if err != nil {
 			return nil, err
 		}
-		opts.Baseline, opts.BaselineMissing = path, missing
+		opts.Baseline, opts.BaselineMissing, source = path, missing, src
 		if path != "" {
 			defer os.Remove(path)
 		}
 	}
-	r, err := Check(ctx, opts)
+	r, err := l.Check(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	if in.BaselineSource != "" && r.Comparison != nil {
-		r.Comparison.BaselineFile = in.BaselineSource
+	if source != "" && r.Comparison != nil {
+		r.Comparison.BaselineFile = source
 	}
 	onlyRegression := r.Verdict.Status == gate.Fail
 	for _, g := range r.Gates {
@@ -69,6 +80,10 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		r.Verdict.Status = string(ghaction.VerdictAccepted)
 		r.Verdict.Reason = "regression accepted with the " + in.AcceptLabel + " label: " + r.Verdict.Reason
 	}
+	// Annotations take the workspace's absolute suite path (ghaction makes it relative
+	// to the repository); what people read takes the relative one.
+	anns := annotations(r)
+	c.workspacePaths(r, in)
 	reportPath := filepath.Join(in.ReportDir, "evalgate-report-"+safeName(r.Suite)+".json")
 	var buf strings.Builder
 	if err := r.WriteJSON(&buf); err != nil {
@@ -99,46 +114,104 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 	} else {
 		out.Changed = true
 	}
-	out.Annotations = annotations(r)
+	out.Annotations = anns
 	return out, nil
 }
 
-// baseBaseline fetches the config's baseline as of the base commit into a temp file.
-// It returns ("", why, nil) when the base has none yet.
-func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput) (string, string, error) {
-	cfg, err := config.Load(in.ConfigPath, c.judgeEnv(&common{}))
+// baseConfig reads the config as of the base commit (in.BaseConfigPath, a temporary
+// copy) as if it stood where the workspace's config does, so that its relative paths
+// (the suite, a json_schema file, the baseline) resolve in the workspace as
+// ghaction.CheckInput documents; beside the temporary copy there is nothing.
+func (c *CLI) baseConfig(in ghaction.CheckInput) (*config.Config, error) {
+	data, err := os.ReadFile(in.BaseConfigPath)
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
+	cfg, err := config.Parse(in.ConfigPath, data, c.judgeEnv(&common{}))
+	if err != nil {
+		return nil, fmt.Errorf("the config as of the base commit: %w", err)
+	}
+	return cfg, nil
+}
+
+// baseBaseline fetches the baseline that cfg (the base commit's config, when there is
+// one) names, as of the base commit, into a temp file. It returns ("", why, nil) when
+// the base has none yet. source says where it came from ("baselines/x.json@f95f852").
+func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config) (path, source, missing string, err error) {
 	if cfg.Baseline == "" {
-		return "", "no baseline configured: set `baseline:` in the config, and refresh it on release (mode: baseline)", nil
+		return "", "", "no baseline configured: set `baseline:` in the config, and refresh it on release (mode: baseline)", nil
 	}
-	root := c.Getenv("GITHUB_WORKSPACE")
-	if root == "" {
-		root, _ = os.Getwd()
-	}
+	root := c.workspaceRoot()
 	abs, _ := filepath.Abs(cfg.Path(cfg.Baseline))
 	rel, err := filepath.Rel(root, abs)
 	if err != nil || strings.HasPrefix(rel, "..") {
-		return "", "", fmt.Errorf("baseline %s is outside the workspace %s", abs, root)
+		return "", "", "", fmt.Errorf("baseline %s is outside the workspace %s", abs, root)
 	}
 	rel = filepath.ToSlash(rel)
 	data, err := in.ReadBase(ctx, rel)
 	if errors.Is(err, github.ErrNotFound) {
-		return "", fmt.Sprintf("no baseline at %s on the base branch yet: merge one made with `evalgate baseline` (or run the action with mode: baseline on release)", rel), nil
+		return "", "", fmt.Sprintf("no baseline at %s on the base branch yet: merge one made with `evalgate baseline` (or run the action with mode: baseline on release)", rel), nil
 	}
 	if err != nil {
-		return "", "", fmt.Errorf("reading %s at the base commit: %w", rel, err)
+		return "", "", "", fmt.Errorf("reading %s at the base commit: %w", rel, err)
 	}
 	f, err := os.CreateTemp("", "evalgate-base-baseline-*.json")
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	defer f.Close()
 	if _, err := f.Write(data); err != nil {
-		return "", "", err
+		os.Remove(f.Name())
+		return "", "", "", err
 	}
-	return f.Name(), "", nil
+	source = rel
+	if in.BaseSHA != "" {
+		source += "@" + in.BaseSHA[:min(len(in.BaseSHA), 7)]
+	}
+	return f.Name(), source, "", nil
+}
+
+// workspaceRoot is the repository's root: GITHUB_WORKSPACE, else the current directory.
+func (c *CLI) workspaceRoot() string {
+	root := c.Getenv("GITHUB_WORKSPACE")
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	return root
+}
+
+// workspacePaths rewrites the paths people read in the comment and the report (the
+// suite file of the failing items, the results files, the baseline, the command that
+// reproduces the check) relative to the repository root. The container sees the
+// workspace at a path of its own, and the base commit's baseline in a temporary file:
+// neither means anything to a reviewer, and both would differ from run to run.
+func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
+	root, _ := filepath.Abs(c.workspaceRoot())
+	rel := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		if rp, err := filepath.Rel(root, abs); err == nil && rp != ".." && !strings.HasPrefix(rp, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rp)
+		}
+		return p
+	}
+	r.SuiteFile = rel(r.SuiteFile)
+	for i, f := range r.Metadata.ResultsFiles {
+		r.Metadata.ResultsFiles[i] = rel(f)
+	}
+	cmd := CheckOptions{Config: rel(in.ConfigPath)}
+	for _, f := range in.Results {
+		cmd.Results = append(cmd.Results, rel(f))
+	}
+	if in.BaselineSource != "" {
+		// "baselines/x.json@f95f852": the baseline input as of the base commit.
+		cmd.Baseline, _, _ = strings.Cut(in.BaselineSource, "@")
+	} else if in.BaselinePath != "" {
+		cmd.Baseline = rel(in.BaselinePath)
+	}
+	r.Command = reproduce(cmd, nil)
 }
 
 // annotations point at the suite lines of newly failing items (failing items when there

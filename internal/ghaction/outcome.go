@@ -51,6 +51,9 @@ type CheckInput struct {
 	// ReadBase reads a file (relative to the repository root) as of the pull request's
 	// base commit; github.ErrNotFound when it has none. Nil when not a pull request.
 	ReadBase func(ctx context.Context, repoPath string) ([]byte, error)
+	// BaseSHA is the commit ReadBase reads at (pull_request.base.sha); "" when ReadBase
+	// is nil.
+	BaseSHA string
 	// ProtectedChanged lists the files this pull request changes that the gate is read
 	// from: the config, the baseline, anything under baselines/. Run already says so at
 	// the top of the comment; the callback may show it in the report too.

@@ -43,6 +43,7 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 	}
 
 	base := r.ev.BaseSHA
+	in.BaseSHA = base
 	in.ReadBase = func(ctx context.Context, repoPath string) ([]byte, error) {
 		return gh.FileAtRef(ctx, r.owner, r.repo, repoPath, base)
 	}

@@ -347,6 +347,7 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 		ConfigPath:       filepath.Join(ws, "evalgate.yaml"),
 		Results:          []string{filepath.Join(ws, "runs/run1.jsonl"), filepath.Join(ws, "runs/run2.jsonl")},
 		BaselineSource:   "baselines/tutor.json@f95f852",
+		BaseSHA:          baseSHA,
 		ProtectedChanged: []string{"baselines/new.json", "evalgate.yaml"},
 		AcceptLabel:      "evalgate/accept",
 		ReportDir:        ws,
