@@ -822,6 +822,34 @@ func TestActionE2E(t *testing.T) {
 		}
 	})
 
+	t.Run("the pull request points its config at a weaker baseline", func(t *testing.T) {
+		t.Parallel()
+		// The base commit also holds an old, weak baseline (made from the run under
+		// test, so nothing regresses against it). The head's config names it; the
+		// base's config still names the real one, and that is the one used.
+		weak := evalgateIn(t, bin, "baseline", "--results", "results/regression-only.jsonl", "--out", "baselines/old.json")
+		files := baseFiles(t)
+		files["baselines/old.json"] = weak
+		f := newFakeGitHub(t, fakeRepo{baseFiles: files, changed: []string{"evalgate.yaml"}})
+		spec := prSpec("pull_request.synchronize", "", nil)
+		spec.inputs["results"] = "results/regression-only.jsonl"
+		spec.setup = func(t *testing.T, ws string) {
+			e2eWrite(t, filepath.Join(ws, "results", "regression-only.jsonl"), e2eRead(t, filepath.Join("testdata", "action", "regression-only.jsonl")))
+			cfg := e2eRead(t, filepath.Join(ws, "evalgate.yaml"))
+			e2eWrite(t, filepath.Join(ws, "evalgate.yaml"), strings.Replace(cfg, "baseline: "+tutorBaseline, "baseline: baselines/old.json", 1))
+		}
+		run := runAction(t, bin, f, spec)
+		wantExit(t, run, 1)
+		wantOutputs(t, run, map[string]string{"score": "0.9425", "baseline-score": "0.9750", "verdict": "fail"})
+		calls := f.takeCalls()
+		if slices.Contains(calls, "GET /contents/baselines/old.json?ref="+e2eBase) {
+			t.Errorf("the baseline the head's config names was read; calls:\n%s", strings.Join(calls, "\n"))
+		}
+		if got := wantReport(t, run, "fail", "0.9425"); got.Comparison.BaselineFile != tutorBaseline+"@"+e2eBase[:7] {
+			t.Errorf("report: baseline_file %q; want %s@%s", got.Comparison.BaselineFile, tutorBaseline, e2eBase[:7])
+		}
+	})
+
 	t.Run("fork: summary and log only, the verdict still fails the step", func(t *testing.T) {
 		t.Parallel()
 		f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), forbidWrites: true})
@@ -923,6 +951,22 @@ func TestActionE2E(t *testing.T) {
 			t.Errorf("summary:\n%s", run.summary)
 		}
 	})
+}
+
+// evalgateIn runs the binary with args in a fresh copy of the repository's files (with
+// testdata/action/regression-only.jsonl in results/) and returns the file it wrote,
+// the last argument.
+func evalgateIn(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	ws := t.TempDir()
+	copyRepoFiles(t, ws)
+	e2eWrite(t, filepath.Join(ws, "results", "regression-only.jsonl"), e2eRead(t, filepath.Join("testdata", "action", "regression-only.jsonl")))
+	cmd := exec.Command(bin, args...)
+	cmd.Dir, cmd.Env = ws, []string{"PATH=" + os.Getenv("PATH"), "GITHUB_SHA=" + e2eHead}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("evalgate %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return e2eRead(t, filepath.Join(ws, args[len(args)-1]))
 }
 
 func wantExit(t *testing.T, run actionRun, code int) {
