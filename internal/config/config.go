@@ -90,8 +90,8 @@ func Parse(path string, data []byte, env *rubric.Env) (*Config, error) {
 		return nil, eval.Errorf(path, 0, "", "want one YAML document with scoring: and grading:")
 	}
 	cfg := &Config{File: path, Dir: filepath.Dir(path), ast: f}
-	if err := yaml.NodeToValue(f.Docs[0].Body, cfg, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
-		return nil, eval.YAMLError(path, err)
+	if err := eval.NodeToValue(path, f.Docs[0].Body, cfg, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
+		return nil, err
 	}
 	if err := cfg.validate(env); err != nil {
 		return nil, err
