@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goccy/go-yaml"
+
 	"github.com/evalgate/evalgate/internal/cli"
 )
 
@@ -67,6 +69,70 @@ func TestActionUsage(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), "Usage: evalgate action") || stdout.Len() != 0 {
 			t.Errorf("evalgate action %v: stdout %q, stderr %q; want the usage on stderr", c.args, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// readmeAction returns the README's section on the GitHub Action.
+func readmeAction(t *testing.T) string {
+	t.Helper()
+	readme := e2eRead(t, filepath.Join(repoRoot, "README.md"))
+	_, section, ok := strings.Cut(readme, "\n## The GitHub Action\n")
+	if !ok {
+		t.Fatal(`README.md has no "## The GitHub Action" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	return section
+}
+
+// The README shows the blocked comment as the action posts it.
+func TestREADMEShowsTheBlockedComment(t *testing.T) {
+	t.Parallel()
+	golden := e2eRead(t, filepath.Join("testdata", "action", "comment-fail.md"))
+	if !strings.Contains(readmeAction(t), "\n### What a blocked PR sees\n") || !strings.Contains(readmeAction(t), "\n"+golden) {
+		t.Errorf("README.md's \"What a blocked PR sees\" does not hold testdata/action/comment-fail.md verbatim: paste it again")
+	}
+}
+
+// The README's workflows are YAML and give the action only inputs action.yml declares.
+func TestREADMEWorkflowsUseDeclaredInputs(t *testing.T) {
+	t.Parallel()
+	inputs := actionInputs(t, nil)
+	blocks := strings.Split(readmeAction(t), "```yaml\n")[1:]
+	if len(blocks) < 2 {
+		t.Fatalf("%d workflows in the README's action section; want the PR gate and the release refresh", len(blocks))
+	}
+	for i, b := range blocks {
+		b, _, _ = strings.Cut(b, "```")
+		var wf struct {
+			Permissions map[string]string `yaml:"permissions"`
+			Jobs        map[string]struct {
+				Steps []struct {
+					Uses string            `yaml:"uses"`
+					With map[string]string `yaml:"with"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal([]byte(b), &wf); err != nil {
+			t.Errorf("workflow %d: %v", i+1, err)
+			continue
+		}
+		uses := 0
+		for _, job := range wf.Jobs {
+			for _, step := range job.Steps {
+				if step.Uses != "evalgate/evalgate@v1" {
+					continue
+				}
+				uses++
+				for name := range step.With {
+					if _, ok := inputs[name]; !ok {
+						t.Errorf("workflow %d: input %q is not in action.yml", i+1, name)
+					}
+				}
+			}
+		}
+		if uses != 1 || len(wf.Permissions) == 0 {
+			t.Errorf("workflow %d: %d evalgate steps, permissions %v; want one step and explicit permissions", i+1, uses, wf.Permissions)
 		}
 	}
 }
