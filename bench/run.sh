@@ -85,8 +85,12 @@ for n in "$@"; do
   echo "evalgate $n items: wall ${ew} s (runs: ${walls[*]}), peak RSS $((er / 1024)) MiB ($(awk -v n="$n" -v w="$ew" 'BEGIN { printf "%.0f", n / w }') items/s end to end)"
   verify "$data" "$work/report_$n.json"
 
-  if [ "$peer" = none ] || [ ! -x "$peer" ]; then
-    echo "peer: skipped (${peer} not available; set PEER=/path/to/run-promptfoo.sh to compare)"
+  if [ "$peer" = none ]; then
+    echo "peer: skipped (PEER=none)"
+    continue
+  fi
+  if [ ! -x "$peer" ]; then
+    echo "peer: skipped ($peer not found; set PEER=/path/to/run-promptfoo.sh to compare with promptfoo)"
     continue
   fi
   pwalls=() prsss=()
