@@ -9,12 +9,13 @@ import (
 // (points of the 0–1 score for per-item differences).
 type Interval struct {
 	// Lo and Hi are the interval's ends, Lo ≤ Hi.
-	Lo, Hi float64
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
 	// Level is the coverage asked for, e.g. 0.95.
-	Level float64
+	Level float64 `json:"level"`
 	// Resamples is how many resampled means the interval was read from: the bootstrap's
 	// resample count, n^n for ExactBootstrapCI, and 0 for NormalCI.
-	Resamples int
+	Resamples int `json:"resamples"`
 }
 
 // ExcludesZero reports whether 0 lies outside the interval, on either side.

@@ -39,35 +39,40 @@ type RegressionInput struct {
 type RegressionResult struct {
 	// Method is the method that decided; it differs from the one asked for when
 	// MethodStable fell back to MethodPlain (Reason says why).
-	Method string
+	Method string `json:"method"`
 	// BaseMean and CandMean are the means of Base and Cand.
-	BaseMean, CandMean float64
+	BaseMean float64 `json:"baseline_mean"`
+	CandMean float64 `json:"candidate_mean"`
 	// Delta is CandMean − BaseMean; RelDelta is Delta / BaseMean (0 when BaseMean is 0,
 	// where no drop is possible).
-	Delta, RelDelta float64
+	Delta    float64 `json:"delta"`
+	RelDelta float64 `json:"relative_delta"`
 	// CI is the paired bootstrap interval of the mean of Cand[i] − Base[i]; PValue and
 	// PValueWorse are that mean's two-sided and one-sided ("candidate worse") sign-flip
 	// p-values (SignFlipTest).
-	CI                  Interval
-	PValue, PValueWorse float64
+	CI          Interval `json:"ci"`
+	PValue      float64  `json:"p_value"`
+	PValueWorse float64  `json:"p_value_worse"`
 	// Drop is −Delta in MaxDrop's unit. Exceeded is DropExceeds(Drop, MaxDrop);
 	// Significant is CI.Hi < 0.
-	Drop                  float64
-	Exceeded, Significant bool
+	Drop        float64 `json:"drop"`
+	Exceeded    bool    `json:"exceeded"`
+	Significant bool    `json:"significant"`
 
 	// The Stable fields are set only when Method is MethodStable: the stable-weighted
 	// delta (see MethodStable), its interval, drop and the same two tests, and how many
 	// items were unstable and weighted by UnstableWeight.
-	StableDelta                       float64
-	StableCI                          Interval
-	StableDrop                        float64
-	StableExceeded, StableSignificant bool
-	Unstable                          int
+	StableDelta       float64  `json:"stable_delta,omitempty"`
+	StableCI          Interval `json:"stable_ci,omitempty"`
+	StableDrop        float64  `json:"stable_drop,omitempty"`
+	StableExceeded    bool     `json:"stable_exceeded,omitempty"`
+	StableSignificant bool     `json:"stable_significant,omitempty"`
+	Unstable          int      `json:"unstable"`
 
 	// Blocked is the verdict of the method.
-	Blocked bool
+	Blocked bool `json:"blocked"`
 	// Reason says in one sentence, with units, why the gate blocked or passed.
-	Reason string
+	Reason string `json:"reason"`
 }
 
 // DecideRegression compares the candidate with the baseline and decides whether the
