@@ -19,13 +19,10 @@ import (
 
 // CheckOptions are the inputs of one check, from flags or from the action.
 type CheckOptions struct {
-	Config   string   // config file
-	Results  []string // results files (one per run); empty: the config's
-	Baseline string   // baseline file; empty: the config's
-	// GradingFrom, when set, is a config file whose grading system replaces the
-	// config's (the action reads the thresholds from the PR's base commit).
-	GradingFrom string
-	NoBaseline  bool // score and gate without comparing (evalgate score)
+	Config     string   // config file
+	Results    []string // results files (one per run); empty: the config's
+	Baseline   string   // baseline file; empty: the config's
+	NoBaseline bool     // score and gate without comparing (evalgate score)
 	// BaselineMissing, when set, says why there is no baseline to compare with (the
 	// action found none at the base commit); the workspace's baseline is not used.
 	BaselineMissing string
@@ -49,13 +46,6 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	cfg, err := config.Load(opts.Config, judgeEnv(opts.Env))
 	if err != nil {
 		return nil, err
-	}
-	if opts.GradingFrom != "" {
-		base, err := config.Load(opts.GradingFrom, judgeEnv(opts.Env))
-		if err != nil {
-			return nil, fmt.Errorf("grading from the base commit: %w", err)
-		}
-		cfg.Grading = base.Grading
 	}
 	paths := opts.Results
 	if len(paths) == 0 {
@@ -152,7 +142,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 
 // reproduce is the command that gives the same result locally.
 func reproduce(opts CheckOptions, l *Loaded) string {
-	parts := []string{"go run ./cmd/evalgate check"}
+	parts := []string{"evalgate check"}
 	if opts.Config != config.DefaultFile {
 		parts = append(parts, "--config "+opts.Config)
 	}
