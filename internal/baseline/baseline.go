@@ -91,6 +91,9 @@ func Load(path string) (*Baseline, error) {
 		return nil, eval.Errorf(path, 0, "", "baseline schema_version %d; this evalgate reads %d: refresh it with `evalgate baseline`", b.SchemaVersion, SchemaVersion)
 	}
 	if b.OutputsFile != "" {
+		if b.OutputsFile != filepath.Base(b.OutputsFile) || strings.HasPrefix(b.OutputsFile, ".") {
+			return nil, eval.Errorf(path, 0, "", "outputs_file %q must name a file beside the baseline", b.OutputsFile)
+		}
 		outs, err := readOutputs(filepath.Join(filepath.Dir(path), b.OutputsFile))
 		if err != nil {
 			return nil, eval.Errorf(path, 0, "", "recorded outputs %s: %v", b.OutputsFile, err)

@@ -61,7 +61,7 @@ func ParseTemplateFile(path string, data []byte) (*Template, error) {
 		return nil, fmt.Errorf("%s: front matter is not closed by a --- line", path)
 	}
 	var fm templateFront
-	if err := yaml.UnmarshalWithOptions(front, &fm, yaml.Strict()); err != nil {
+	if err := unmarshalFront(front, &fm); err != nil {
 		return nil, fmt.Errorf("%s: front matter: %w", path, err)
 	}
 	id := fm.ID
@@ -80,4 +80,15 @@ func ParseTemplateFile(path string, data []byte) (*Template, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
+}
+
+// unmarshalFront decodes front matter strictly. goccy/go-yaml v1.18 can panic on some
+// malformed input (a tag before a value on the next line); that is bad input, not a crash.
+func unmarshalFront(front []byte, fm *templateFront) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("malformed YAML (%v)", r)
+		}
+	}()
+	return yaml.UnmarshalWithOptions(front, fm, yaml.Strict())
 }
