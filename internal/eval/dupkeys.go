@@ -31,3 +31,36 @@ func checkDuplicateKeys(obj []byte) error {
 	}
 	return nil
 }
+
+// topLevelKeys counts the keys of a JSON object's top level by scanning its bytes (the
+// object is known to be valid JSON): a string at depth 1 followed by ':' is a key.
+func topLevelKeys(obj []byte) int {
+	depth, n := 0, 0
+	for i := 0; i < len(obj); i++ {
+		switch obj[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			j := i + 1
+			for j < len(obj) && obj[j] != '"' {
+				if obj[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if depth == 1 {
+				k := j + 1
+				for k < len(obj) && (obj[k] == ' ' || obj[k] == '\t' || obj[k] == '\n' || obj[k] == '\r') {
+					k++
+				}
+				if k < len(obj) && obj[k] == ':' {
+					n++
+				}
+			}
+			i = j
+		}
+	}
+	return n
+}

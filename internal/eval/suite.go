@@ -228,8 +228,12 @@ func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
 	if dec.More() {
 		return nil, Errorf(file, line, "", "more than one JSON value on the line; JSONL holds one object per line")
 	}
-	if err := checkDuplicateKeys(trimmed); err != nil {
-		return nil, Errorf(file, line, idOf(fields), "%v", err)
+	// encoding/json keeps the last of repeated keys silently; a cheap count of the
+	// top-level keys finds the repeat, and only then is the record decoded again.
+	if topLevelKeys(trimmed) != len(fields) {
+		if err := checkDuplicateKeys(trimmed); err != nil {
+			return nil, Errorf(file, line, idOf(fields), "%v", err)
+		}
 	}
 	return fields, nil
 }
