@@ -41,7 +41,10 @@ func (s *wordBudget) Score(in *Input) (Value, error) {
 	} else {
 		n = len(strings.Fields(in.Text))
 	}
-	return binary(n <= s.max, fmt.Sprintf("%d words > %d", n, s.max)), nil
+	if n <= s.max {
+		return binary(true, ""), nil
+	}
+	return binary(false, fmt.Sprintf("%d words > %d", n, s.max)), nil
 }
 
 // jsSplitCount is JavaScript's s.split(/\s+/).length: one more than the number of runs
