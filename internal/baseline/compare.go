@@ -46,13 +46,17 @@ type Comparison struct {
 
 // DimensionDelta is the baseline and candidate mean of one dimension (or tag).
 type DimensionDelta struct {
-	Name    string   `json:"name"`
-	Base    float64  `json:"baseline"`
-	Cand    float64  `json:"candidate"`
-	Delta   float64  `json:"delta"`
-	Items   int      `json:"items,omitempty"`
-	MaxDrop *float64 `json:"max_drop,omitempty"`
-	Blocked bool     `json:"blocked,omitempty"`
+	Name  string  `json:"name"`
+	Base  float64 `json:"baseline"`
+	Cand  float64 `json:"candidate"`
+	Delta float64 `json:"delta"`
+	Items int     `json:"items,omitempty"`
+	// CI is the 95% interval of the dimension's mean paired per-item difference
+	// (dimensions only): a bootstrap like the score's, or the normal approximation above
+	// MaxBootstrapItems items.
+	CI      *stats.Interval `json:"ci,omitempty"`
+	MaxDrop *float64        `json:"max_drop,omitempty"`
+	Blocked bool            `json:"blocked,omitempty"`
 }
 
 // ItemChange is one item whose pass state moved.
@@ -176,6 +180,7 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, can
 	seen := map[string]bool{}
 	var base, cnd, basePR, candPR []float64
 	dimBase, dimCand := make([]float64, len(dims)), make([]float64, len(dims))
+	dimDiffs := make([][]float64, len(dims)) // per dimension: paired per-item differences
 	type tagAcc struct {
 		base, cand float64
 		n          int
@@ -201,6 +206,7 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, can
 		for d, name := range dims {
 			dimBase[d] += bi.Breakdown[name]
 			dimCand[d] += ci.Breakdown[name]
+			dimDiffs[d] = append(dimDiffs[d], ci.Breakdown[name]-bi.Breakdown[name])
 		}
 		for _, t := range ci.Tags {
 			if tags[t] == nil {
@@ -249,6 +255,7 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, can
 	for d, name := range dims {
 		dd := DimensionDelta{Name: name, Base: rubric.Round9(dimBase[d] / n), Cand: rubric.Round9(dimCand[d] / n)}
 		dd.Delta = rubric.Round9(dd.Cand - dd.Base)
+		dd.CI = dimensionCI(dimDiffs[d])
 		if md, ok := gate.DimensionMaxDrops[name]; ok {
 			md := md
 			dd.MaxDrop = &md
@@ -316,4 +323,24 @@ func rescore(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 		out[it.ID] = it
 	}
 	return out, nil
+}
+
+// MaxBootstrapItems bounds the per-dimension bootstrap: above it (10,000 resamples of
+// that many items per dimension) the normal approximation is used instead.
+const MaxBootstrapItems = 20000
+
+// dimensionCI is the 95% interval of a dimension's mean paired difference.
+func dimensionCI(diffs []float64) *stats.Interval {
+	var iv stats.Interval
+	var err error
+	if len(diffs) <= MaxBootstrapItems {
+		iv, err = stats.PairedBootstrap(diffs, stats.ResampleOptions{})
+	} else {
+		iv, err = stats.NormalCI(diffs, stats.DefaultLevel)
+	}
+	if err != nil {
+		return nil
+	}
+	iv.Lo, iv.Hi = rubric.Round9(iv.Lo), rubric.Round9(iv.Hi)
+	return &iv
 }

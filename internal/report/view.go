@@ -56,6 +56,9 @@ func (r *Report) dimensionRows() []dimRow {
 			dd := c.Dimensions[i]
 			row.base = fmt.Sprintf("%.3f", dd.Base)
 			row.delta = gate.FormatPts(dd.Delta)
+			if dd.CI != nil {
+				row.delta = fmt.Sprintf("%s [%s, %s]", gate.FormatPts(dd.Delta), trimPts(gate.FormatPts(dd.CI.Lo)), gate.FormatPts(dd.CI.Hi))
+			}
 			if dd.Blocked {
 				row.status = "❌ " + row.status
 			}
