@@ -13,6 +13,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/sethvargo/go-githubactions v1.3.1
 	golang.org/x/sync v0.24.0
+	golang.org/x/text v0.21.0
 	golang.org/x/time v0.16.0
 )
 
@@ -27,6 +28,5 @@ require (
 	github.com/tidwall/sjson v1.2.5 // indirect
 	golang.org/x/sys v0.29.0 // indirect
 	golang.org/x/term v0.28.0 // indirect
-	golang.org/x/text v0.21.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
