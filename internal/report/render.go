@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -32,15 +33,8 @@ func Render(w io.Writer, r *Report, format string) error {
 
 // WriteJSON writes the report as indented JSON.
 func (r *Report) WriteJSON(w io.Writer) error {
-	b, err := marshal(r)
-	if err != nil {
-		return err
-	}
-	var out strings.Builder
-	if err := indent(&out, b); err != nil {
-		return err
-	}
-	out.WriteByte('\n')
-	_, err = io.WriteString(w, out.String())
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // model outputs read as written
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
