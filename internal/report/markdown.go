@@ -38,6 +38,9 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 	if rep := r.repeatability(); rep != "" {
 		fmt.Fprintf(&b, "%s\n\n", Escape(rep))
 	}
+	for _, l := range r.judgeLines() {
+		fmt.Fprintf(&b, "<sub>%s</sub>\n\n", Escape(l))
+	}
 
 	head := []string{"Dimension", "Weight", "PR", "Status"}
 	if r.Comparison != nil {

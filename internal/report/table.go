@@ -22,6 +22,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if rep := r.repeatability(); rep != "" {
 		fmt.Fprintf(&b, "%s\n", rep)
 	}
+	for _, l := range r.judgeLines() {
+		fmt.Fprintf(&b, "%s\n", plain(l))
+	}
 	b.WriteString("\n")
 
 	head := []string{"dimension", "weight", "score", "status"}

@@ -273,3 +273,13 @@ func (r *Report) Title() string {
 	}
 	return Truncate(s, 250)
 }
+
+// judgeLines say what each judge cost, apart from the system under test's tokens.
+func (r *Report) judgeLines() []string {
+	var out []string
+	for _, j := range r.Summary.Judges {
+		out = append(out, fmt.Sprintf("judge %s (%s): %d request(s), %d call(s), %d from cache, %d prompt + %d completion tokens",
+			j.Name, j.Model, j.Requests, j.Calls, j.CacheHits, j.PromptTokens, j.CompletionTokens))
+	}
+	return out
+}
