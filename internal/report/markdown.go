@@ -7,23 +7,17 @@ import (
 	"github.com/olekukonko/tablewriter"
 )
 
-// MarkdownOptions shape the PR comment.
+// MarkdownOptions shape the PR comment. The action adds the hidden marker that makes
+// the comment sticky, and its own notices, above what Markdown renders.
 type MarkdownOptions struct {
-	Marker  string   // hidden marker that makes the comment sticky (the github layer sets it)
-	Notices []string // lines shown first (e.g. "this PR changes the baseline"); trusted text
+	Notices []string // lines shown first; trusted text
 }
-
-// Marker is the hidden marker of a suite's sticky comment.
-func Marker(suite string) string { return "<!-- evalgate:suite=" + Escape(suite) + " -->" }
 
 // Markdown renders the report as GitHub-flavoured markdown: verdict line first, then the
 // breakdown table, the gate table, the newly failing items, the grade with both version
 // strings, and the command that reproduces the result.
 func (r *Report) Markdown(o MarkdownOptions) string {
 	var b strings.Builder
-	if o.Marker != "" {
-		b.WriteString(o.Marker + "\n")
-	}
 	fmt.Fprintf(&b, "### %s %s\n\n", statusIcon(r.Verdict.Status), Escape(r.headline()))
 	for _, n := range o.Notices {
 		fmt.Fprintf(&b, "> %s\n\n", n)
