@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/evalgate/evalgate/internal/baseline"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -79,27 +80,13 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 		}
 		b.WriteString("\n</details>\n")
 	}
-	if c := r.Comparison; c != nil && len(c.NewlyPassing) > 0 {
-		fmt.Fprintf(&b, "\n<details><summary>Newly passing items (%d)</summary>\n\n", len(c.NewlyPassing))
-		for i, ch := range c.NewlyPassing {
-			if i == MaxListedItems {
-				fmt.Fprintf(&b, "- …and %d more\n", len(c.NewlyPassing)-MaxListedItems)
-				break
-			}
-			fmt.Fprintf(&b, "- `%s` %.3f → %.3f\n", EscapeTrunc(ch.ID, 60), ch.BaseScore, ch.CandScore)
-		}
-		b.WriteString("\n</details>\n")
-	}
-	if c := r.Comparison; c != nil && len(c.Unstable) > 0 {
-		fmt.Fprintf(&b, "\n<details><summary>Unstable items (%d): flip between baseline runs, never counted as newly failing</summary>\n\n", len(c.Unstable))
-		for i, ch := range c.Unstable {
-			if i == MaxListedItems {
-				fmt.Fprintf(&b, "- …and %d more\n", len(c.Unstable)-MaxListedItems)
-				break
-			}
-			fmt.Fprintf(&b, "- `%s` baseline pass rate %.2f, PR %s\n", EscapeTrunc(ch.ID, 60), ch.BasePassRate, passWord(ch.CandPass))
-		}
-		b.WriteString("\n</details>\n")
+	if c := r.Comparison; c != nil {
+		detailsList(&b, fmt.Sprintf("Newly passing items (%d)", len(c.NewlyPassing)), c.NewlyPassing, func(ch baseline.ItemChange) string {
+			return fmt.Sprintf("`%s` %.3f → %.3f", EscapeTrunc(ch.ID, 60), ch.BaseScore, ch.CandScore)
+		})
+		detailsList(&b, fmt.Sprintf("Unstable items (%d): flip between baseline runs, never counted as newly failing", len(c.Unstable)), c.Unstable, func(ch baseline.ItemChange) string {
+			return fmt.Sprintf("`%s` baseline pass rate %.2f, PR %s", EscapeTrunc(ch.ID, 60), ch.BasePassRate, passWord(ch.CandPass))
+		})
 	}
 	if tags := r.tagRows(); len(tags) > 0 {
 		fmt.Fprintf(&b, "\n<details><summary>By tag (%d)</summary>\n\n", len(tags))
@@ -163,4 +150,20 @@ func codeSpans(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// detailsList writes a collapsed list of item changes, capped at MaxListedItems.
+func detailsList(b *strings.Builder, summary string, items []baseline.ItemChange, line func(baseline.ItemChange) string) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n<details><summary>%s</summary>\n\n", summary)
+	for i, ch := range items {
+		if i == MaxListedItems {
+			fmt.Fprintf(b, "- …and %d more\n", len(items)-MaxListedItems)
+			break
+		}
+		fmt.Fprintf(b, "- %s\n", line(ch))
+	}
+	b.WriteString("\n</details>\n")
 }
