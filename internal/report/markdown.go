@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/evalgate/evalgate/internal/baseline"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
+
+	"github.com/evalgate/evalgate/internal/baseline"
 )
 
 // MarkdownOptions shape the PR comment. The action adds the hidden marker that makes
