@@ -129,13 +129,17 @@ func Save(path string, b *Baseline) error {
 			}
 		}
 	}
-	cp := *b
+	b.OutputsFile = ""
 	if size > InlineOutputsLimit {
 		name := strings.TrimSuffix(filepath.Base(path), ".json") + ".outputs.jsonl.gz"
 		if err := writeOutputs(filepath.Join(filepath.Dir(path), name), outs); err != nil {
 			return err
 		}
-		cp.Outputs, cp.OutputsFile = nil, name
+		b.OutputsFile = name // the caller learns the file beside it
+	}
+	cp := *b
+	if cp.OutputsFile != "" {
+		cp.Outputs = nil
 	}
 	data, err := json.MarshalIndent(&cp, "", "  ")
 	if err != nil {

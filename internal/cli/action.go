@@ -249,7 +249,12 @@ func (c *CLI) actionBaseline(ctx context.Context, in ghaction.BaselineInput) (*g
 	if in.Tag != "" {
 		summary += " · release " + report.Escape(in.Tag)
 	}
-	return &ghaction.BaselineOutcome{Path: path, Score: b.Mean, Summary: summary}, nil
+	// The baselines index and recorded outputs kept beside the file belong with it.
+	extra := []string{filepath.Join(filepath.Dir(path), baseline.IndexFile)}
+	if b.OutputsFile != "" {
+		extra = append(extra, filepath.Join(filepath.Dir(path), b.OutputsFile))
+	}
+	return &ghaction.BaselineOutcome{Path: path, Score: b.Mean, Summary: summary, Extra: extra}, nil
 }
 
 func safeName(s string) string {

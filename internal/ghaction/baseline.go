@@ -66,14 +66,19 @@ func (r *runner) baseline(ctx context.Context, baseline BaselineFunc) int {
 // default branch, with refresh-token when given. It returns the pull request's URL and
 // a line for the summary.
 func (r *runner) proposeBaseline(ctx context.Context, out *BaselineOutcome) (string, string, error) {
-	content, err := os.ReadFile(r.ws.local(out.Path))
-	if err != nil {
-		return "", "", err
+	var files []github.File
+	for _, p := range append([]string{out.Path}, out.Extra...) {
+		content, err := os.ReadFile(r.ws.local(p))
+		if err != nil {
+			return "", "", err
+		}
+		rp, err := r.ws.repoPath(p)
+		if err != nil {
+			return "", "", err
+		}
+		files = append(files, github.File{Path: rp, Content: content})
 	}
-	repoPath, err := r.ws.repoPath(out.Path)
-	if err != nil {
-		return "", "", err
-	}
+	repoPath := files[0].Path
 	token := r.in.RefreshToken
 	if token == "" {
 		token = r.in.Token
@@ -96,7 +101,7 @@ func (r *runner) proposeBaseline(ctx context.Context, out *BaselineOutcome) (str
 		what = "commit " + short(r.sha)
 	}
 	title := fmt.Sprintf("evalgate: refresh baseline %s from %s", repoPath, what)
-	res, err := gh.OpenRefreshPR(ctx, r.owner, r.repo, base, refreshBranch(repoPath), repoPath, content, title, out.Summary+tokenNote)
+	res, err := gh.OpenRefreshPR(ctx, r.owner, r.repo, base, refreshBranch(repoPath), files, title, out.Summary+tokenNote)
 	switch {
 	case errors.Is(err, github.ErrReadOnly):
 		return "", "", fmt.Errorf("%w (the token needs contents: write and pull-requests: write)", err)

@@ -116,7 +116,10 @@ type BaselineInput struct {
 
 // BaselineOutcome is what the baseline callback returns.
 type BaselineOutcome struct {
-	Path    string  // the baseline file written, in the workspace
+	Path string // the baseline file written, in the workspace
+	// Extra are the other files the baseline command wrote that belong with it (its
+	// recorded outputs kept beside it, the baselines index); the refresh commits them too.
+	Extra   []string
 	Score   float64 // its mean score
 	Summary string  // markdown for the job summary and the refresh pull request
 }

@@ -141,7 +141,7 @@ func TestContract(t *testing.T) {
 		pub.Annotations = append(pub.Annotations, Annotation{Path: "suite.yaml", StartLine: 1, Level: l, Message: string(l)})
 	}
 	refresh := func() error {
-		_, err := c.OpenRefreshPR(ctx, "o", "r", "main", "evalgate/refresh-baseline", "baselines/tutor.json", []byte(`{"mean":0.9}`), "refresh", "body")
+		_, err := c.OpenRefreshPR(ctx, "o", "r", "main", "evalgate/refresh-baseline", []File{{Path: "baselines/tutor.json", Content: []byte(`{"mean":0.9}`)}}, "refresh", "body")
 		return err
 	}
 	steps := []struct {

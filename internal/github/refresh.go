@@ -21,21 +21,31 @@ type Refresh struct {
 	Unchanged bool
 }
 
-// OpenRefreshPR proposes content for the file at path through a pull request from
-// branch into baseBranch (the default branch), idempotently:
+// File is one file a refresh proposes: its path in the repository and its content.
+type File struct {
+	Path    string
+	Content []byte
+}
+
+// OpenRefreshPR proposes files (a baseline, and what goes with it: its recorded
+// outputs, the baselines index) through a pull request from branch into baseBranch
+// (the default branch), idempotently:
 //
-//   - if baseBranch already holds content, nothing is written (Unchanged);
+//   - if baseBranch already holds every file as given, nothing is written (Unchanged);
 //   - branch is created at baseBranch's head, or moved there if it exists, so the
-//     pull request is always one fresh commit on top of the base;
-//   - the file is committed on branch through the Contents API;
+//     pull request always starts fresh from the base;
+//   - each file that differs is committed on branch through the Contents API;
 //   - the pull request already open from branch is updated (title, body), else one is
 //     opened. Running it twice never opens a second pull request.
 //
 // Pull requests opened with a workflow's GITHUB_TOKEN do not trigger workflows; pass a
 // Client made with another token for CI to run on them.
-func (c *Client) OpenRefreshPR(ctx context.Context, owner, repo, baseBranch, branch, path string, content []byte, title, body string) (Refresh, error) {
+func (c *Client) OpenRefreshPR(ctx context.Context, owner, repo, baseBranch, branch string, files []File, title, body string) (Refresh, error) {
 	if branch == "" || branch == baseBranch {
 		return Refresh{}, fmt.Errorf("refresh branch %q must be set and differ from the base branch %q", branch, baseBranch)
+	}
+	if len(files) == 0 {
+		return Refresh{}, fmt.Errorf("refresh: no file to propose")
 	}
 	base, _, err := c.gh.Git.GetRef(ctx, owner, repo, "heads/"+baseBranch)
 	if err != nil {
@@ -43,29 +53,42 @@ func (c *Client) OpenRefreshPR(ctx context.Context, owner, repo, baseBranch, bra
 	}
 	baseSHA := base.GetObject().GetSHA()
 
-	var fileSHA *string
-	old, _, _, err := c.gh.Repositories.GetContents(ctx, owner, repo, path, &gh.RepositoryContentGetOptions{Ref: baseSHA})
-	switch {
-	case err == nil && old != nil:
-		if s, err := old.GetContent(); err == nil && bytes.Equal([]byte(s), content) {
-			return Refresh{Unchanged: true}, nil
+	type change struct {
+		file File
+		sha  *string // the file's blob on the base branch; nil for a new file
+	}
+	var changes []change
+	for _, f := range files {
+		var fileSHA *string
+		old, _, _, err := c.gh.Repositories.GetContents(ctx, owner, repo, f.Path, &gh.RepositoryContentGetOptions{Ref: baseSHA})
+		switch {
+		case err == nil && old != nil:
+			if s, err := old.GetContent(); err == nil && bytes.Equal([]byte(s), f.Content) {
+				continue
+			}
+			fileSHA = old.SHA
+		case err != nil && status(err) != http.StatusNotFound:
+			return Refresh{}, classify(err, fmt.Sprintf("read %s at %s in %s/%s", f.Path, baseBranch, owner, repo))
 		}
-		fileSHA = old.SHA
-	case err != nil && status(err) != http.StatusNotFound:
-		return Refresh{}, classify(err, fmt.Sprintf("read %s at %s in %s/%s", path, baseBranch, owner, repo))
+		changes = append(changes, change{file: f, sha: fileSHA})
+	}
+	if len(changes) == 0 {
+		return Refresh{Unchanged: true}, nil
 	}
 
 	if err := c.resetBranch(ctx, owner, repo, branch, baseSHA); err != nil {
 		return Refresh{}, err
 	}
-	_, _, err = c.gh.Repositories.CreateFile(ctx, owner, repo, path, &gh.RepositoryContentFileOptions{
-		Message: gh.String(title),
-		Content: content,
-		SHA:     fileSHA,
-		Branch:  gh.String(branch),
-	})
-	if err != nil {
-		return Refresh{}, classify(err, fmt.Sprintf("commit %s on branch %q of %s/%s", path, branch, owner, repo))
+	for _, ch := range changes {
+		_, _, err = c.gh.Repositories.CreateFile(ctx, owner, repo, ch.file.Path, &gh.RepositoryContentFileOptions{
+			Message: gh.String(title),
+			Content: ch.file.Content,
+			SHA:     ch.sha,
+			Branch:  gh.String(branch),
+		})
+		if err != nil {
+			return Refresh{}, classify(err, fmt.Sprintf("commit %s on branch %q of %s/%s", ch.file.Path, branch, owner, repo))
+		}
 	}
 
 	open, _, err := c.gh.PullRequests.List(ctx, owner, repo, &gh.PullRequestListOptions{

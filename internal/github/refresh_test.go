@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,7 +131,7 @@ func TestOpenRefreshPR(t *testing.T) {
 	c := f.client(time.Now())
 	refresh := func(content, title string) Refresh {
 		t.Helper()
-		got, err := c.OpenRefreshPR(context.Background(), "o", "r", "main", "evalgate/refresh-baseline", "baselines/tutor.json", []byte(content), title, "body of "+title)
+		got, err := c.OpenRefreshPR(context.Background(), "o", "r", "main", "evalgate/refresh-baseline", []File{{"baselines/tutor.json", []byte(content)}}, title, "body of "+title)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +180,7 @@ func TestOpenRefreshPRUnchanged(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	newFakeRepo(t, f, map[string]string{"baselines/tutor.json": `{"mean":0.90}`})
-	got, err := f.client(time.Now()).OpenRefreshPR(context.Background(), "o", "r", "main", "evalgate/refresh-baseline", "baselines/tutor.json", []byte(`{"mean":0.90}`), "t", "b")
+	got, err := f.client(time.Now()).OpenRefreshPR(context.Background(), "o", "r", "main", "evalgate/refresh-baseline", []File{{"baselines/tutor.json", []byte(`{"mean":0.90}`)}}, "t", "b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,11 +196,41 @@ func TestOpenRefreshPRNewFile(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	repo := newFakeRepo(t, f, map[string]string{})
-	got, err := f.client(time.Now()).OpenRefreshPR(context.Background(), "o", "r", "main", "evalgate/refresh-baseline", "baselines/tutor.json", []byte(`{}`), "t", "b")
+	got, err := f.client(time.Now()).OpenRefreshPR(context.Background(), "o", "r", "main", "evalgate/refresh-baseline", []File{{"baselines/tutor.json", []byte(`{}`)}}, "t", "b")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !got.Created || repo.files[repo.branches["evalgate/refresh-baseline"]]["baselines/tutor.json"] != `{}` {
 		t.Errorf("got %+v and files %v; want a new file in a new pull request", got, repo.files)
+	}
+}
+
+// A refresh proposes the baseline with what belongs to it; only files that differ from
+// the base branch are committed, and binary content (gzip) survives the Contents API.
+func TestOpenRefreshPRSeveralFiles(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	repo := newFakeRepo(t, f, map[string]string{"baselines/index.json": `{"suites":[]}`, "baselines/tutor.json": `{"mean":0.90}`})
+	gz := string([]byte{0x1f, 0x8b, 0x08, 0x00, 0xff, 0x00})
+	got, err := f.client(time.Now()).OpenRefreshPR(context.Background(), "o", "r", "main", "evalgate/refresh-baseline", []File{
+		{"baselines/tutor.json", []byte(`{"mean":0.93}`)},
+		{"baselines/index.json", []byte(`{"suites":[]}`)}, // unchanged: not committed
+		{"baselines/tutor.outputs.jsonl.gz", []byte(gz)},
+	}, "t", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := repo.files[repo.branches["evalgate/refresh-baseline"]]
+	if !got.Created || files["baselines/tutor.json"] != `{"mean":0.93}` || files["baselines/tutor.outputs.jsonl.gz"] != gz {
+		t.Errorf("got %+v and files %q; want the changed baseline and the outputs on the branch", got, files)
+	}
+	puts := 0
+	for _, r := range f.requests() {
+		if strings.HasPrefix(r, "PUT ") {
+			puts++
+		}
+	}
+	if puts != 2 {
+		t.Errorf("%d PUT requests; want 2 (the unchanged index is not committed)", puts)
 	}
 }
