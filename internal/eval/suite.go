@@ -225,8 +225,8 @@ func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
 		}
 		return nil, jsonError(file, line, err)
 	}
-	if dec.More() {
-		return nil, Errorf(file, line, "", "more than one JSON value on the line; JSONL holds one object per line")
+	if rest := bytes.TrimSpace(trimmed[dec.InputOffset():]); len(rest) > 0 {
+		return nil, Errorf(file, line, idOf(fields), "more than one JSON value on the line (%q follows the object); JSONL holds one object per line", clip(string(rest), 20))
 	}
 	// encoding/json keeps the last of repeated keys silently; a cheap count of the
 	// top-level keys finds the repeat, and only then is the record decoded again.
@@ -285,4 +285,12 @@ func YAMLError(file string, err error) error {
 		return &InputError{File: file, Line: p.Line, Col: p.Column, Msg: ye.GetMessage()}
 	}
 	return &InputError{File: file, Msg: err.Error()}
+}
+
+// clip cuts s to at most n bytes for a message, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
