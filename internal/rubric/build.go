@@ -20,6 +20,10 @@ const WeightTolerance = 0.001
 
 var scoringVersion = regexp.MustCompile(`^scoringSystem/\d+\.\d+\.\d+$`)
 
+// dimensionName is what a dimension may be called: metric names are built from it
+// (`<name>_score`) and it is printed in tables and comments.
+var dimensionName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
+
 // sampleFields are the per-sample fields a pass condition may test.
 var sampleFields = map[string]bool{
 	"latency_e2e_ms": true, "latency_model_ms": true, "input_tokens": true,
@@ -49,6 +53,9 @@ func (s *System) Build(base string, env *Env) error {
 		at := fmt.Sprintf(".dimensions[%d]", i)
 		if d.Name == "" {
 			return fe(at, "dimension has no name")
+		}
+		if !dimensionName.MatchString(d.Name) {
+			return fe(at+".name", "dimension name %q; want a letter, then letters, digits, _ . or - (at most 64)", d.Name)
 		}
 		if seen[d.Name] {
 			return fe(at+".name", "duplicate dimension name %q", d.Name)
