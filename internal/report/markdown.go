@@ -43,7 +43,7 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 		head = []string{"Dimension", "Weight", "Baseline", "PR", "Δ (95% CI)", "Status"}
 	}
 	var rows [][]string
-	for _, d := range r.dimensionRows() {
+	for _, d := range r.dimensionRows(statusIcon) {
 		name := "`" + strings.ReplaceAll(d.name, "`", "'") + "`"
 		if d.name == "score" {
 			name = "**score**"
@@ -58,7 +58,7 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 
 	b.WriteString("\n**Gates**\n\n")
 	rows = nil
-	for _, g := range r.gateRows() {
+	for _, g := range r.gateRows(statusIcon) {
 		rows = append(rows, []string{Escape(g.name), g.kind, Escape(g.threshold), Escape(g.actual), g.status})
 	}
 	mdTable(&b, []string{"Gate", "Kind", "Threshold", "Actual", "Status"}, rows)

@@ -11,7 +11,7 @@ import (
 // WriteTable renders the report for a terminal.
 func (r *Report) WriteTable(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", statusIcon(r.Verdict.Status), plain(r.headline()))
+	fmt.Fprintf(&b, "%s %s\n", termIcon(r.Verdict.Status), plain(r.headline()))
 	if r.Verdict.NoBaseline != "" {
 		fmt.Fprintf(&b, "note: %s\n", plain(r.Verdict.NoBaseline))
 	}
@@ -32,7 +32,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		head = []string{"dimension", "weight", "baseline", "score", "Δ [95% CI]", "status"}
 	}
 	var rows [][]string
-	for _, d := range r.dimensionRows() {
+	for _, d := range r.dimensionRows(termIcon) {
 		if r.Comparison != nil {
 			rows = append(rows, []string{d.name, d.weight, d.base, d.cand, d.delta, d.status})
 		} else {
@@ -42,7 +42,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	termTable(&b, head, rows)
 
 	rows = nil
-	for _, g := range r.gateRows() {
+	for _, g := range r.gateRows(termIcon) {
 		rows = append(rows, []string{g.name, g.kind, g.threshold, g.actual, g.status})
 	}
 	b.WriteString("\n")

@@ -10,7 +10,26 @@ import (
 // MaxListedItems caps the item lists in rendered reports; the rest are counted.
 const MaxListedItems = 20
 
-// statusIcon is the mark of a gate or verdict status.
+// icons marks statuses: emoji in markdown, single-width marks in a terminal (emoji
+// such as ⚠️ are two columns wide there but counted as one, which breaks table borders).
+type icons func(status string) string
+
+// termIcon is the terminal's mark of a gate or verdict status.
+func termIcon(s string) string {
+	switch s {
+	case gate.Pass:
+		return "✓"
+	case gate.Warn:
+		return "!"
+	case gate.Fail:
+		return "✗"
+	case "accepted":
+		return "~"
+	}
+	return "-"
+}
+
+// statusIcon is the markdown mark of a gate or verdict status.
 func statusIcon(s string) string {
 	switch s {
 	case gate.Pass:
@@ -45,10 +64,10 @@ type dimRow struct {
 }
 
 // dimensionRows builds the breakdown table, with baseline columns when compared.
-func (r *Report) dimensionRows() []dimRow {
+func (r *Report) dimensionRows(icon icons) []dimRow {
 	var rows []dimRow
 	for i, d := range r.Dimensions {
-		row := dimRow{name: d.Name, weight: fmt.Sprintf("%.2f", d.Weight), cand: fmt.Sprintf("%.3f", d.Mean), status: "✅"}
+		row := dimRow{name: d.Name, weight: fmt.Sprintf("%.2f", d.Weight), cand: fmt.Sprintf("%.3f", d.Mean), status: icon(gate.Pass)}
 		if d.Failures > 0 {
 			row.status = fmt.Sprintf("%.4g failing", d.Failures) // a mean over runs: 1.667, not 1.666666667
 		}
@@ -60,12 +79,12 @@ func (r *Report) dimensionRows() []dimRow {
 				row.delta = fmt.Sprintf("%s [%s, %s]", gate.FormatPts(dd.Delta), trimPts(gate.FormatPts(dd.CI.Lo)), gate.FormatPts(dd.CI.Hi))
 			}
 			if dd.Blocked {
-				row.status = "❌ " + row.status
+				row.status = icon(gate.Fail) + " " + row.status
 			}
 		}
 		rows = append(rows, row)
 	}
-	total := dimRow{name: "score", weight: "1.00", cand: fmt.Sprintf("%.3f", r.Summary.Mean), status: statusIcon(r.Verdict.Status)}
+	total := dimRow{name: "score", weight: "1.00", cand: fmt.Sprintf("%.3f", r.Summary.Mean), status: icon(r.Verdict.Status)}
 	if r.Summary.Runs > 1 {
 		total.cand += fmt.Sprintf(" ± %.3f", r.Summary.Std)
 	}
@@ -83,10 +102,10 @@ type gateRow struct {
 	name, kind, threshold, actual, status, message string
 }
 
-func (r *Report) gateRows() []gateRow {
+func (r *Report) gateRows(icon icons) []gateRow {
 	var rows []gateRow
 	for _, g := range r.Gates {
-		row := gateRow{name: g.Name, kind: g.Kind, status: statusIcon(g.Status) + " " + statusWord(g.Status), message: g.Message}
+		row := gateRow{name: g.Name, kind: g.Kind, status: icon(g.Status) + " " + statusWord(g.Status), message: g.Message}
 		switch {
 		case g.Kind == gate.KindRegression:
 			mode := r.Unit
