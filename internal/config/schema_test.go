@@ -19,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/schematest"
 )
 
 // The config's JSON Schema (schema/evalgate.schema.json) is what editors validate
@@ -27,30 +28,6 @@ import (
 // of the Go types the config decodes into is described, with enums that match the code.
 
 const configSchemaPath = "../../schema/evalgate.schema.json"
-
-func compileSchema(t *testing.T, path string) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	url := "file:///" + filepath.Base(path)
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(url)
-	if err != nil {
-		t.Fatalf("%s does not compile: %v", path, err)
-	}
-	return sch
-}
 
 // yamlInstance reads a YAML file as a JSON Schema instance.
 func yamlInstance(t *testing.T, path string) any {
@@ -71,7 +48,7 @@ func yamlInstance(t *testing.T, path string) any {
 }
 
 func TestConfigSchemaAcceptsShippedConfigs(t *testing.T) {
-	sch := compileSchema(t, configSchemaPath)
+	sch := schematest.Compile(t, configSchemaPath)
 	paths, _ := filepath.Glob("../../examples/*/evalgate.yaml")
 	if len(paths) == 0 {
 		t.Fatal("no examples/*/evalgate.yaml")
@@ -96,7 +73,7 @@ func TestConfigSchemaAcceptsShippedConfigs(t *testing.T) {
 // TestConfigSchemaRefusesBadConfigs: the bad-input catalog's config cases that a schema
 // can decide are refused by the schema as well as by evalgate.
 func TestConfigSchemaRefusesBadConfigs(t *testing.T) {
-	sch := compileSchema(t, configSchemaPath)
+	sch := schematest.Compile(t, configSchemaPath)
 	for _, name := range []string{
 		"unknown_config_field", "unknown_top_level_config_key", "weight_not_a_number", "negative_weight",
 		"unknown_scorer", "unknown_scale", "unknown_normalize", "missing_max_words",
@@ -112,66 +89,8 @@ func TestConfigSchemaRefusesBadConfigs(t *testing.T) {
 	}
 }
 
-// yamlKeys lists the yaml names of a struct's fields (inline structs flattened).
-func yamlKeys(t reflect.Type) []string {
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		tag := f.Tag.Get("yaml")
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func schemaDoc(t *testing.T, path string) map[string]any {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc.(map[string]any)
-}
-
-func propKeys(node map[string]any) []string {
-	props, _ := node["properties"].(map[string]any)
-	var out []string
-	for k := range props {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func def(t *testing.T, doc map[string]any, name string) map[string]any {
-	t.Helper()
-	if name == "" {
-		return doc
-	}
-	d, ok := doc["$defs"].(map[string]any)[name].(map[string]any)
-	if !ok {
-		t.Fatalf("schema has no $defs/%s", name)
-	}
-	return d
-}
-
 func TestConfigSchemaCoversEveryKey(t *testing.T) {
-	doc := schemaDoc(t, configSchemaPath)
+	doc := schematest.Doc(t, configSchemaPath)
 	for _, tc := range []struct {
 		def string
 		typ any
@@ -192,8 +111,8 @@ func TestConfigSchemaCoversEveryKey(t *testing.T) {
 		{"judge", judge.Config{}},
 	} {
 		typ := reflect.TypeOf(tc.typ)
-		node := def(t, doc, tc.def)
-		if diff := cmp.Diff(yamlKeys(typ), propKeys(node)); diff != "" {
+		node := schematest.Def(t, doc, tc.def)
+		if diff := cmp.Diff(schematest.StructKeys(typ, "yaml"), schematest.PropKeys(node)); diff != "" {
 			t.Errorf("%s keys vs schema $defs/%s properties (-go +schema):\n%s", typ, tc.def, diff)
 		}
 		if node["additionalProperties"] != false {
@@ -229,8 +148,8 @@ func enumOf(t *testing.T, node map[string]any, path ...string) []string {
 }
 
 func TestConfigSchemaEnumsMatchCode(t *testing.T) {
-	doc := schemaDoc(t, configSchemaPath)
-	dim := def(t, doc, "dimension")
+	doc := schematest.Doc(t, configSchemaPath)
+	dim := schematest.Def(t, doc, "dimension")
 	if diff := cmp.Diff(rubric.ScorerNames(), enumOf(t, dim, "properties", "scorer")); diff != "" {
 		t.Errorf("scorers (-code +schema):\n%s", diff)
 	}
@@ -248,7 +167,7 @@ func TestConfigSchemaEnumsMatchCode(t *testing.T) {
 	}
 
 	// Metrics: the run metrics are an enum, dimension metrics a suffix pattern.
-	metric := def(t, doc, "metric")
+	metric := schematest.Def(t, doc, "metric")
 	alts := metric["anyOf"].([]any)
 	var run []string
 	for _, v := range alts[0].(map[string]any)["enum"].([]any) {

@@ -3,10 +3,8 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"github.com/evalgate/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/schematest"
 )
 
 // The JSON report (--format json) is a contract for the programs that read it:
@@ -29,25 +28,7 @@ const reportSchemaPath = "../../schema/report.schema.json"
 
 func compileReportSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(reportSchemaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource("file:///report.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("file:///report.schema.json")
-	if err != nil {
-		t.Fatalf("report schema does not compile: %v", err)
-	}
-	return sch
+	return schematest.Compile(t, reportSchemaPath)
 }
 
 // jsonReport runs `evalgate check --format json` in-process from the repository root.
@@ -187,49 +168,8 @@ func TestReportSchemaRefuses(t *testing.T) {
 
 func item0(r map[string]any) map[string]any { return r["items"].([]any)[0].(map[string]any) }
 
-// jsonKeys lists the JSON names of a struct's serialized fields.
-func jsonKeys(t reflect.Type) []string {
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func TestReportSchemaCoversEveryKey(t *testing.T) {
-	f, err := os.Open(reportSchemaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	docAny, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := docAny.(map[string]any)
-	defs := doc["$defs"].(map[string]any)
-	node := func(name string) map[string]any {
-		if name == "" {
-			return doc
-		}
-		d, ok := defs[name].(map[string]any)
-		if !ok {
-			t.Fatalf("no $defs/%s", name)
-		}
-		return d
-	}
+	doc := schematest.Doc(t, reportSchemaPath)
 	for _, tc := range []struct {
 		def string
 		typ any
@@ -247,13 +187,7 @@ func TestReportSchemaCoversEveryKey(t *testing.T) {
 		{"delta", baseline.DimensionDelta{}},
 		{"item_change", baseline.ItemChange{}},
 	} {
-		props, _ := node(tc.def)["properties"].(map[string]any)
-		var keys []string
-		for k := range props {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		if diff := cmp.Diff(jsonKeys(reflect.TypeOf(tc.typ)), keys); diff != "" {
+		if diff := cmp.Diff(schematest.StructKeys(reflect.TypeOf(tc.typ), "json"), schematest.PropKeys(schematest.Def(t, doc, tc.def))); diff != "" {
 			t.Errorf("%T JSON keys vs schema $defs/%s (-go +schema):\n%s", tc.typ, tc.def, diff)
 		}
 	}
