@@ -1,7 +1,6 @@
 package gate_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +9,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/config"
-	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/evaltest"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
@@ -20,30 +19,8 @@ import (
 // one JSONL text per run, and grades the result without a baseline.
 func checked(t *testing.T, yml, suiteYAML string, runs ...string) (*config.Config, *rubric.Scored, *gate.Verdict) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "evalgate.yaml")
-	if err := os.WriteFile(path, []byte(yml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path, nil)
-	if err != nil {
-		t.Fatalf("config: %v", err)
-	}
-	suite, err := eval.ParseSuite("suite.yaml", []byte(suiteYAML))
-	if err != nil {
-		t.Fatalf("suite: %v", err)
-	}
-	var rs []*eval.Run
-	for i, text := range runs {
-		run, err := eval.ParseRun(fmt.Sprintf("run%d.jsonl", i+1), []byte(text))
-		if err != nil {
-			t.Fatalf("run %d: %v", i+1, err)
-		}
-		rs = append(rs, run)
-	}
-	sc, err := rubric.Score(context.Background(), &cfg.Scoring, suite, rs)
-	if err != nil {
-		t.Fatalf("score: %v", err)
-	}
+	cfg := evaltest.Config(t, yml)
+	sc := evaltest.Score(t, cfg, suiteYAML, runs...)
 	return cfg, sc, cfg.Grading.Evaluate(sc, nil, "no baseline")
 }
 

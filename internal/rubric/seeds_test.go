@@ -5,62 +5,21 @@ package rubric_test
 // value and the comment says so (DESIGN.md: "the formula wins").
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/config"
-	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/evaltest"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
-// loadConfig writes evalgate.yaml (and any extra files, name then content) into a
-// temporary directory and loads it, so relative paths such as a JSON Schema resolve.
-func loadConfig(t *testing.T, yml string, files ...string) *config.Config {
-	t.Helper()
-	dir := t.TempDir()
-	for i := 0; i+1 < len(files); i += 2 {
-		if err := os.WriteFile(filepath.Join(dir, files[i]), []byte(files[i+1]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path := filepath.Join(dir, "evalgate.yaml")
-	if err := os.WriteFile(path, []byte(yml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path, nil)
-	if err != nil {
-		t.Fatalf("config: %v", err)
-	}
-	return cfg
-}
-
-// scoreRuns parses a YAML suite and one JSONL results text per run, and scores them.
-func scoreRuns(t *testing.T, cfg *config.Config, suiteYAML string, runs ...string) *rubric.Scored {
-	t.Helper()
-	suite, err := eval.ParseSuite("suite.yaml", []byte(suiteYAML))
-	if err != nil {
-		t.Fatalf("suite: %v", err)
-	}
-	var rs []*eval.Run
-	for i, text := range runs {
-		run, err := eval.ParseRun(fmt.Sprintf("run%d.jsonl", i+1), []byte(text))
-		if err != nil {
-			t.Fatalf("run %d: %v", i+1, err)
-		}
-		rs = append(rs, run)
-	}
-	sc, err := rubric.Score(context.Background(), &cfg.Scoring, suite, rs)
-	if err != nil {
-		t.Fatalf("score: %v", err)
-	}
-	return sc
-}
+// loadConfig and scoreRuns are evaltest's helpers under this file's names.
+var (
+	loadConfig = evaltest.Config
+	scoreRuns  = evaltest.Score
+)
 
 // item returns the scored item with the given id.
 func item(t *testing.T, sc *rubric.Scored, id string) rubric.ItemScore {
