@@ -4,7 +4,6 @@
 package eval
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -34,12 +33,6 @@ func (e *InputError) Error() string {
 	}
 	b.WriteString(e.Msg)
 	return b.String()
-}
-
-// IsInputError reports whether err is (or wraps) an *InputError.
-func IsInputError(err error) bool {
-	var ie *InputError
-	return errors.As(err, &ie)
 }
 
 // Errorf builds an *InputError.

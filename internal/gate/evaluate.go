@@ -130,7 +130,6 @@ func (s *System) regressionResults(cmp *baseline.Comparison) []Result {
 	if rg.Disabled {
 		return nil
 	}
-	unit := Unit(rg.Mode)
 	r := Result{Name: "regression", Kind: KindRegression, Level: rg.Level, Metric: "mean_score", Op: "drop <=", Threshold: *rg.MaxDrop}
 	if cmp == nil {
 		r.Status = Skipped
@@ -154,7 +153,6 @@ func (s *System) regressionResults(cmp *baseline.Comparison) []Result {
 	if d.Method == "stable" && d.Unstable > 0 {
 		r.Message += fmt.Sprintf("; %d item(s) flip between runs and count half", d.Unstable)
 	}
-	_ = unit
 	out := []Result{r}
 	for _, dd := range cmp.Dimensions {
 		if dd.MaxDrop == nil {

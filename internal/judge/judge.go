@@ -2,7 +2,6 @@ package judge
 
 import (
 	"io"
-	"net/http"
 	"os"
 
 	"github.com/evalgate/evalgate/internal/judge/chat"
@@ -37,17 +36,13 @@ type progressSink struct {
 type Option func(*options)
 
 type options struct {
-	getenv     func(string) string
-	httpClient *http.Client
-	progress   progressSink
-	chatOpts   []chat.Option
+	getenv   func(string) string
+	progress progressSink
+	chatOpts []chat.Option
 }
 
 // WithGetenv replaces os.Getenv for OPENAI_BASE_URL and the API key variable.
 func WithGetenv(f func(string) string) Option { return func(o *options) { o.getenv = f } }
-
-// WithHTTPClient sets the HTTP client for judge calls.
-func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.httpClient = c } }
 
 // WithProgress reports progress on w: a bar when isTerminal() is true, plain lines
 // otherwise. Without it nothing is reported.
@@ -96,7 +91,6 @@ func New(cfg Config, opts ...Option) (*Judge, error) {
 			MaxRetries:        cfg.MaxRetries,
 			RequestsPerMinute: cfg.RequestsPerMinute,
 			TokensPerMinute:   cfg.TokensPerMinute,
-			HTTPClient:        o.httpClient,
 			Concurrency:       cfg.Concurrency,
 		}, chatOpts...)
 	}

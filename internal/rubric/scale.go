@@ -33,12 +33,6 @@ func ScaleNames() string {
 	return strings.Join(names, ", ")
 }
 
-// LookupScale finds a scale by name.
-func LookupScale(name string) (Scale, bool) {
-	s, ok := scales[name]
-	return s, ok
-}
-
 // normalize maps a raw value into [0, 1].
 func (s Scale) normalize(raw float64, byMax bool) float64 {
 	if byMax {

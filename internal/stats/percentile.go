@@ -22,12 +22,6 @@ func Percentile(xs []float64, p float64) (float64, bool) {
 	return quantileSorted(sorted, p/100), true
 }
 
-// P50 returns the median of xs; see Percentile.
-func P50(xs []float64) (float64, bool) { return Percentile(xs, 50) }
-
-// P95 returns the 95th percentile of xs; see Percentile.
-func P95(xs []float64) (float64, bool) { return Percentile(xs, 95) }
-
 // quantileSorted is Percentile's type-7 rule for q in [0, 1] on already sorted,
 // non-empty data.
 func quantileSorted(sorted []float64, q float64) float64 {

@@ -42,15 +42,15 @@ func TestPercentile(t *testing.T) {
 	}
 }
 
-func TestP50P95(t *testing.T) {
+func TestPercentileP50P95(t *testing.T) {
 	t.Parallel()
 	xs := []float64{5, 1, 4, 2, 3} // sorted 1..5
 	// P50: h = 4·0.5 = 2 → 3. P95: h = 4·0.95 = 3.8 → 4 + 0.8·1 = 4.8.
-	if got, ok := P50(xs); !ok || got != 3 {
-		t.Errorf("P50 = %v, %v; want 3, true", got, ok)
+	if got, ok := Percentile(xs, 50); !ok || got != 3 {
+		t.Errorf("p50 = %v, %v; want 3, true", got, ok)
 	}
-	if got, ok := P95(xs); !ok || math.Abs(got-4.8) > 1e-12 {
-		t.Errorf("P95 = %v, %v; want 4.8, true", got, ok)
+	if got, ok := Percentile(xs, 95); !ok || math.Abs(got-4.8) > 1e-12 {
+		t.Errorf("p95 = %v, %v; want 4.8, true", got, ok)
 	}
 	if diff := cmp.Diff([]float64{5, 1, 4, 2, 3}, xs); diff != "" {
 		t.Errorf("Percentile modified its input (-want +got):\n%s", diff)

@@ -5,14 +5,3 @@ package stats
 // baseline are shown apart and never counted as newly failing; MethodStable weights
 // items unstable on either side by UnstableWeight.
 func Unstable(passRate float64) bool { return passRate > 0 && passRate < 1 }
-
-// UnstableItems returns the indices i, ascending, with Unstable(passRates[i]).
-func UnstableItems(passRates []float64) []int {
-	var idx []int
-	for i, r := range passRates {
-		if Unstable(r) {
-			idx = append(idx, i)
-		}
-	}
-	return idx
-}
