@@ -55,7 +55,7 @@ func newItem(file string, line int, fields map[string]any) (*Item, error) {
 	}
 	id, ok := rawID.(string)
 	if !ok || strings.TrimSpace(id) == "" {
-		return nil, Errorf(file, line, "", "field \"id\" is %s; want a non-empty string", describe(rawID))
+		return nil, Errorf(file, line, "", "field \"id\" is %s; want a non-empty string", Describe(rawID))
 	}
 	it := &Item{ID: id, Fields: fields, Line: line}
 	for _, k := range []string{"prompt", "input", "context"} {
@@ -65,7 +65,7 @@ func newItem(file string, line int, fields map[string]any) (*Item, error) {
 		}
 		s, ok := v.(string)
 		if !ok {
-			return nil, Errorf(file, line, id, "field %q is %s; want a string", k, describe(v))
+			return nil, Errorf(file, line, id, "field %q is %s; want a string", k, Describe(v))
 		}
 		switch k {
 		case "prompt":
@@ -81,12 +81,12 @@ func newItem(file string, line int, fields map[string]any) (*Item, error) {
 	if v, ok := fields["tags"]; ok && v != nil {
 		list, ok := v.([]any)
 		if !ok {
-			return nil, Errorf(file, line, id, "field \"tags\" is %s; want a list of strings", describe(v))
+			return nil, Errorf(file, line, id, "field \"tags\" is %s; want a list of strings", Describe(v))
 		}
 		for _, t := range list {
 			s, ok := t.(string)
 			if !ok {
-				return nil, Errorf(file, line, id, "field \"tags\" holds %s; want a list of strings", describe(t))
+				return nil, Errorf(file, line, id, "field \"tags\" holds %s; want a list of strings", Describe(t))
 			}
 			it.Tags = append(it.Tags, s)
 		}
@@ -95,8 +95,8 @@ func newItem(file string, line int, fields map[string]any) (*Item, error) {
 	return it, nil
 }
 
-// describe names a JSON value's type for error messages.
-func describe(v any) string {
+// Describe names a JSON value for error messages ("a number", "the string \"fast\"").
+func Describe(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"

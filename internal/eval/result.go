@@ -65,11 +65,11 @@ func newResult(file string, line int, f map[string]any) (*Result, error) {
 	}
 	id, ok := rawID.(string)
 	if !ok || strings.TrimSpace(id) == "" {
-		return nil, Errorf(file, line, "", "field \"id\" is %s; want a non-empty string", describe(rawID))
+		return nil, Errorf(file, line, "", "field \"id\" is %s; want a non-empty string", Describe(rawID))
 	}
 	r := &Result{ID: id, Line: line, Fields: map[string]any{}, Record: f}
 	bad := func(k string, v any, want string) error {
-		return Errorf(file, line, id, "field %q is %s; want %s", k, describe(v), want)
+		return Errorf(file, line, id, "field %q is %s; want %s", k, Describe(v), want)
 	}
 	for k, v := range f {
 		if !resultKeys[k] {

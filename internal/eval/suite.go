@@ -239,24 +239,12 @@ func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
 }
 
 func jsonError(file string, line int, err error) error {
-	msg := err.Error()
 	col := 0
 	var se *json.SyntaxError
-	if ok := asSyntax(err, &se); ok {
+	if errors.As(err, &se) {
 		col = int(se.Offset)
-		msg = "malformed JSON: " + se.Error()
-	} else {
-		msg = "malformed JSON: " + msg
 	}
-	return &InputError{File: file, Line: line, Col: col, Msg: msg}
-}
-
-func asSyntax(err error, target **json.SyntaxError) bool {
-	se, ok := err.(*json.SyntaxError)
-	if ok {
-		*target = se
-	}
-	return ok
+	return &InputError{File: file, Line: line, Col: col, Msg: "malformed JSON: " + err.Error()}
 }
 
 // NodeToValue is yaml.NodeToValue with its errors as *InputError. goccy/go-yaml v1.18

@@ -38,22 +38,8 @@ func expectedStrings(in *Input, d *Dimension, paths ...string) ([]string, error)
 			}
 			return out, nil
 		default:
-			return nil, suiteFieldError{fmt.Errorf("field %q is %s; want a string or a list of strings", p, describeValue(v))}
+			return nil, suiteFieldError{fmt.Errorf("field %q is %s; want a string or a list of strings", p, eval.Describe(v))}
 		}
 	}
 	return nil, suiteFieldError{fmt.Errorf("dimension %q needs the item field %q; the item has none (set `expected:` on the dimension to another field)", d.Name, paths[0])}
-}
-
-func describeValue(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case map[string]any:
-		return "an object"
-	}
-	return "not a string"
 }

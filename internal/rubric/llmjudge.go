@@ -3,6 +3,7 @@ package rubric
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -74,7 +75,7 @@ func (s *Judges) JudgeScorer(d *Dimension, sc Scale) (Scorer, error) {
 	if key == "" {
 		key = d.Name
 	}
-	if !contains(sj.j.Template().KeyNames(), key) {
+	if !slices.Contains(sj.j.Template().KeyNames(), key) {
 		return nil, optErr(d, "judge %q's template %s has no key %q; it has %s", name, sj.j.Template().ID, key, strings.Join(sj.j.Template().KeyNames(), ", "))
 	}
 	return &llmJudgeScorer{d: d, key: key, scale: sc, byMax: d.Normalize == "max", sj: sj}, nil
@@ -87,15 +88,6 @@ func (s *Judges) names() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // llmJudgeScorer reads one key of the judge's verdict on a sample.
