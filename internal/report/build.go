@@ -41,7 +41,7 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 		Verdict:       Verdict{Status: v.Status, Reason: v.Reason, NoBaseline: v.NoBaseline},
 		SuiteFile:     sc.Suite.File,
 		Command:       opts.Command,
-		Unit:          opts.Mode,
+		Mode:          opts.Mode,
 		Scored:        sc,
 	}
 	r.Metadata = metadata(sc, opts)

@@ -13,17 +13,7 @@ import (
 func RenderComparison(w io.Writer, c *baseline.Comparison, a, b, format string) error {
 	switch format {
 	case FormatJSON:
-		bs, err := marshal(c)
-		if err != nil {
-			return err
-		}
-		var out strings.Builder
-		if err := indent(&out, bs); err != nil {
-			return err
-		}
-		out.WriteByte('\n')
-		_, err = io.WriteString(w, out.String())
-		return err
+		return writeJSON(w, c)
 	case FormatTable, FormatMarkdown:
 	default:
 		return fmt.Errorf("unknown format %q; want %s", format, strings.Join(Formats, ", "))

@@ -32,9 +32,13 @@ func Render(w io.Writer, r *Report, format string) error {
 }
 
 // WriteJSON writes the report as indented JSON.
-func (r *Report) WriteJSON(w io.Writer) error {
+func (r *Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
+
+// writeJSON writes v as indented JSON, without HTML escaping so model outputs read as
+// written.
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // model outputs read as written
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }

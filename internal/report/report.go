@@ -33,7 +33,7 @@ type Report struct {
 	// Context for renderers, not serialized.
 	SuiteFile string         `json:"-"`
 	Command   string         `json:"-"` // the command that reproduces the report locally
-	Unit      string         `json:"-"` // regression mode: absolute or relative
+	Mode      string         `json:"-"` // regression mode, absolute or relative: the unit deltas print in
 	Scored    *rubric.Scored `json:"-"`
 }
 

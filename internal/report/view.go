@@ -108,7 +108,7 @@ func (r *Report) gateRows(icon icons) []gateRow {
 		row := gateRow{name: g.Name, kind: g.Kind, status: icon(g.Status) + " " + statusWord(g.Status), message: g.Message}
 		switch {
 		case g.Kind == gate.KindRegression:
-			mode := r.Unit
+			mode := r.Mode
 			if mode == "" {
 				mode = gate.Absolute
 			}
@@ -144,9 +144,12 @@ func num(x float64) string {
 	return fmt.Sprintf("%.4g", x)
 }
 
+// verdictWords say what a verdict status means for the pull request.
+var verdictWords = map[string]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Fail: "blocked", "accepted": "regression accepted"}
+
 // headline is the verdict in one line.
 func (r *Report) headline() string {
-	word := map[string]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Fail: "blocked", "accepted": "regression accepted"}[r.Verdict.Status]
+	word := verdictWords[r.Verdict.Status]
 	return fmt.Sprintf("evalgate · %s: %s — %s", r.Suite, word, r.Verdict.Reason)
 }
 
@@ -225,7 +228,7 @@ func (r *Report) summaryLine() string {
 	}
 	if c := r.Comparison; c != nil {
 		s += fmt.Sprintf(" · baseline %.3f · Δ %s, 95%% CI [%s, %s], p = %.3g", c.Base,
-			gate.FormatDelta(c.Delta, c.RelDelta, r.Unit), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), c.PValue)
+			gate.FormatDelta(c.Delta, c.RelDelta, r.Mode), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), c.PValue)
 	}
 	scored := r.Summary.Items - len(r.Summary.Pending)
 	if r.Summary.Runs > 1 {
@@ -282,7 +285,7 @@ func (r *Report) repeatability() string {
 
 // Title is the check run's one line: the verdict mark and the reason that matters.
 func (r *Report) Title() string {
-	word := map[string]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Fail: "blocked", "accepted": "regression accepted"}[r.Verdict.Status]
+	word := verdictWords[r.Verdict.Status]
 	s := fmt.Sprintf("%s %s · score %.3f", word, r.Suite, r.Summary.Mean)
 	if c := r.Comparison; c != nil {
 		s += " (Δ " + gate.FormatPts(c.Delta) + ")"
