@@ -85,11 +85,7 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 	anns := annotations(r)
 	c.workspacePaths(r, in)
 	reportPath := filepath.Join(in.ReportDir, "evalgate-report-"+safeName(r.Suite)+".json")
-	var buf strings.Builder
-	if err := r.WriteJSON(&buf); err != nil {
-		return nil, err
-	}
-	if err := baseline.WriteFileAtomic(reportPath, []byte(buf.String())); err != nil {
+	if err := saveReport(r, report.FormatJSON, reportPath); err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	out := &ghaction.Outcome{

@@ -55,13 +55,18 @@ func (c *CLI) emit(r *report.Report, format, out string) error {
 	if out == "" {
 		return report.Render(c.Stdout, r, format)
 	}
-	var buf bytes.Buffer
-	if err := report.Render(&buf, r, format); err != nil {
-		return err
-	}
-	if err := baseline.WriteFileAtomic(out, buf.Bytes()); err != nil {
+	if err := saveReport(r, format, out); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.Stderr, "%s %s: wrote %s\n", r.Verdict.Status, r.Suite, out)
 	return nil
+}
+
+// saveReport renders the report and writes it atomically: a reader never sees half.
+func saveReport(r *report.Report, format, path string) error {
+	var buf bytes.Buffer
+	if err := report.Render(&buf, r, format); err != nil {
+		return err
+	}
+	return baseline.WriteFileAtomic(path, buf.Bytes())
 }

@@ -43,7 +43,7 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if _, err := os.Stat(opts.Config); errors.Is(err, fs.ErrNotExist) {
 		return nil, eval.Errorf(opts.Config, 0, "", "no config file; pass --config FILE or create %s (see README: \"Configuration\")", config.DefaultFile)
 	}
-	cfg, err := config.Load(opts.Config, judgeEnv(opts.Env))
+	cfg, err := config.Load(opts.Config, envOrEmpty(opts.Env))
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,8 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	return l, nil
 }
 
-func judgeEnv(env *rubric.Env) *rubric.Env {
+// envOrEmpty is env, or one with no judge settings when the caller gave none.
+func envOrEmpty(env *rubric.Env) *rubric.Env {
 	if env != nil {
 		return env
 	}
