@@ -129,6 +129,19 @@ func (s *System) Build(base string, env *Env) error {
 	if s.CorrectDimension != "" && !seen[s.CorrectDimension] {
 		return fe(".correct_dimension", "unknown dimension %q", s.CorrectDimension)
 	}
+	s.ceilingDim = make([]int, len(s.Ceilings))
+	for i, c := range s.Ceilings {
+		s.ceilingDim[i] = s.DimensionIndex(c.Dimension)
+	}
+	s.vetoDim = make([]int, len(s.Vetoes))
+	for i, v := range s.Vetoes {
+		s.vetoDim[i] = s.DimensionIndex(v.Dimension)
+	}
+	s.conditionDim = make([]int, len(s.Pass.Require))
+	for i, c := range s.Pass.Require {
+		s.conditionDim[i] = s.DimensionIndex(c.Dimension) // -1 for a field condition
+	}
+	s.hash = s.computeHash()
 	return nil
 }
 

@@ -196,6 +196,13 @@ func (s *llmJudgeScorer) Score(in *Input) (Value, error) {
 	return val, nil
 }
 
+// ContentHash puts the judge into the rubric hash: another model, template or generation
+// parameter scores differently, so a baseline judged otherwise must be re-scored.
+func (s *llmJudgeScorer) ContentHash() string {
+	md := s.sj.j.Metadata(nil)
+	return fmt.Sprintf("llm_judge %s %s %+v", md.EvaluatorModelID, md.TemplateHash, md.Params)
+}
+
 // Evaluator describes the judge for the run metadata (seed 001 §4.3).
 func (s *llmJudgeScorer) Evaluator() EvaluatorInfo {
 	s.sj.mu.Lock()

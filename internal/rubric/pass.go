@@ -27,10 +27,10 @@ func (s *System) passes(sm *Sample) (bool, string, error) {
 	if rule.MinScore != nil && Round9(sm.Score) < *rule.MinScore {
 		return false, fmt.Sprintf("score %.3f < %g", sm.Score, *rule.MinScore), nil
 	}
-	for _, c := range rule.Require {
+	for ci, c := range rule.Require {
 		var x float64
 		if c.Dimension != "" {
-			v := sm.Values[s.DimensionIndex(c.Dimension)]
+			v := sm.Values[s.conditionDim[ci]]
 			if v.Excluded {
 				continue
 			}

@@ -60,8 +60,8 @@ func (s *System) capScore(sm *Sample) {
 			sm.CappedBy = by
 		}
 	}
-	for _, c := range s.Ceilings {
-		v := sm.Values[s.DimensionIndex(c.Dimension)]
+	for ci, c := range s.Ceilings {
+		v := sm.Values[s.ceilingDim[ci]]
 		if v.Excluded {
 			continue
 		}
@@ -69,8 +69,8 @@ func (s *System) capScore(sm *Sample) {
 			apply(c.Cap, c.Dimension)
 		}
 	}
-	for _, vt := range s.Vetoes {
-		i := s.DimensionIndex(vt.Dimension)
+	for vi, vt := range s.Vetoes {
+		i := s.vetoDim[vi]
 		if s.Failed(i, sm.Values[i]) {
 			apply(vt.Cap, vt.Dimension)
 		}

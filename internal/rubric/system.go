@@ -22,6 +22,10 @@ type System struct {
 	CorrectDimension string `yaml:"correct_dimension,omitempty" json:"correct_dimension,omitempty"`
 
 	scorers []Scorer // built by Build, one per dimension
+	// Dimension indices resolved by Build, so scoring a sample does not search by name:
+	// per ceiling, per veto, per pass condition (-1 for a field condition).
+	ceilingDim, vetoDim, conditionDim []int
+	hash                              string // Hash, fixed at Build
 }
 
 // Ceiling caps an item's score when a dimension's raw value is below a threshold
@@ -57,12 +61,19 @@ type Condition struct {
 	Max       *float64 `yaml:"max,omitempty" json:"max,omitempty"`
 }
 
-// Hash is the sha256 of the canonical JSON of the scoring system (and the content of
-// files it reads, such as JSON Schemas). Grading changes never touch it.
+// Hash is the sha256 of the canonical JSON of the scoring system and of what its scorers
+// read besides (a JSON Schema's content; a judge's model, template and parameters).
+// Grading changes never touch it. It is computed once, by Build.
 func (s *System) Hash() string {
-	// File paths (a schema's, a judge template's) depend on where the config sits;
-	// their content is hashed below instead, so the same rubric hashes the same from
-	// any directory.
+	if s.hash != "" {
+		return s.hash
+	}
+	return s.computeHash()
+}
+
+func (s *System) computeHash() string {
+	// A schema file's path depends on where the config sits; its content is hashed
+	// below instead, so the same rubric hashes the same from any directory.
 	cp := *s
 	cp.Dimensions = append([]Dimension(nil), s.Dimensions...)
 	for i := range cp.Dimensions {
