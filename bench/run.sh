@@ -1,117 +1,123 @@
 #!/usr/bin/env bash
-# Benchmarks evalgate on the peer benchmark's regression set and checks it scores every
-# item exactly as the generator says it should.
+# Benchmarks evalgate against the floor and against promptfoo 0.123.1 on the same data, in
+# one run, and checks evalgate scores every item exactly as the generator says it should.
 #
-# usage: bench/run.sh N [N...]        e.g. bench/run.sh 1000 10000
+# usage: bench/run.sh N [N...]        e.g. bench/run.sh 10000     bench/run.sh 1000000
 #
-# For each N: bench/gen.py writes N items (suite fields and the precomputed output on each
-# record); the built evalgate binary runs `check --format json` over them under
-# /usr/bin/time -v (median wall time and peak RSS of $REPEAT runs); every item's score
-# and pass in evalgate's report are compared with the generator's meta.score and
-# meta.pass (any difference fails the script). Then, when the peer script is there, the
-# same file goes through promptfoo (run-promptfoo.sh, which installs Node 22 and
-# promptfoo 0.123.1 on first use) in the same run, and the ratios are printed.
+# For each N, bench/gen.py writes N items (suite fields and a precomputed output on each
+# record, plus the generator's ground truth meta.score / meta.pass). Then $REPEAT rounds,
+# each running, one after the other (interleaved, so a busy moment hits all of them):
+#   floor      bench/floor: single-threaded encoding/json.Unmarshal of every line into a
+#              map[string]any, nothing else (the least any tool must do)
+#   evalgate   evalgate check --config bench/evalgate.yaml --results DATA --format json --out REPORT
+#   baseline   (BASELINE=1) the same check against a baseline made from the same data
+#   promptfoo  (N <= PEER_MAX) bench/run-promptfoo.sh DATA: promptfoo 0.123.1 on Node 22, both
+#              installed from npm on first use, same four checks and weights
+# Every process runs under GNU time: wall time and maximum resident set size. The script
+# prints the median of each and the ratios, writes them to summary.tsv, and checks every
+# item's score and pass in evalgate's report against meta.score and meta.pass
+# (bench/verify; any difference fails the script).
 #
-# env: REPEAT        runs per measurement (default 3)
-#      PEER          the peer script (default /work/shared/bench/run-promptfoo.sh);
-#                    PEER=none skips it
-#      BENCH_DIR     where data, reports and logs go (default: a new temp dir)
+# env: REPEAT     rounds (default 3)
+#      PEER_MAX   largest N promptfoo runs on (default 10000; 0 skips promptfoo)
+#      BASELINE   1: also time the check against a baseline of the same N items
+#      COMPRESS   gz: evalgate reads DATA.jsonl.gz (the floor still reads the plain file)
+#      BENCH_DIR  where data, reports and logs go (default: a new temp dir); data files
+#                 already there are reused
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: bench/run.sh N [N...]" >&2; exit 2; }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 repeat=${REPEAT:-3}
-peer=${PEER:-/work/shared/bench/run-promptfoo.sh}
+peer_max=${PEER_MAX:-10000}
+with_base=${BASELINE:-0}
+compress=${COMPRESS:-}
 work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/evalgate-bench.XXXXXX")}
 mkdir -p "$work"
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is required" >&2; exit 2; }
+case "$compress" in "" | gz) ;; *) echo "bench: COMPRESS=$compress; want gz or nothing" >&2; exit 2 ;; esac
 
 bin=$work/evalgate
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$bin" ./cmd/evalgate)
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$bin" ./cmd/evalgate &&
+  go build -o "$work/floor" ./bench/floor && go build -o "$work/verify" ./bench/verify)
 echo "bench: evalgate $("$bin" --version | awk '{print $2}'), $(go version | awk '{print $3}'), $(nproc) CPU(s), work dir $work"
 
-# seconds converts GNU time's "h:mm:ss" or "m:ss.ss" to seconds.
-seconds() { awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }' <<<"$1"; }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# verify DATA REPORT: every item's score and pass equal meta.score and meta.pass.
-verify() {
-  python3 - "$1" "$2" <<'EOF'
-import json, sys
-data, report = sys.argv[1], sys.argv[2]
-meta = {}
-with open(data, encoding="utf-8") as f:
-    for line in f:
-        rec = json.loads(line)
-        meta[rec["id"]] = rec["meta"]
-items = json.load(open(report, encoding="utf-8"))["items"]
-bad = [(it["item"], it["score"], meta[it["item"]]["score"]) for it in items
-       if round(it["score"], 6) != meta[it["item"]]["score"] or it["pass"] != meta[it["item"]]["pass"]]
-if len(items) != len(meta):
-    sys.exit(f"verify: report has {len(items)} items; data has {len(meta)}")
-if bad:
-    for b in bad[:10]:
-        print(f"verify: {b[0]}: evalgate {b[1]}, meta.score {b[2]}", file=sys.stderr)
-    sys.exit(f"verify: {len(bad)} of {len(items)} items differ from meta.score / meta.pass")
-print(f"verify: all {len(items)} item scores and pass flags equal meta.score and meta.pass")
-EOF
+# timed NAME LOG CMD...: runs CMD under GNU time; appends "wall_s rss_kb" to $work/NAME.times.
+timed() {
+  local name=$1 log=$2
+  shift 2
+  set +e
+  /usr/bin/time -f '%e %M' -o "$log.time" "$@" >"$log" 2>&1
+  local rc=$?
+  set -e
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+    tail -20 "$log" >&2
+    echo "bench: $name exited $rc: $*" >&2
+    exit 1
+  fi
+  tail -1 "$log.time" >>"$work/$name.times"
 }
 
+# stat NAME COLUMN: median of column 1 (wall s) or 2 (peak RSS KB) of NAME's runs.
+stat() { awk -v c="$2" '{ print $c }' "$work/$1.times" | median; }
+runs() { awk -v c="$2" '{ printf "%s%s", sep, $c; sep = " " } END { print "" }' "$work/$1.times"; }
+
 summary=$work/summary.tsv
-printf 'items\ttool\twall_s\tpeak_rss_kb\n' >"$summary"
+printf 'items\ttool\twall_s_median\tpeak_rss_kb_median\truns_wall_s\n' >"$summary"
 for n in "$@"; do
   data=$work/items_$n.jsonl
-  python3 "$here/gen.py" "$n" "$data" 2>/dev/null
-  walls=() rsss=()
-  for ((r = 1; r <= repeat; r++)); do
-    log=$work/time_evalgate_${n}_$r.log
-    out=$work/report_$n.json
-    set +e
-    /usr/bin/time -v "$bin" check --config "$here/evalgate.yaml" --results "$data" --format json --out "$out" 2>"$log"
-    rc=$?
-    set -e
-    if [ "$rc" -ne 0 ]; then
-      cat "$log" >&2
-      echo "bench: evalgate exited $rc on $n items" >&2
-      exit 1
-    fi
-    walls+=("$(seconds "$(grep 'Elapsed (wall clock)' "$log" | awk '{print $NF}')")")
-    rsss+=("$(grep 'Maximum resident set size' "$log" | awk '{print $NF}')")
-  done
-  ew=$(printf '%s\n' "${walls[@]}" | median)
-  er=$(printf '%s\n' "${rsss[@]}" | median)
-  printf '%s\tevalgate\t%s\t%s\n' "$n" "$ew" "$er" >>"$summary"
-  echo "evalgate $n items: wall ${ew} s (runs: ${walls[*]}), peak RSS $((er / 1024)) MiB ($(awk -v n="$n" -v w="$ew" 'BEGIN { printf "%.0f", n / w }') items/s end to end)"
-  verify "$data" "$work/report_$n.json"
-
-  if [ "$peer" = none ]; then
-    echo "peer: skipped (PEER=none)"
-    continue
+  [ -s "$data" ] || python3 "$here/gen.py" "$n" "$data" 2>/dev/null
+  input=$data
+  if [ "$compress" = gz ]; then
+    input=$data.gz
+    [ -s "$input" ] || gzip -k -1 "$data"
   fi
-  if [ ! -x "$peer" ]; then
-    echo "peer: skipped ($peer not found; set PEER=/path/to/run-promptfoo.sh to compare with promptfoo)"
-    continue
+  report=$work/report_$n.json
+  base=$work/baseline_$n.json
+  if [ "$with_base" = 1 ]; then
+    "$bin" baseline --config "$here/evalgate.yaml" --results "$input" --out "$base" 2>/dev/null
   fi
-  pwalls=() prsss=()
+  tools="floor evalgate"
+  [ "$with_base" = 1 ] && tools="$tools baseline"
+  [ "$n" -le "$peer_max" ] && tools="$tools promptfoo"
+  for t in $tools; do rm -f "$work/${t}_$n.times"; done
   for ((r = 1; r <= repeat; r++)); do
-    line=$("$peer" "$data" "$work/promptfoo_${n}_$r.jsonl" | tail -1)
-    echo "  $line"
-    w=$(sed -n 's/.*wall \([0-9:.]*\),.*/\1/p' <<<"$line")
-    k=$(sed -n 's/.*peak RSS \([0-9]*\) KB.*/\1/p' <<<"$line")
-    if [ -z "$w" ] || [ -z "$k" ]; then
-      echo "peer: could not read wall time and RSS from: $line" >&2
-      continue 2
+    timed "floor_$n" "$work/floor_${n}_$r.log" "$work/floor" "$data"
+    timed "evalgate_$n" "$work/evalgate_${n}_$r.log" "$bin" check --config "$here/evalgate.yaml" --results "$input" --format json --out "$report"
+    if [ "$with_base" = 1 ]; then
+      timed "baseline_$n" "$work/baseline_${n}_$r.log" "$bin" check --config "$here/evalgate.yaml" --results "$input" --baseline "$base" --format json --out "$work/report_base_$n.json"
     fi
-    pwalls+=("$(seconds "$w")")
-    prsss+=("$k")
+    if [ "$n" -le "$peer_max" ]; then
+      line=$("$here/run-promptfoo.sh" "$data" "$work/promptfoo_${n}_$r.jsonl" | tail -1)
+      w=$(sed -n 's/.*wall \([0-9.]*\) s,.*/\1/p' <<<"$line")
+      k=$(sed -n 's/.*peak RSS \([0-9]*\) KB.*/\1/p' <<<"$line")
+      [ -n "$w" ] && [ -n "$k" ] || { echo "bench: cannot read promptfoo's wall time and RSS from: $line" >&2; exit 1; }
+      echo "$w $k" >>"$work/promptfoo_$n.times"
+    fi
+    echo "bench: $n items, round $r of $repeat done"
   done
-  pw=$(printf '%s\n' "${pwalls[@]}" | median)
-  pr=$(printf '%s\n' "${prsss[@]}" | median)
-  printf '%s\tpromptfoo\t%s\t%s\n' "$n" "$pw" "$pr" >>"$summary"
-  echo "promptfoo $n items: wall ${pw} s (runs: ${pwalls[*]}), peak RSS $((pr / 1024)) MiB"
-  awk -v n="$n" -v ew="$ew" -v pw="$pw" -v er="$er" -v pr="$pr" 'BEGIN {
-    printf "ratio %d items: evalgate takes %.3f of promptfoo'"'"'s wall time (%.0fx faster) and %.3f of its peak RSS (%.0fx less)\n",
-      n, ew / pw, pw / ew, er / pr, pr / er }'
+  "$work/verify" "$input" "$report"
+  for t in $tools; do
+    printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$t" "$(stat "${t}_$n" 1)" "$(stat "${t}_$n" 2)" "$(runs "${t}_$n" 1)" >>"$summary"
+    printf '%-9s %8d items: wall %8.2f s (runs: %s), peak RSS %7.1f MiB (runs KB: %s)\n' "$t" "$n" \
+      "$(stat "${t}_$n" 1)" "$(runs "${t}_$n" 1)" "$(awk -v k="$(stat "${t}_$n" 2)" 'BEGIN { print k / 1024 }')" "$(runs "${t}_$n" 2)"
+  done
+  ew=$(stat "evalgate_$n" 1) er=$(stat "evalgate_$n" 2)
+  fw=$(stat "floor_$n" 1) fr=$(stat "floor_$n" 2)
+  awk -v n="$n" -v ew="$ew" -v fw="$(awk -v f="$fw" 'BEGIN { print (f > 0.01) ? f : 0.01 }')" -v er="$er" -v fr="$fr" 'BEGIN {
+    printf "ratio %d items: evalgate / floor wall time %.2f (%.0f items/s end to end, %.2f us per item); peak RSS %.0f MiB (floor %.0f MiB)\n",
+      n, ew / fw, n / ew, ew * 1e6 / n, er / 1024, fr / 1024 }'
+  if [ "$with_base" = 1 ]; then
+    awk -v n="$n" -v bw="$(stat "baseline_$n" 1)" -v br="$(stat "baseline_$n" 2)" -v fw="$(awk -v f="$fw" 'BEGIN { print (f > 0.01) ? f : 0.01 }')" 'BEGIN {
+      printf "ratio %d items against a %d-item baseline: wall %.2f s (%.2f x floor), peak RSS %.0f MiB\n", n, n, bw, bw / fw, br / 1024 }'
+  fi
+  if [ "$n" -le "$peer_max" ]; then
+    awk -v n="$n" -v ew="$ew" -v pw="$(stat "promptfoo_$n" 1)" -v er="$er" -v pr="$(stat "promptfoo_$n" 2)" 'BEGIN {
+      printf "ratio %d items: evalgate / promptfoo wall time %.4f (%.0fx faster), peak RSS %.4f (%.1fx less)\n",
+        n, ew / pw, pw / ew, er / pr, pr / er }'
+  fi
 done
 echo "bench: summary in $summary"
