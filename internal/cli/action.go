@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/ghaction"
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -246,7 +247,8 @@ func (c *CLI) actionBaseline(ctx context.Context, in ghaction.BaselineInput) (*g
 		summary += " · release " + report.Escape(in.Tag)
 	}
 	// The baselines index and recorded outputs kept beside the file belong with it.
-	extra := []string{filepath.Join(filepath.Dir(path), baseline.IndexFile)}
+	// So do the score's history and the .gitattributes that merges it by union.
+	extra := []string{filepath.Join(filepath.Dir(path), baseline.IndexFile), history.PathFor(path), filepath.Join(filepath.Dir(path), ".gitattributes")}
 	if b.OutputsFile != "" {
 		extra = append(extra, filepath.Join(filepath.Dir(path), b.OutputsFile))
 	}

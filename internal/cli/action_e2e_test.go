@@ -896,10 +896,14 @@ func TestActionE2E(t *testing.T) {
 			"GET /git/ref/heads/master",
 			"GET /contents/" + tutorBaseline + "?ref=" + e2eMain,
 			"GET /contents/baselines/index.json?ref=" + e2eMain, // the index goes with the baseline
+			"GET /contents/baselines/tutor-capstone.history.jsonl?ref=" + e2eMain, // and the score's history
+			"GET /contents/baselines/.gitattributes?ref=" + e2eMain,
 			"GET /git/ref/heads/" + refreshBranch,
 			"POST /git/refs",
 			"PUT /contents/" + tutorBaseline,
 			"PUT /contents/baselines/index.json",
+			"PUT /contents/baselines/tutor-capstone.history.jsonl",
+			"PUT /contents/baselines/.gitattributes",
 			"GET /pulls?base=master&head=" + e2eOwner + "%3A" + strings.ReplaceAll(refreshBranch, "/", "%2F") + "&state=open",
 			"POST /pulls",
 		})
@@ -917,7 +921,7 @@ func TestActionE2E(t *testing.T) {
 		if f.refs[refreshBranch] != e2eMain {
 			t.Errorf("refresh branch at %q; want the default branch's head %s", f.refs[refreshBranch], e2eMain)
 		}
-		if len(f.puts) != 2 || f.putPaths[0] != tutorBaseline || string(f.puts[0].Content) != written || f.puts[0].GetBranch() != refreshBranch {
+		if len(f.puts) != 4 || f.putPaths[0] != tutorBaseline || string(f.puts[0].Content) != written || f.puts[0].GetBranch() != refreshBranch {
 			t.Errorf("committed %v on %q; want %s with the new baseline on %s", f.putPaths, f.puts[0].GetBranch(), tutorBaseline, refreshBranch)
 		}
 		// The baselines index is refreshed with it, so the default branch's rollup names
@@ -925,6 +929,11 @@ func TestActionE2E(t *testing.T) {
 		if index := e2eRead(t, filepath.Join(run.workspace, "baselines/index.json")); len(f.puts) < 2 ||
 			f.putPaths[1] != "baselines/index.json" || string(f.puts[1].Content) != index || !strings.Contains(index, `"mean": 0.975`) {
 			t.Errorf("committed %v; want baselines/index.json as written beside the baseline", f.putPaths)
+		}
+		// The score's history gains the release's record, merged by union.
+		if len(f.puts) < 4 || !strings.Contains(string(f.puts[2].Content), `"release":"refs/tags/`+e2eTag+`"`) ||
+			!strings.Contains(string(f.puts[3].Content), "*.history.jsonl merge=union") {
+			t.Errorf("committed %v; want the history with the release and its .gitattributes", f.putPaths)
 		}
 		if len(f.pulls) != 1 || f.pulls[0].GetHead() != refreshBranch || f.pulls[0].GetBase() != "master" ||
 			!strings.Contains(f.pulls[0].GetTitle(), e2eTag) || !strings.Contains(f.pulls[0].GetBody(), "refresh-token") {
@@ -938,7 +947,8 @@ func TestActionE2E(t *testing.T) {
 		run = runAction(t, bin, f, spec)
 		wantExit(t, run, 0)
 		wantOutputs(t, run, map[string]string{"refresh-pr-url": prURL})
-		wantWrites(t, f.takeCalls(), []string{"PATCH /git/refs/heads/" + refreshBranch, "PUT /contents/" + tutorBaseline, "PUT /contents/baselines/index.json", "PATCH /pulls/100"})
+		wantWrites(t, f.takeCalls(), []string{"PATCH /git/refs/heads/" + refreshBranch, "PUT /contents/" + tutorBaseline, "PUT /contents/baselines/index.json",
+			"PUT /contents/baselines/tutor-capstone.history.jsonl", "PUT /contents/baselines/.gitattributes", "PATCH /pulls/100"})
 		if len(f.pulls) != 1 {
 			t.Errorf("%d refresh pull requests; want the first one updated", len(f.pulls))
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
@@ -87,6 +88,13 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err := baseline.UpdateIndex(filepath.Dir(out)); err != nil {
 		return "", nil, fmt.Errorf("baselines index: %w", err)
 	}
+	rec := historyRecord(b, o.Ref)
+	if rec.Commit == "" {
+		rec.Commit = c.codeVersion() // idempotent per commit also when run by hand
+	}
+	if _, err := history.Append(history.PathFor(out), rec); err != nil {
+		return "", nil, fmt.Errorf("score history: %w", err)
+	}
 	return out, b, nil
 }
 
@@ -95,4 +103,11 @@ func relTo(dir, path string) string {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(path)
+}
+
+// historyRecord is the compact line a baseline refresh adds to the score's history.
+func historyRecord(b *baseline.Baseline, ref string) history.Record {
+	return history.Record{Release: ref, Date: b.CreatedAt, Commit: b.Source.SHA, Mean: b.Mean, Std: b.Std,
+		Runs: len(b.Runs), PassRate: b.PassRate, Dimensions: b.Dimensions, ScoringSystem: b.ScoringSystem,
+		GradingSystem: b.GradingSystem, RubricHash: b.RubricHash}
 }

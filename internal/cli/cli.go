@@ -51,6 +51,7 @@ func commands() []command {
 		{"score", "score the results and print the breakdown (no baseline, always exit 0 on good input)", (*CLI).score},
 		{"compare", "compare two saved reports or baselines (a release-to-release diff)", (*CLI).compare},
 		{"baseline", "write the stable distribution from N runs of a release", (*CLI).baseline},
+		{"history", "print the score's history: one line per baseline refresh", (*CLI).historyCmd},
 		{"validate", "check a config (and its suite and results) without scoring", (*CLI).validate},
 		{"run", "run the system under test over the suite and write results", (*CLI).runCmd},
 		{"action", "the GitHub Action entrypoint (reads INPUT_* and GITHUB_* variables)", (*CLI).action},

@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
@@ -138,6 +139,11 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: Version,
 		Command: reproduce(opts, l), Mode: rg.Mode,
 	})
+	if bpath != "" && !opts.NoBaseline {
+		if r.History, err = history.Load(history.PathFor(bpath)); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 

@@ -37,6 +37,9 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 	for _, l := range r.judgeLines() {
 		fmt.Fprintf(&b, "<sub>%s</sub>\n\n", Escape(l))
 	}
+	if h := r.historyLine(); h != "" {
+		fmt.Fprintf(&b, "<sub>%s</sub>\n\n", h)
+	}
 
 	head := []string{"Dimension", "Weight", "PR", "Status"}
 	if r.Comparison != nil {

@@ -6,6 +6,7 @@ package report
 import (
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
@@ -35,6 +36,9 @@ type Report struct {
 	Command   string         `json:"-"` // the command that reproduces the report locally
 	Mode      string         `json:"-"` // regression mode, absolute or relative: the unit deltas print in
 	Scored    *rubric.Scored `json:"-"`
+	// History is the suite's score history (baselines/<suite>.history.jsonl), oldest
+	// first; the comment shows its last releases and the HTML report draws it.
+	History []history.Record `json:"-"`
 }
 
 // Metadata is seed 001 §4.3's required run metadata.
