@@ -895,7 +895,7 @@ func TestActionE2E(t *testing.T) {
 		wantCalls(t, f.takeCalls(), []string{
 			"GET /git/ref/heads/master",
 			"GET /contents/" + tutorBaseline + "?ref=" + e2eMain,
-			"GET /contents/baselines/index.json?ref=" + e2eMain, // the index goes with the baseline
+			"GET /contents/baselines/index.json?ref=" + e2eMain,                   // the index goes with the baseline
 			"GET /contents/baselines/tutor-capstone.history.jsonl?ref=" + e2eMain, // and the score's history
 			"GET /contents/baselines/.gitattributes?ref=" + e2eMain,
 			"GET /git/ref/heads/" + refreshBranch,
