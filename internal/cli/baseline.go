@@ -28,7 +28,7 @@ func (c *CLI) baseline(args []string) int {
 	var results multiFlag
 	fs := newFlagSet("baseline", "baseline --config evalgate.yaml --results run1.jsonl --results run2.jsonl --results run3.jsonl [--out baselines/SUITE.json]", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
-	fs.Var(&results, "results", "results `file` of one release run (repeatable; seed 001 §4.4 asks for ≥ 3)")
+	fs.Var(&results, "results", "results `file` of one release run, or a quoted pattern (repeatable; use ≥ 3 runs)")
 	fs.StringVar(&o.Out, "out", "", "baseline `file` to write (default: the config's baseline)")
 	fs.StringVar(&o.Ref, "ref", c.Getenv("GITHUB_REF"), "source ref recorded in the baseline (default $GITHUB_REF)")
 	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")

@@ -48,11 +48,9 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths := opts.Results
-	if len(paths) == 0 {
-		for _, p := range cfg.Results {
-			paths = append(paths, cfg.Path(p))
-		}
+	paths, err := resultsPaths(opts.Results, cfg)
+	if err != nil {
+		return nil, err
 	}
 	if len(paths) == 0 {
 		return nil, eval.Errorf(cfg.File, 0, "", "no results: pass --results FILE (repeatable) or list `results:` in the config")

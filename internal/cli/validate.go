@@ -9,7 +9,7 @@ func (c *CLI) validate(args []string) int {
 	var o common
 	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...]", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
-	fs.Var(&o.Results, "results", "results `file` to check too (repeatable)")
+	fs.Var(&o.Results, "results", "results `file` or quoted pattern to check too (repeatable)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}

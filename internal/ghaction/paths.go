@@ -2,12 +2,11 @@ package ghaction
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/pathglob"
 )
 
 // workspace resolves the action's paths. Inputs are relative to the working directory;
@@ -60,7 +59,7 @@ func (w workspace) expandResults(patterns []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range patterns {
-		matches, err := glob(w.local(p))
+		matches, err := pathglob.Glob(w.local(p))
 		if err != nil {
 			return nil, &InputError{Input: "results", Value: p, Msg: "is not a valid pattern: " + err.Error()}
 		}
@@ -76,70 +75,4 @@ func (w workspace) expandResults(patterns []string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-// glob is filepath.Glob with "**" for any number of directories; it returns regular
-// files only.
-func glob(pattern string) ([]string, error) {
-	if !strings.Contains(pattern, "**") {
-		matches, err := filepath.Glob(pattern)
-		if err != nil {
-			return nil, err
-		}
-		return regularFiles(matches), nil
-	}
-	// Walk from the longest directory prefix free of wildcards.
-	slashed := filepath.ToSlash(pattern)
-	root := slashed[:strings.IndexAny(slashed, "*?[")]
-	root = root[:strings.LastIndex(root, "/")+1]
-	if root == "" {
-		root = "."
-	}
-	if _, err := path.Match(strings.ReplaceAll(slashed, "**", "*"), ""); err != nil {
-		return nil, err
-	}
-	var out []string
-	err := filepath.WalkDir(filepath.FromSlash(root), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return nil
-		}
-		if matchSegments(strings.Split(slashed, "/"), strings.Split(filepath.ToSlash(p), "/")) {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// matchSegments matches path segments against pattern segments, "**" standing for
-// zero or more segments.
-func matchSegments(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if matchSegments(pat[1:], name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
-}
-
-func regularFiles(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			out = append(out, p)
-		}
-	}
-	return out
 }
