@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/suggest"
 )
 
 // Exit codes.
@@ -78,7 +79,15 @@ func (c *CLI) Main(args []string) int {
 			return cmd.run(c, args[2:])
 		}
 	}
-	fmt.Fprintf(c.Stderr, "evalgate: unknown command %q\n\n", name)
+	var names []string
+	for _, cmd := range commands() {
+		names = append(names, cmd.name)
+	}
+	hint := ""
+	if h := suggest.DidYouMean(name, names); h != "" {
+		hint = "; " + strings.TrimSpace(h)
+	}
+	fmt.Fprintf(c.Stderr, "evalgate: unknown command %q%s\n\n", name, hint)
 	c.usage(c.Stderr)
 	return ExitBadInput
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/evalgate/evalgate/internal/judge/progress"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/suggest"
 )
 
 // multiFlag is a repeatable string flag.
@@ -101,5 +102,5 @@ func checkFormat(format string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown --format %q; want %s", format, strings.Join(report.Formats, ", "))
+	return fmt.Errorf("unknown --format %q; %swant %s", format, suggest.DidYouMean(format, report.Formats), strings.Join(report.Formats, ", "))
 }

@@ -91,7 +91,7 @@ func Parse(path string, data []byte, env *rubric.Env) (*Config, error) {
 	}
 	cfg := &Config{File: path, Dir: filepath.Dir(path), ast: f}
 	if err := eval.NodeToValue(path, f.Docs[0].Body, cfg, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
-		return nil, err
+		return nil, withFieldHint(f, err)
 	}
 	if err := cfg.validate(env); err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package gate
 import (
 	"fmt"
 	"sort"
+
+	"github.com/evalgate/evalgate/internal/suggest"
 )
 
 // Grades derives a letter grade from the scores (seed 004): the weighted mean is banded,
@@ -59,7 +61,7 @@ func (g *Grades) validate(base string, dims []string) error {
 	if g.Tier != "" {
 		max, ok := g.TierMax[g.Tier]
 		if !ok {
-			return &FieldError{base + ".tier", fmt.Sprintf("unknown tier %q; want one of %v", g.Tier, keys(g.TierMax))}
+			return &FieldError{base + ".tier", fmt.Sprintf("unknown tier %q; %swant one of %v", g.Tier, suggest.DidYouMean(g.Tier, keys(g.TierMax)), keys(g.TierMax))}
 		}
 		if g.rank(max) < 0 {
 			return &FieldError{base + ".tier_max", fmt.Sprintf("tier %q caps at %q, which no band gives", g.Tier, max)}
@@ -67,7 +69,7 @@ func (g *Grades) validate(base string, dims []string) error {
 	}
 	for i, d := range g.Veto {
 		if !contains(dims, d) {
-			return &FieldError{fmt.Sprintf("%s.veto[%d]", base, i), fmt.Sprintf("unknown dimension %q", d)}
+			return &FieldError{fmt.Sprintf("%s.veto[%d]", base, i), fmt.Sprintf("unknown dimension %q; %swant one of %v", d, suggest.DidYouMean(d, dims), dims)}
 		}
 	}
 	return nil

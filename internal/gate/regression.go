@@ -3,6 +3,8 @@ package gate
 import (
 	"fmt"
 	"sort"
+
+	"github.com/evalgate/evalgate/internal/suggest"
 )
 
 // Regression is the gate against the baseline: block (or warn) when the mean score
@@ -74,7 +76,7 @@ func (r *Regression) validate(base string, dims []string) error {
 	sort.Strings(names)
 	for _, d := range names {
 		if !contains(dims, d) {
-			return &FieldError{base + ".dimensions." + d, fmt.Sprintf("unknown dimension %q; want one of %v", d, dims)}
+			return &FieldError{base + ".dimensions." + d, fmt.Sprintf("unknown dimension %q; %swant one of %v", d, suggest.DidYouMean(d, dims), dims)}
 		}
 		if v := r.Dimensions[d]; v < 0 || v > 1 {
 			return &FieldError{base + ".dimensions." + d, fmt.Sprintf("max drop %v; want [0, 1]", v)}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+
+	"github.com/evalgate/evalgate/internal/suggest"
 )
 
 // System is a grading system, as written under `grading:` in the config file.
@@ -60,7 +62,7 @@ func (s *System) Validate(base string, metricKnown func(string) bool, metricName
 			return fe(at+".metric", "gate has no metric")
 		}
 		if !metricKnown(g.Metric) {
-			return fe(at+".metric", "unknown metric %q; want one of %v", g.Metric, metricNames)
+			return fe(at+".metric", "unknown metric %q; %swant one of %v", g.Metric, suggest.DidYouMean(g.Metric, metricNames), metricNames)
 		}
 		if g.Name == "" {
 			g.Name = g.Metric

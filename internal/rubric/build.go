@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/suggest"
 )
 
 // FieldError is a problem with one place of the config, named by its YAML path
@@ -24,11 +28,8 @@ var scoringVersion = regexp.MustCompile(`^scoringSystem/\d+\.\d+\.\d+$`)
 // (`<name>_score`) and it is printed in tables and comments.
 var dimensionName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
 
-// sampleFields are the per-sample fields a pass condition may test.
-var sampleFields = map[string]bool{
-	"latency_e2e_ms": true, "latency_model_ms": true, "input_tokens": true,
-	"output_tokens": true, "total_tokens": true, "score": true,
-}
+// sampleFieldNames are the per-sample fields a pass condition may test.
+var sampleFieldNames = []string{"latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens", "total_tokens", "score"}
 
 // Build validates the scoring system and builds its scorers. base is the YAML path of
 // the system in the config ("$.scoring"), for error locations.
@@ -67,14 +68,14 @@ func (s *System) Build(base string, env *Env) error {
 		sum += d.Weight
 		info, ok := registry[d.Scorer]
 		if !ok {
-			return fe(at+".scorer", "unknown scorer %q for %q; want one of %s", d.Scorer, d.Name, scorerList())
+			return fe(at+".scorer", "unknown scorer %q for %q; %swant one of %s", d.Scorer, d.Name, suggest.DidYouMean(d.Scorer, ScorerNames()), scorerList())
 		}
 		if d.Scale == "" {
 			d.Scale = info.defaultScale
 		}
 		if d.Scale != "" {
 			if _, ok := scales[d.Scale]; !ok {
-				return fe(at+".scale", "unknown scale %q for %q; want one of %s", d.Scale, d.Name, ScaleNames())
+				return fe(at+".scale", "unknown scale %q for %q; %swant one of %s", d.Scale, d.Name, suggest.DidYouMean(d.Scale, strings.Split(ScaleNames(), ", ")), ScaleNames())
 			}
 		}
 		if d.Normalize != "" && d.Normalize != "minmax" && d.Normalize != "max" {
@@ -89,13 +90,20 @@ func (s *System) Build(base string, env *Env) error {
 		}
 		s.scorers[i] = sc
 	}
+	dims := make([]string, len(s.Dimensions))
+	for i, d := range s.Dimensions {
+		dims[i] = d.Name
+	}
+	unknownDim := func(path, what, name string) error {
+		return fe(path, "%s unknown dimension %q; %swant one of %s", what, name, suggest.DidYouMean(name, dims), strings.Join(dims, ", "))
+	}
 	if math.Abs(sum-1) > WeightTolerance {
 		return fe(".dimensions", "weights sum to %.4g; they must sum to 1.0 (±%g)", sum, WeightTolerance)
 	}
 	for i, c := range s.Ceilings {
 		at := fmt.Sprintf(".ceilings[%d]", i)
 		if !seen[c.Dimension] {
-			return fe(at+".dimension", "ceiling names unknown dimension %q", c.Dimension)
+			return unknownDim(at+".dimension", "ceiling names", c.Dimension)
 		}
 		if c.Cap < 0 || c.Cap > 1 {
 			return fe(at+".cap", "cap %v; want a score in [0, 1] (seed 003's 4.0 of 10 is 0.4)", c.Cap)
@@ -104,7 +112,7 @@ func (s *System) Build(base string, env *Env) error {
 	for i, v := range s.Vetoes {
 		at := fmt.Sprintf(".vetoes[%d]", i)
 		if !seen[v.Dimension] {
-			return fe(at+".dimension", "veto names unknown dimension %q", v.Dimension)
+			return unknownDim(at+".dimension", "veto names", v.Dimension)
 		}
 		if v.Cap < 0 || v.Cap > 1 {
 			return fe(at+".cap", "cap %v; want a score in [0, 1]", v.Cap)
@@ -119,15 +127,15 @@ func (s *System) Build(base string, env *Env) error {
 		case (c.Dimension == "") == (c.Field == ""):
 			return fe(at, "a condition names exactly one of dimension or field")
 		case c.Dimension != "" && !seen[c.Dimension]:
-			return fe(at+".dimension", "condition names unknown dimension %q", c.Dimension)
-		case c.Field != "" && !sampleFields[c.Field]:
-			return fe(at+".field", "unknown field %q; want latency_e2e_ms, latency_model_ms, input_tokens, output_tokens, total_tokens or score", c.Field)
+			return unknownDim(at+".dimension", "condition names", c.Dimension)
+		case c.Field != "" && !slices.Contains(sampleFieldNames, c.Field):
+			return fe(at+".field", "unknown field %q; %swant latency_e2e_ms, latency_model_ms, input_tokens, output_tokens, total_tokens or score", c.Field, suggest.DidYouMean(c.Field, sampleFieldNames))
 		case c.Min == nil && c.Max == nil:
 			return fe(at, "condition needs min or max")
 		}
 	}
 	if s.CorrectDimension != "" && !seen[s.CorrectDimension] {
-		return fe(".correct_dimension", "unknown dimension %q", s.CorrectDimension)
+		return unknownDim(".correct_dimension", "correct_dimension names", s.CorrectDimension)
 	}
 	s.ceilingDim = make([]int, len(s.Ceilings))
 	for i, c := range s.Ceilings {
