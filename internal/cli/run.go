@@ -12,16 +12,34 @@ import (
 	"github.com/evalgate/evalgate/internal/runner"
 )
 
+// runOptions are the flags of `evalgate run`.
+type runOptions struct {
+	Config, Out, OutDir string
+	Runs, Concurrency   int
+	Resume              bool
+}
+
 func (c *CLI) runCmd(args []string) int {
-	fs := newFlagSet("run", "run [--config evalgate.yaml] --out results.jsonl [--resume] [--concurrency N]\n\nRuns the system under test (the config's `run:` block: exec or openai) over the suite\nand writes one JSONL result per item as it finishes, so an interrupted run keeps its work.", c.Stderr)
-	cfgPath := fs.String("config", config.DefaultFile, "config `file`")
-	out := fs.String("out", "", "results `file` to write (JSONL; default: the config's first results file)")
-	resume := fs.Bool("resume", false, "keep the items already in --out and run only the others")
-	conc := fs.Int("concurrency", 0, "items run at once (default: the config's, else 8)")
+	fs := newFlagSet("run", "run [--config evalgate.yaml] (--out results.jsonl | --runs N --out-dir DIR) [--resume] [--concurrency N]\n\nRuns the system under test (the config's `run:` block: exec or openai) over the suite\nand writes one JSONL result per item as it finishes, so an interrupted run keeps its work.\nWith --runs N --out-dir DIR it runs the suite N times, one after the other, into\nDIR/run1.jsonl ... DIR/runN.jsonl (what `evalgate baseline` and the action's glob read).", c.Stderr)
+	var o runOptions
+	fs.StringVar(&o.Config, "config", config.DefaultFile, "config `file`")
+	fs.StringVar(&o.Out, "out", "", "results `file` to write (JSONL; default: the config's first results file)")
+	fs.StringVar(&o.OutDir, "out-dir", "", "write one results file per run into `dir`: run1.jsonl ... runN.jsonl")
+	fs.IntVar(&o.Runs, "runs", 1, "how many times to run the suite (with --out-dir)")
+	fs.BoolVar(&o.Resume, "resume", false, "keep the items already written and run only the others (with --out-dir: finished run files are skipped, a partial one is completed; --runs must be the same)")
+	fs.IntVar(&o.Concurrency, "concurrency", 0, "items run at once (default: the config's, else 8)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	cfg, err := config.Load(*cfgPath, nil)
+	switch {
+	case o.Out != "" && o.OutDir != "":
+		return c.fail(fmt.Errorf("--out and --out-dir both given; --out writes one run, --out-dir one file per run: keep one"))
+	case o.Runs < 1:
+		return c.fail(fmt.Errorf("--runs is %d; want 1 or more", o.Runs))
+	case o.Runs > 1 && o.OutDir == "":
+		return c.fail(fmt.Errorf("--runs %d writes one results file per run: give --out-dir DIR (it gets run1.jsonl ... run%d.jsonl)", o.Runs, o.Runs))
+	}
+	cfg, err := config.Load(o.Config, nil)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -35,23 +53,34 @@ func (c *CLI) runCmd(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	path := *out
+	if o.Concurrency > 0 {
+		cfg.Run.Concurrency = o.Concurrency
+	}
+	sys, err := cfg.Run.System(c.Getenv)
+	if err != nil {
+		return c.fail(eval.Errorf(cfg.File, 0, "", "%v", err))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if o.OutDir != "" {
+		return c.runSeries(ctx, sys, cfg, suite, o)
+	}
+	path := o.Out
 	if path == "" {
 		if len(cfg.Results) == 0 {
 			return c.fail(fmt.Errorf("no --out and no `results:` in %s: say where to write the results", cfg.File))
 		}
 		path = cfg.Path(cfg.Results[0])
 	}
-	if *conc > 0 {
-		cfg.Run.Concurrency = *conc
-	}
-	sys, err := cfg.Run.System(c.Getenv)
-	if err != nil {
-		return c.fail(eval.Errorf(cfg.File, 0, "", "%v", err))
-	}
+	return c.runOnce(ctx, sys, cfg, suite, path, o.Resume, "run")
+}
+
+// runOnce runs the suite once into path (appending to it with resume) and reports.
+func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, path string, resume bool, label string) int {
 	items := make([]runner.Item, 0, len(suite.Items))
 	var f *os.File
-	if *resume {
+	var err error
+	if resume {
 		var done map[string]bool
 		f, done, err = runner.OpenResume(path)
 		if err != nil {
@@ -73,10 +102,8 @@ func (c *CLI) runCmd(args []string) int {
 		}
 	}
 	defer f.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	sum, err := runner.Run(ctx, sys, items, f, runner.Options{Concurrency: cfg.Run.Concurrency,
-		Progress: progress.New(c.Stderr, progress.StderrIsTerminal, "run", len(items))})
+		Progress: progress.New(c.Stderr, progress.StderrIsTerminal, label, len(items))})
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate run: stopped after %d result(s), kept in %s (rerun with --resume)\n", sum.Written, path)
 		return c.fail(err)

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -61,4 +63,21 @@ func OpenResume(path string) (*os.File, map[string]bool, error) {
 		return nil, nil, fmt.Errorf("runner: %s: %w", path, err)
 	}
 	return f, done, nil
+}
+
+// CompletedFile is Completed on the file at path; a missing file has nothing done.
+func CompletedFile(path string) (map[string]bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]bool{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("runner: %w", err)
+	}
+	defer f.Close()
+	done, err := Completed(f)
+	if err != nil {
+		return nil, fmt.Errorf("runner: %s: %w", path, err)
+	}
+	return done, nil
 }
