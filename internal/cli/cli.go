@@ -23,9 +23,6 @@ const (
 	ExitBadInput   = 2 // bad usage or bad input
 )
 
-// Version is set at build time with -ldflags "-X github.com/evalgate/evalgate/internal/cli.Version=...".
-var Version = "dev"
-
 // CLI holds the process's streams and environment, so tests can run commands in-process.
 type CLI struct {
 	Stdin          io.Reader
@@ -71,7 +68,7 @@ func (c *CLI) Main(args []string) int {
 		c.usage(c.Stdout)
 		return ExitPass
 	case "--version", "-version", "version":
-		fmt.Fprintf(c.Stdout, "evalgate %s\n", Version)
+		fmt.Fprintf(c.Stdout, "evalgate %s\n", EvalgateVersion())
 		return ExitPass
 	}
 	for _, cmd := range commands() {

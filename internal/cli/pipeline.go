@@ -134,7 +134,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 	v := cfg.Grading.Evaluate(sc, cmp, noBase)
 	r := report.Build(sc, cmp, v, report.Options{
 		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: cfg.Metadata,
-		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: Version,
+		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
 		Command: reproduce(opts, l), Mode: rg.Mode,
 	})
 	if bpath != "" && !opts.NoBaseline {
