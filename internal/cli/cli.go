@@ -51,6 +51,7 @@ func commands() []command {
 		{"baseline", "write the stable distribution from N runs of a release", (*CLI).baseline},
 		{"history", "print the score's history: one line per baseline refresh", (*CLI).historyCmd},
 		{"validate", "check a config (and its suite and results) without scoring", (*CLI).validate},
+		{"init", "write a starter evalgate.yaml, a sample suite and the two GitHub workflows", (*CLI).initCmd},
 		{"run", "run the system under test over the suite and write results", (*CLI).runCmd},
 		{"action", "the GitHub Action entrypoint (reads INPUT_* and GITHUB_* variables)", (*CLI).action},
 	}

@@ -8,7 +8,9 @@ import (
 func TestVersionFrom(t *testing.T) {
 	t.Parallel()
 	info := func(v string) func() (*debug.BuildInfo, bool) {
-		return func() (*debug.BuildInfo, bool) { return &debug.BuildInfo{Main: debug.Module{Path: "github.com/evalgate/evalgate", Version: v}}, true }
+		return func() (*debug.BuildInfo, bool) {
+			return &debug.BuildInfo{Main: debug.Module{Path: "github.com/evalgate/evalgate", Version: v}}, true
+		}
 	}
 	none := func() (*debug.BuildInfo, bool) { return nil, false }
 	tests := []struct {
