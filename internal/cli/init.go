@@ -79,7 +79,7 @@ func (c *CLI) runInit(o InitOptions) int {
 	}
 	fmt.Fprintf(c.Stdout, "\nNext (docs/getting-started.md):\n"+
 		"  evalgate run --runs 3 --out-dir runs/release   # run the system three times\n"+
-		"  evalgate baseline --results runs/release/run1.jsonl --results runs/release/run2.jsonl --results runs/release/run3.jsonl\n"+
+		"  evalgate baseline --results 'runs/release/*.jsonl'\n"+
 		"  evalgate check --results runs/release/run1.jsonl\n"+
 		"then commit these files and baselines/%s.json, and push: the workflows gate every pull request.\n", o.Scaffold.Name)
 	return ExitPass
