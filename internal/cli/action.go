@@ -21,6 +21,9 @@ import (
 // them 50 per request).
 const maxAnnotatedItems = 200
 
+// maxFindingAnnotations bounds the notices the diagnosis adds on suite lines.
+const maxFindingAnnotations = 50
+
 func (c *CLI) action(args []string) int {
 	if len(args) > 0 {
 		fmt.Fprintln(c.Stderr, "Usage: evalgate action\n\nThe GitHub Action's entrypoint: every setting comes from INPUT_* and GITHUB_* variables\n(see action.yml and docs/action.md). It takes no flags.")
@@ -227,6 +230,15 @@ func annotations(r *report.Report) []github.Annotation {
 		out = append(out, github.Annotation{Path: r.SuiteFile, StartLine: it.Line, EndLine: it.Line, Level: level,
 			Title:   fmt.Sprintf("%s: %s", strings.ToLower(strings.TrimSuffix(title, " items")), report.Truncate(it.ID, 80)),
 			Message: fmt.Sprintf("score %.3f: %s", it.Score, report.Truncate(it.Reason(), 200))})
+	}
+	// Findings that name items point at their suite lines as notices.
+	for _, f := range r.Findings {
+		for _, it := range f.Items {
+			if it.Line > 0 && len(out) < maxAnnotatedItems+maxFindingAnnotations {
+				out = append(out, github.Annotation{Path: r.SuiteFile, StartLine: it.Line, EndLine: it.Line, Level: github.LevelNotice,
+					Title: "diagnosis: " + f.Rule + ": " + report.Truncate(it.ID, 80), Message: report.Truncate(strings.ReplaceAll(f.Message, "`", ""), 500)})
+			}
+		}
 	}
 	return out
 }

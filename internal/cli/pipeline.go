@@ -11,6 +11,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/config"
+	"github.com/evalgate/evalgate/internal/diagnose"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
@@ -100,6 +101,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 	}
 	rg := cfg.Grading.RegressionGate()
 	var cmp *baseline.Comparison
+	var baseMetrics map[string]float64
 	noBase := ""
 	bpath := opts.Baseline
 	if bpath == "" && cfg.Baseline != "" {
@@ -120,6 +122,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 		if err != nil {
 			return nil, err
 		}
+		baseMetrics = b.Metrics
 		cmp, err = baseline.Compare(ctx, sc, b, bpath, baseline.GateOptions{
 			MaxDrop: *rg.MaxDrop, Relative: rg.Mode == gate.Relative, RequireSignificance: rg.RequireSignificance,
 			Method: rg.Method, DimensionMaxDrops: rg.Dimensions,
@@ -137,6 +140,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
 		Command: reproduce(opts, l), Mode: rg.Mode,
 	})
+	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics})
 	if bpath != "" && !opts.NoBaseline {
 		if r.History, err = history.Load(history.PathFor(bpath)); err != nil {
 			return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/evalgate/evalgate/internal/diagnose"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judge"
@@ -42,6 +43,8 @@ type Config struct {
 	Run *runner.Config `yaml:"run,omitempty" json:"run,omitempty"`
 	// Judges configures the models llm_judge dimensions use, by name.
 	Judges map[string]judge.Config `yaml:"judges,omitempty" json:"judges,omitempty"`
+	// Diagnose tunes the diagnosis rules (thresholds, or `enabled: false` to turn one off).
+	Diagnose *diagnose.Config `yaml:"diagnose,omitempty" json:"diagnose,omitempty"`
 
 	File string `yaml:"-" json:"-"`
 	Dir  string `yaml:"-" json:"-"`
@@ -142,6 +145,9 @@ func (c *Config) validate(env *rubric.Env) error {
 	var dims []string
 	for _, d := range c.Scoring.Dimensions {
 		dims = append(dims, d.Name)
+	}
+	if at, msg := c.Diagnose.Validate(); at != "" {
+		return c.errAt("$.diagnose."+at, msg)
 	}
 	if err := c.Grading.Validate("$.grading", func(m string) bool { return known[m] }, names, dims); err != nil {
 		return c.fieldErr(err)

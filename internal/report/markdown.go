@@ -30,6 +30,7 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 	for _, n := range notes(r) {
 		fmt.Fprintf(&b, "> %s\n\n", codeSpans(n))
 	}
+	r.findingsMarkdown(&b)
 	fmt.Fprintf(&b, "%s\n\n", Escape(r.summaryLine()))
 	if rep := r.repeatability(); rep != "" {
 		fmt.Fprintf(&b, "%s\n\n", Escape(rep))

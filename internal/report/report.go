@@ -5,6 +5,7 @@ package report
 
 import (
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/diagnose"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -30,6 +31,9 @@ type Report struct {
 	Gates         []gate.Result        `json:"gates"`
 	Grade         *gate.GradeResult    `json:"grade,omitempty"`
 	Verdict       Verdict              `json:"verdict"`
+	// Findings are the diagnosis of the breakdown (internal/diagnose), first in every
+	// format; empty when no rule fired.
+	Findings []diagnose.Finding `json:"findings,omitempty"`
 
 	// Context for renderers, not serialized.
 	SuiteFile string         `json:"-"`

@@ -18,6 +18,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	for _, n := range notes(r) {
 		fmt.Fprintf(&b, "note: %s\n", plain(n))
 	}
+	r.findingsTable(&b)
 	fmt.Fprintf(&b, "%s\n", r.summaryLine())
 	if rep := r.repeatability(); rep != "" {
 		fmt.Fprintf(&b, "%s\n", rep)

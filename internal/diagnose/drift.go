@@ -1,0 +1,62 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// budgets are the run metrics whose rise against the baseline is drift.
+var budgets = []struct{ metric, label, unit string }{
+	{"latency_e2e_p50_ms", "latency p50", "ms"},
+	{"latency_e2e_p95_ms", "latency p95", "ms"},
+	{"tokens_per_item", "tokens per item", "tokens"},
+}
+
+// budgetDrift: latency or token budgets rising against the baseline by more than the
+// allowed share.
+func budgetDrift(c settings, in Input) []Finding {
+	if !c.driftOn || in.BaselineMetrics == nil {
+		return nil
+	}
+	cand := withPerItem(in.Scored.Metrics)
+	base := withPerItem(in.BaselineMetrics)
+	var out []Finding
+	for _, b := range budgets {
+		bv, okB := base[b.metric]
+		cv, okC := cand[b.metric]
+		if !okB || !okC || bv <= 0 {
+			continue
+		}
+		rise := cv/bv - 1
+		if rise <= c.driftIncrease+1e-9 {
+			continue
+		}
+		out = append(out, Finding{Rule: RuleBudgetDrift,
+			Message: fmt.Sprintf("%s rose %.0f%% against the baseline (%s → %s %s, more than +%.0f%%): the budget is drifting.",
+				b.label, 100*rise, short(bv), short(cv), b.unit, 100*c.driftIncrease)})
+	}
+	return out
+}
+
+// withPerItem adds tokens_per_item (total tokens over scored items), so suites of
+// different sizes compare.
+func withPerItem(m map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range m {
+		out[k] = v
+	}
+	if t, ok := m["total_tokens"]; ok {
+		if n := m[rubric.MetricScoredItems]; n > 0 {
+			out["tokens_per_item"] = t / n
+		}
+	}
+	return out
+}
+
+func short(x float64) string {
+	if x == float64(int64(x)) {
+		return fmt.Sprintf("%d", int64(x))
+	}
+	return fmt.Sprintf("%.1f", x)
+}
