@@ -63,7 +63,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		out = cfg.Path(cfg.Baseline)
 	}
 	if len(l.Runs) < MinBaselineRuns {
-		fmt.Fprintf(c.Stderr, "warning: %d run(s); seed 001 §4.4 asks for at least %d runs of a variance-sensitive suite, so the baseline's std is %s\n",
+		fmt.Fprintf(c.Stderr, "warning: %d run(s); a suite whose scores vary between runs needs at least %d runs for a baseline, else its std is %s\n",
 			len(l.Runs), MinBaselineRuns, map[bool]string{true: "unknown", false: "rough"}[len(l.Runs) < 2])
 	}
 	sc, err := rubric.Score(ctx, &cfg.Scoring, l.Suite, l.Runs)

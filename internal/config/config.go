@@ -123,7 +123,7 @@ func (c *Config) validate(env *rubric.Env) error {
 			if jc.CacheDir != "" && !filepath.IsAbs(jc.CacheDir) {
 				jc.CacheDir = filepath.Join(c.Dir, jc.CacheDir)
 			}
-			if jc.Template != "" && !filepath.IsAbs(jc.Template) && jc.Template != judge.TemplateSeed001 && jc.Template != judge.TemplateSeed003 {
+			if jc.Template != "" && !filepath.IsAbs(jc.Template) && !judge.IsBuiltin(jc.Template) {
 				jc.Template = filepath.Join(c.Dir, jc.Template)
 			}
 			c.Judges[name] = jc

@@ -46,7 +46,7 @@ func (g *Grades) validate(base string, dims []string) error {
 		g.Basis = "native"
 	}
 	if g.Basis != "native" && g.Basis != "score" {
-		return &FieldError{base + ".basis", fmt.Sprintf("basis %q; want native (seed 004's 1–5 mean) or score (0–1)", g.Basis)}
+		return &FieldError{base + ".basis", fmt.Sprintf("basis %q; want native (the 1–5 mean of per-answer values) or score (the 0–1 mean score)", g.Basis)}
 	}
 	if len(g.Bands) == 0 {
 		if g.Basis == "score" {

@@ -48,7 +48,7 @@ type Config struct {
 	// Seed is sent for providers with seeded sampling; default 42.
 	Seed *int64 `yaml:"seed" json:"seed,omitempty"`
 
-	// Template is a built-in name (seed001, the default, or seed003) or a file path.
+	// Template is a built-in name (accuracy-faithfulness, the default, or rubric-1-10) or a file path.
 	Template string `yaml:"template" json:"template,omitempty"`
 
 	// Timeout bounds each HTTP attempt; default 60s.
@@ -98,7 +98,7 @@ func (c Config) withDefaults(getenv func(string) string) Config {
 		c.Seed = &v
 	}
 	if c.Template == "" {
-		c.Template = TemplateSeed001
+		c.Template = TemplateAccuracyFaithfulness
 	}
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
@@ -127,7 +127,7 @@ func (c Config) Validate() error {
 	case strings.TrimSpace(c.Model) == "":
 		add("judge: model is empty; name a pinned model such as \"gpt-4o-2024-08-06\"")
 	case IsFloatingAlias(c.Model) && !c.AllowFloatingAlias:
-		add("judge: model %q is a floating alias whose meaning changes over time (seed 001 §4.2); "+
+		add("judge: model %q is a floating alias whose meaning changes over time, so scores would not be comparable; "+
 			"pin a dated version or set allow_floating_alias: true", c.Model)
 	}
 	if c.Temperature < 0 || c.Temperature > 2 {

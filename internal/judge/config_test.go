@@ -53,7 +53,7 @@ func TestNewValidates(t *testing.T) {
 			},
 		},
 		{name: "replay needs the cache", cfg: judge.Config{Model: "m-1", Replay: true, NoCache: true}, wantErr: []string{"cannot be combined with no_cache"}},
-		{name: "unknown template", cfg: judge.Config{Model: "m-1", Template: "no/such/file.txt"}, wantErr: []string{`judge template "no/such/file.txt" is neither a built-in (seed001, seed003) nor a readable file`}},
+		{name: "unknown template", cfg: judge.Config{Model: "m-1", Template: "no/such/file.txt"}, wantErr: []string{`judge template "no/such/file.txt" is neither a built-in (accuracy-faithfulness, rubric-1-10) nor a readable file`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestDefaults(t *testing.T) {
 	if got, want := j.Params(), (judge.Params{Temperature: 0, TopP: 1, MaxTokens: 1024, Seed: 42}); got != want {
 		t.Errorf("Params() = %+v; want %+v", got, want)
 	}
-	if id := j.Template().ID; id != judge.TemplateSeed001 {
-		t.Errorf("default template %q; want seed001", id)
+	if id := j.Template().ID; id != judge.TemplateAccuracyFaithfulness {
+		t.Errorf("default template %q; want accuracy-faithfulness", id)
 	}
 }

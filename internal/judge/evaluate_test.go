@@ -318,7 +318,7 @@ func TestEvaluateCacheKeyInputs(t *testing.T) {
 	}
 	variants := map[string]func(*judge.Config, *judge.Request){
 		"model":       func(c *judge.Config, _ *judge.Request) { c.Model = "judge-model-2024-11-20" },
-		"template":    func(c *judge.Config, _ *judge.Request) { c.Template = judge.TemplateSeed003 },
+		"template":    func(c *judge.Config, _ *judge.Request) { c.Template = judge.TemplateRubric },
 		"temperature": func(c *judge.Config, _ *judge.Request) { c.Temperature = 0.2 },
 		"seed":        func(c *judge.Config, _ *judge.Request) { s := int64(7); c.Seed = &s },
 		"max_tokens":  func(c *judge.Config, _ *judge.Request) { c.MaxTokens = 512 },
@@ -500,8 +500,8 @@ func TestMetadata(t *testing.T) {
 	want := judge.Metadata{
 		EvaluatorModelID:      model,
 		EvaluatorModelVersion: "judge-model-2024-08-06-snap@fp_1",
-		TemplateID:            "seed001",
-		TemplateHash:          judge.Seed001().Hash(),
+		TemplateID:            "accuracy-faithfulness",
+		TemplateHash:          judge.AccuracyFaithfulness().Hash(),
 		Params:                judge.Params{Temperature: 0, TopP: 1, MaxTokens: 1024, Seed: 42},
 	}
 	if diff := cmp.Diff(want, j.Metadata(v)); diff != "" {

@@ -24,7 +24,7 @@ func FuzzParseVerdict(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	tmpl := judge.Seed001()
+	tmpl := judge.AccuracyFaithfulness()
 	f.Fuzz(func(t *testing.T, reply string) {
 		p, err := judge.ParseVerdict(tmpl, reply)
 		if err != nil {

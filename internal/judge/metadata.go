@@ -13,7 +13,7 @@ type Metadata struct {
 	// "model@system_fingerprint", several joined by ", " when they differ between
 	// calls (a provider rolling out a new build mid-run), empty when no verdict says.
 	EvaluatorModelVersion string `json:"evaluator_model_version"`
-	// TemplateID is "seed001", "seed003" or a custom template's id.
+	// TemplateID is "accuracy-faithfulness", "rubric-1-10" or a custom template's id.
 	TemplateID string `json:"evaluator_prompt_template_id"`
 	// TemplateHash is Template.Hash: "sha256:…".
 	TemplateHash string `json:"evaluator_prompt_template_version_or_hash"`

@@ -57,7 +57,7 @@ func TestParseVerdictSeed001(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := judge.ParseVerdict(judge.Seed001(), tt.reply)
+			got, err := judge.ParseVerdict(judge.AccuracyFaithfulness(), tt.reply)
 			checkErr(t, err, tt.wantErr)
 			var pe *judge.ParseError
 			if err != nil && !errors.As(err, &pe) {
@@ -86,7 +86,7 @@ func TestParseVerdictSeed003(t *testing.T) {
 		{"no notes", `{"accuracy": 9, "relevance": 10, "completeness": 7, "conciseness": 8, "clarity": 9}`, `missing key "notes"`},
 	}
 	for _, tt := range tests {
-		_, err := judge.ParseVerdict(judge.Seed003(), tt.reply)
+		_, err := judge.ParseVerdict(judge.Rubric(), tt.reply)
 		t.Run(tt.name, func(t *testing.T) { checkErr(t, err, tt.wantErr) })
 	}
 }

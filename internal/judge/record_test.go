@@ -50,7 +50,7 @@ func TestRecordRefusesMisfits(t *testing.T) {
 		{"missing key", judge.Verdict{Scores: map[string]*float64{"accuracy_score": score(1)}}, `no score for key "faithfulness_score"`},
 		{"out of range", judge.Verdict{Scores: map[string]*float64{"accuracy_score": score(3), "faithfulness_score": score(1)}}, `key "accuracy_score" is 3; want an integer in 0..2`},
 		{"fraction", judge.Verdict{Scores: map[string]*float64{"accuracy_score": score(1.5), "faithfulness_score": score(1)}}, `is 1.5`},
-		{"extra key", judge.Verdict{Scores: map[string]*float64{"accuracy_score": score(1), "faithfulness_score": score(1), "tone": score(1)}}, "keys the template seed001 lacks"},
+		{"extra key", judge.Verdict{Scores: map[string]*float64{"accuracy_score": score(1), "faithfulness_score": score(1), "tone": score(1)}}, "keys the template accuracy-faithfulness lacks"},
 		{"null without error", judge.Verdict{Scores: map[string]*float64{"accuracy_score": nil, "faithfulness_score": nil}}, "need all keys null and an evaluator_error"},
 		{"error with scores", judge.Verdict{Scores: map[string]*float64{"accuracy_score": score(1), "faithfulness_score": score(1)}, EvaluatorError: judge.ErrorParse}, "an error verdict has null scores"},
 		{"parse error", judge.Verdict{Scores: map[string]*float64{"accuracy_score": nil, "faithfulness_score": nil}, EvaluatorError: judge.ErrorParse}, ""},

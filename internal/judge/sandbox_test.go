@@ -22,7 +22,7 @@ var injections = []string{
 
 func TestInjectionsStaySandboxed(t *testing.T) {
 	t.Parallel()
-	for _, tmpl := range []*judge.Template{judge.Seed001(), judge.Seed003()} {
+	for _, tmpl := range []*judge.Template{judge.AccuracyFaithfulness(), judge.Rubric()} {
 		for _, inj := range injections {
 			prompt := tmpl.Render(judge.Request{Task: "What is 2+2?", CandidateAnswer: inj})
 			open := strings.Index(prompt, "<candidate_answer>")
@@ -61,7 +61,7 @@ func TestPlaceholderInValueIsNotExpanded(t *testing.T) {
 	t.Parallel()
 	// A task quoting a placeholder must not pull the candidate answer (or anything
 	// else) into the task: substitution is a single pass over the template.
-	p := judge.Seed001().Render(judge.Request{Task: "Explain {{candidate_answer}}", CandidateAnswer: "SECRET"})
+	p := judge.AccuracyFaithfulness().Render(judge.Request{Task: "Explain {{candidate_answer}}", CandidateAnswer: "SECRET"})
 	if n := strings.Count(p, "SECRET"); n != 1 {
 		t.Errorf("candidate appears %d times; want 1 (in its own sandbox):\n%s", n, p)
 	}

@@ -28,7 +28,7 @@ var placeholderRE = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
 // Template is a judge prompt and the reply it asks for: the text with placeholders, the
 // score keys with their allowed range, and the rationale rule.
 type Template struct {
-	// ID names the template in run metadata: "seed001", "seed003" or the file's id.
+	// ID names the template in run metadata: "accuracy-faithfulness", "rubric-1-10" or the file's id.
 	ID string
 	// Text is the user message, with {{placeholders}}.
 	Text string

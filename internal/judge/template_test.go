@@ -47,14 +47,14 @@ OUTPUT JSON SCHEMA
 
 func TestSeed001IsVerbatim(t *testing.T) {
 	t.Parallel()
-	if diff := cmp.Diff(seed001Verbatim, judge.Seed001().Text); diff != "" {
+	if diff := cmp.Diff(seed001Verbatim, judge.AccuracyFaithfulness().Text); diff != "" {
 		t.Errorf("seed 001 template differs from the seed (-seed +embedded):\n%s", diff)
 	}
 }
 
 func TestRenderSeed001(t *testing.T) {
 	t.Parallel()
-	got := judge.Seed001().Render(judge.Request{
+	got := judge.AccuracyFaithfulness().Render(judge.Request{
 		ID:              "q1",
 		Task:            "What is the capital of France?",
 		ReferenceAnswer: "Paris",
@@ -75,7 +75,7 @@ func TestRenderSeed001(t *testing.T) {
 
 func TestSeed003Keys(t *testing.T) {
 	t.Parallel()
-	tm := judge.Seed003()
+	tm := judge.Rubric()
 	want := []string{"accuracy", "relevance", "completeness", "conciseness", "clarity"}
 	if diff := cmp.Diff(want, tm.KeyNames()); diff != "" {
 		t.Errorf("seed 003 keys (-want +got):\n%s", diff)
@@ -102,22 +102,22 @@ func TestSeed003Keys(t *testing.T) {
 
 func TestTemplateHashes(t *testing.T) {
 	t.Parallel()
-	a, b := judge.Seed001(), judge.Seed001()
+	a, b := judge.AccuracyFaithfulness(), judge.AccuracyFaithfulness()
 	if a.Hash() != b.Hash() || !strings.HasPrefix(a.Hash(), "sha256:") || len(a.Hash()) != len("sha256:")+64 {
 		t.Fatalf("Seed001 hash %q: want a stable sha256:<64 hex>", a.Hash())
 	}
-	renamed := judge.Seed001()
+	renamed := judge.AccuracyFaithfulness()
 	renamed.ID = "other"
 	if renamed.Hash() != a.Hash() {
 		t.Error("renaming a template changed its hash; the id must not void caches")
 	}
-	tighter := judge.Seed001()
+	tighter := judge.AccuracyFaithfulness()
 	tighter.Rationale.MaxWords = 40
 	if tighter.Hash() == a.Hash() {
 		t.Error("a different parse rule kept the hash; cached verdicts would be reused wrongly")
 	}
-	if judge.Seed003().Hash() == a.Hash() {
-		t.Error("seed001 and seed003 share a hash")
+	if judge.Rubric().Hash() == a.Hash() {
+		t.Error("the two built-in templates share a hash")
 	}
 }
 
@@ -190,12 +190,17 @@ func TestLoadTemplateFile(t *testing.T) {
 		}
 	}
 
-	if _, err := judge.LoadTemplate("seed999"); err == nil || !strings.Contains(err.Error(), "seed001, seed003") {
+	if _, err := judge.LoadTemplate("seed999"); err == nil || !strings.Contains(err.Error(), "accuracy-faithfulness, rubric-1-10") {
 		t.Errorf("unknown name: err = %v; want one listing the built-ins", err)
 	}
-	for _, name := range []string{"", "seed001", "seed003"} {
-		if _, err := judge.LoadTemplate(name); err != nil {
+	// The former names still load, as the same templates.
+	for name, want := range map[string]string{"": "accuracy-faithfulness", "accuracy-faithfulness": "accuracy-faithfulness",
+		"rubric-1-10": "rubric-1-10", "seed001": "accuracy-faithfulness", "seed003": "rubric-1-10"} {
+		tm, err := judge.LoadTemplate(name)
+		if err != nil {
 			t.Errorf("LoadTemplate(%q): %v", name, err)
+		} else if tm.ID != want {
+			t.Errorf("LoadTemplate(%q).ID = %q, want %q", name, tm.ID, want)
 		}
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/goccy/go-yaml"
 )
 
-// LoadTemplate returns the built-in template called name ("seed001", "seed003"), or
+// LoadTemplate returns the built-in template called name ("accuracy-faithfulness",
+// "rubric-1-10", or their former names "seed001", "seed003"), or
 // else reads the template file at that path.
 //
 // A template file starts with YAML front matter declaring what the reply must carry,
@@ -25,7 +26,10 @@ import (
 //	Rate the tone of {{candidate_answer}} for the task {{task}} ...
 func LoadTemplate(name string) (*Template, error) {
 	if name == "" {
-		name = TemplateSeed001
+		name = TemplateAccuracyFaithfulness
+	}
+	if n, ok := legacyNames[name]; ok {
+		name = n
 	}
 	if f, ok := builtins[name]; ok {
 		return f(), nil

@@ -106,7 +106,7 @@ func (s *System) Build(base string, env *Env) error {
 			return unknownDim(at+".dimension", "ceiling names", c.Dimension)
 		}
 		if c.Cap < 0 || c.Cap > 1 {
-			return fe(at+".cap", "cap %v; want a score in [0, 1] (seed 003's 4.0 of 10 is 0.4)", c.Cap)
+			return fe(at+".cap", "cap %v; want a score in [0, 1] (4.0 of 10 is 0.4)", c.Cap)
 		}
 	}
 	for i, v := range s.Vetoes {

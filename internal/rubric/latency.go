@@ -25,13 +25,13 @@ func init() {
 			return nil, optErr(d, "field %q; want latency_e2e_ms or latency_model_ms", f)
 		}
 		if d.Target <= 0 {
-			return nil, optErr(d, "needs `target:` in ms > 0 (seed 001: 3000)")
+			return nil, optErr(d, "needs `target:` in ms > 0 (e.g. 3000)")
 		}
 		return &latencyScorer{d: d, field: f, target: d.Target}, nil
 	})
 	register("tokens", "unit", false, func(d *Dimension, _ *Env) (Scorer, error) {
 		if d.Target <= 0 {
-			return nil, optErr(d, "needs `target:` in tokens > 0 (seed 001: 2000)")
+			return nil, optErr(d, "needs `target:` in tokens > 0 (e.g. 2000)")
 		}
 		return &tokensScorer{d: d, target: d.Target}, nil
 	})

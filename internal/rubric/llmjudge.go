@@ -102,7 +102,7 @@ type llmJudgeScorer struct {
 func init() {
 	register("llm_judge", "", true, func(d *Dimension, env *Env) (Scorer, error) {
 		if d.Scale == "" {
-			return nil, optErr(d, "needs `scale:` (seed 001: 0-2; seed 003: 1-10)")
+			return nil, optErr(d, "needs `scale:` (0-2 for the accuracy-faithfulness template, 1-10 for rubric-1-10)")
 		}
 		if env == nil || env.Judges == nil {
 			return nil, optErr(d, "no judge configured: add a `judges:` block")

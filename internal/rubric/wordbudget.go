@@ -17,7 +17,7 @@ type wordBudget struct {
 func init() {
 	register("word_budget", "binary", true, func(d *Dimension, _ *Env) (Scorer, error) {
 		if d.MaxWords <= 0 {
-			return nil, optErr(d, "needs `max_words:` > 0 (seed 000: 30)")
+			return nil, optErr(d, "needs `max_words:` > 0 (e.g. 30)")
 		}
 		s := &wordBudget{max: d.MaxWords}
 		switch d.Count {

@@ -65,7 +65,7 @@ func NewOpenAI(cfg OpenAIConfig, getenv func(string) string, concurrency int, op
 		return nil, errors.New("runner: openai: model is empty; name a pinned model")
 	}
 	if chat.IsFloatingAlias(cfg.Model) && !cfg.AllowFloatingAlias {
-		return nil, fmt.Errorf("runner: openai: model %q is a floating alias whose meaning changes over time (seed 001 §4.2); "+
+		return nil, fmt.Errorf("runner: openai: model %q is a floating alias whose meaning changes over time, so runs would not be comparable; "+
 			"pin a dated version or set allow_floating_alias: true", cfg.Model)
 	}
 	if cfg.Prompt == "" {
