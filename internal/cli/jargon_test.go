@@ -17,8 +17,8 @@ import (
 var jargon = regexp.MustCompile(`(?i)\bseed|§|\bphase\b|\badr\b`)
 
 // samplingSeed is the one legitimate "seed": the judge's sampling parameter, which is a
-// key in the config and the report (`seed: 42`, "seed": 42).
-var samplingSeed = regexp.MustCompile("\"seed\":|`seed: 42`|\"seed\"")
+// key in the config and the report (`seed: 42`, "seed": 42), called "sampling seed" in prose.
+var samplingSeed = regexp.MustCompile("(?i)\"seed\":|`seed: 42`|\"seed\"|sampling seed")
 
 func findJargon(t *testing.T, name, text string) {
 	t.Helper()
