@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // SchemaVersion is the version of the baseline file format.
@@ -77,9 +78,12 @@ const InlineOutputsLimit = 1 << 20
 
 // Load reads a baseline file (and its compressed outputs, if kept beside it).
 func Load(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, "baseline", safeio.MaxFileBytes)
 	if err != nil {
-		return nil, eval.Errorf(path, 0, "", "cannot read baseline: %v", unwrap(err))
+		return nil, err
+	}
+	if err := safeio.CheckJSONDepth(path, data, 1); err != nil {
+		return nil, err
 	}
 	var b Baseline
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -201,16 +205,16 @@ func writeOutputs(path string, outs [][]map[string]any) error {
 }
 
 func readOutputs(path string) ([][]map[string]any, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, unwrap(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	f, err := safeio.Open(path, "recorded outputs")
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(io.LimitReader(zr, 4<<30))
+	defer f.Close()
+	zr, err := safeio.Decompress(f, path, safeio.MaxDecompressedBytes)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(zr)
 	var outs [][]map[string]any
 	for {
 		var line struct {

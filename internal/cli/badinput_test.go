@@ -27,6 +27,8 @@ type badCase struct {
 	cmd string
 	// config replaces the --config path (relative to the temp dir).
 	config string
+	// setup prepares what files cannot hold (a FIFO, a symlink to a device), last.
+	setup func(t *testing.T, dir string)
 	// want must match stderr: the file, the line (file:line) and the item where the
 	// problem has them, and what is wrong.
 	want string
@@ -54,7 +56,7 @@ func badCases(t *testing.T) []badCase {
 	suite := readBase(t, "suite.yaml")
 	config := readBase(t, "evalgate.yaml")
 	huge := `{"id": "c-02", "output": "` + strings.Repeat("went ", eval.MaxLineBytes/5+1) + `"}`
-	return []badCase{
+	cases := []badCase{
 		// Results files (JSONL).
 		{name: "malformed_jsonl_line", want: `results\.jsonl:2(:\d+)?: malformed JSON: unexpected EOF`},
 		{name: "bom_in_results", files: map[string]string{"results.jsonl": "\uFEFF" + results(baseLine1, baseLine2, baseLine3)},
@@ -85,9 +87,9 @@ func badCases(t *testing.T) []badCase {
 		{name: "record_not_object", want: `results\.jsonl:2: want a JSON object on each line`},
 		{name: "two_records_on_a_line", want: `results\.jsonl:2: .*more than one JSON value on the line`},
 		{name: "huge_output_line", files: map[string]string{"results.jsonl": results(baseLine1, huge, baseLine3)},
-			want: `results\.jsonl:2: record is \d+ bytes; the limit is 16777216`},
+			want: `results\.jsonl:2: line is longer than 64 MiB, the limit for one record`},
 		{name: "results_file_missing", want: `runs/pr\.jsonl: cannot read results file: no such file or directory`},
-		{name: "results_flag_is_directory", args: []string{"--results", "."}, want: `\.: is a directory; want a results file`},
+		{name: "results_flag_is_directory", args: []string{"--results", "."}, want: `\.: is a directory; want a regular results file`},
 
 		// Suites.
 		{name: "empty_suite", want: `suite\.yaml:2: suite has no items`},
@@ -161,6 +163,7 @@ func badCases(t *testing.T) []badCase {
 		{name: "validate_bad_results", cmd: "validate", want: `results\.jsonl:2: item "c-99": no such item in suite`,
 			files: map[string]string{"results.jsonl": results(baseLine1, strings.Replace(baseLine2, "c-02", "c-99", 1))}},
 	}
+	return append(cases, hardeningCases(t)...)
 }
 
 // TestBadInput runs every catalog case through the real command in-process: exit code 2,
@@ -183,13 +186,16 @@ func TestBadInput(t *testing.T) {
 			caseDir := filepath.Join("testdata", "bad", tc.name)
 			if _, err := os.Stat(caseDir); err == nil {
 				copyTree(t, caseDir, dir)
-			} else if tc.files == nil && tc.args == nil && tc.config == "" {
+			} else if tc.files == nil && tc.args == nil && tc.config == "" && tc.setup == nil {
 				t.Fatalf("case %q has neither testdata/bad/%s/ nor generated files or args", tc.name, tc.name)
 			}
 			for name, content := range tc.files {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if tc.setup != nil {
+				tc.setup(t, dir)
 			}
 			cfg := filepath.Join(dir, "evalgate.yaml")
 			if tc.config != "" {

@@ -50,7 +50,7 @@ func (c *CLI) baseline(args []string) int {
 // MakeBaseline scores a release's runs and writes the stable distribution and the
 // baselines index beside it. It returns the path written.
 func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *baseline.Baseline, error) {
-	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Env: c.judgeEnv(&o.judge)})
+	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Env: c.judgeEnv(&o.judge), Stdin: c.Stdin})
 	if err != nil {
 		return "", nil, err
 	}

@@ -36,7 +36,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	}
 	r, err := Check(context.Background(), CheckOptions{
 		Config: o.Config, Results: o.Results, Baseline: o.Baseline, NoBaseline: scoreOnly,
-		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o),
+		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin,
 	})
 	if err != nil {
 		return c.fail(err)

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 func (c *CLI) compare(args []string) int {
@@ -56,9 +56,12 @@ func (c *CLI) compare(args []string) int {
 
 // loadSnapshot reads a baseline, or a JSON report turned into a baseline.
 func loadSnapshot(path string) (*baseline.Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, "report or baseline", safeio.MaxFileBytes)
 	if err != nil {
-		return nil, eval.Errorf(path, 0, "", "cannot read: %v", err)
+		return nil, err
+	}
+	if err := safeio.CheckJSONDepth(path, data, 1); err != nil {
+		return nil, err
 	}
 	var probe struct {
 		Items []map[string]json.RawMessage `json:"items"`

@@ -50,7 +50,7 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 
 func (o *common) register(fs *flag.FlagSet, withBaseline bool) {
 	fs.StringVar(&o.Config, "config", config.DefaultFile, "config `file`")
-	fs.Var(&o.Results, "results", "results `file` (JSONL) or quoted pattern ('runs/*.jsonl', 'runs/**/*.jsonl'), repeatable: one file per run; overrides the config")
+	fs.Var(&o.Results, "results", "results `file` (JSONL) or quoted pattern ('runs/*.jsonl', 'runs/**/*.jsonl'), repeatable: one file per run (- reads standard input, once); overrides the config")
 	if withBaseline {
 		fs.StringVar(&o.Baseline, "baseline", "", "baseline `file`; overrides the config")
 	}

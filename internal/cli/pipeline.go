@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // CheckOptions are the inputs of one check, from flags or from the action.
@@ -31,6 +34,8 @@ type CheckOptions struct {
 	Now             time.Time
 	CodeVersion     string
 	Env             *rubric.Env
+	// Stdin is read for the results path "-" (at most once).
+	Stdin io.Reader
 }
 
 // Loaded is a config with its suite and runs.
@@ -57,8 +62,19 @@ func Load(opts CheckOptions) (*Loaded, error) {
 		return nil, eval.Errorf(cfg.File, 0, "", "no results: pass --results FILE (repeatable) or list `results:` in the config")
 	}
 	l := &Loaded{Config: cfg}
+	if i := slices.Index(paths, safeio.Stdin); i >= 0 && slices.Contains(paths[i+1:], safeio.Stdin) {
+		return nil, eval.Errorf(cfg.File, 0, "", "--results - (standard input) may be given once")
+	}
 	for _, p := range paths {
-		run, err := eval.LoadRun(p)
+		var run *eval.Run
+		if p == safeio.Stdin {
+			if opts.Stdin == nil {
+				return nil, eval.Errorf(cfg.File, 0, "", "--results - (standard input) is not available here")
+			}
+			run, err = eval.ReadRun(stdinName, opts.Stdin)
+		} else {
+			run, err = eval.LoadRun(p)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -74,6 +90,9 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	}
 	return l, nil
 }
+
+// stdinName labels standard input in messages and reports.
+const stdinName = "<stdin>"
 
 // envOrEmpty is env, or one with no judge settings when the caller gave none.
 func envOrEmpty(env *rubric.Env) *rubric.Env {

@@ -13,7 +13,7 @@ func (c *CLI) validate(args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results})
+	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Stdin: c.Stdin})
 	if err != nil {
 		return c.fail(err)
 	}

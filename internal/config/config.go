@@ -6,14 +6,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/evalgate/evalgate/internal/diagnose"
 	"github.com/evalgate/evalgate/internal/eval"
@@ -21,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/runner"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // DefaultFile is the config file evalgate reads when --config is not given.
@@ -55,13 +54,9 @@ var metaKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // Load reads and validates a config file. env builds judge scorers (nil: no judges).
 func Load(path string, env *rubric.Env) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, "config", safeio.MaxSmallFileBytes)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, eval.Errorf(path, 0, "", "cannot read config: %v", err)
+		return nil, err
 	}
 	return Parse(path, data, env)
 }
@@ -85,9 +80,9 @@ func Parse(path string, data []byte, env *rubric.Env) (*Config, error) {
 		}
 		return nil, eval.Errorf(path, bytes.Count(data[:i], []byte("\n"))+1, "", "invalid UTF-8 at byte %d; a config file is UTF-8 text", i)
 	}
-	f, err := parser.ParseBytes(data, 0)
+	f, err := safeio.ParseYAML(path, data)
 	if err != nil {
-		return nil, eval.YAMLError(path, err)
+		return nil, err
 	}
 	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
 		return nil, eval.Errorf(path, 0, "", "want one YAML document with scoring: and grading:")

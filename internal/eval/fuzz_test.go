@@ -67,6 +67,22 @@ var byteSeeds = []string{
 	"- id: 1\n",
 	"- {id: a, expected: !!binary aGVsbG8=}\n",
 	"- {id: a, n: 0x1p-2}\n",
+	// Alias expansion and nesting limits (safeio): a chain past 10,000 nodes, a chain
+	// within it, a flow list and a block mapping past 1,000 levels.
+	"- id: a\n  b: &b0 [x]\n  c: &b1 [*b0, *b0, *b0, *b0, *b0, *b0, *b0, *b0, *b0, *b0]\n  d: &b2 [*b1, *b1, *b1, *b1, *b1, *b1, *b1, *b1, *b1, *b1]\n  e: &b3 [*b2, *b2, *b2, *b2, *b2, *b2, *b2, *b2, *b2, *b2]\n  f: &b4 [*b3, *b3, *b3, *b3, *b3, *b3, *b3, *b3, *b3, *b3]\n  g: [*b4, *b4]\n",
+	"- id: a\n  b: &b0 [x]\n  c: [*b0, *b0]\n",
+	"- id: a\n  b: " + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "\n",
+	"- id: a\n  b:\n" + deepBlock(1001),
+	"{\"id\": \"a\", \"output\": \"x\", \"b\": " + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "}\n",
+}
+
+// deepBlock is a block mapping nested n levels, indented under a key.
+func deepBlock(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString(strings.Repeat(" ", i+4) + "k:\n")
+	}
+	return b.String()
 }
 
 func addByteSeeds(f *testing.F) {

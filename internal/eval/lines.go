@@ -2,35 +2,24 @@ package eval
 
 import (
 	"bytes"
-	"os"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // MaxLineBytes bounds one JSONL record (a model output included). Larger records are
 // refused rather than read into memory without limit.
-const MaxLineBytes = 16 << 20
-
-// MaxFileBytes bounds one suite or results file.
-const MaxFileBytes = 1 << 30
+const MaxLineBytes = safeio.MaxLineBytes
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// readText reads a text file and checks what every evalgate input shares: not empty,
-// UTF-8, no byte order mark, "\n" line endings. kind names the file in messages.
+// readText reads a regular text file whole, within safeio's cap, and checks what every
+// evalgate input shares: not empty, UTF-8, no byte order mark, "\n" line endings. kind
+// names the file in messages.
 func readText(path, kind string) ([]byte, error) {
-	st, err := os.Stat(path)
+	data, err := safeio.ReadFile(path, kind, safeio.MaxFileBytes)
 	if err != nil {
-		return nil, Errorf(path, 0, "", "cannot read %s file: %v", kind, unwrapPathErr(err))
-	}
-	if st.IsDir() {
-		return nil, Errorf(path, 0, "", "is a directory; want a %s file", kind)
-	}
-	if st.Size() > MaxFileBytes {
-		return nil, Errorf(path, 0, "", "%s file is %d bytes; the limit is %d", kind, st.Size(), MaxFileBytes)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, Errorf(path, 0, "", "cannot read %s file: %v", kind, unwrapPathErr(err))
+		return nil, err
 	}
 	if err := checkText(path, kind, data); err != nil {
 		return nil, err
@@ -42,17 +31,30 @@ func checkText(path, kind string, data []byte) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Errorf(path, 0, "", "%s file is empty", kind)
 	}
-	if bytes.HasPrefix(data, bom) {
+	line := 1
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		text := data
+		if i >= 0 {
+			text, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if err := checkLine(path, kind, line, text); err != nil {
+			return err
+		}
+		line++
+	}
+	return nil
+}
+
+// checkLine checks one line (without its "\n") of a text file.
+func checkLine(path, kind string, line int, text []byte) error {
+	if line == 1 && bytes.HasPrefix(text, bom) {
 		return Errorf(path, 1, "", "file starts with a UTF-8 byte order mark; save it as UTF-8 without BOM")
 	}
-	line := 1
-	for i := 0; i < len(data); {
-		c := data[i]
-		if c == '\n' {
-			line++
-			i++
-			continue
-		}
+	for i := 0; i < len(text); {
+		c := text[i]
 		if c == '\r' {
 			return Errorf(path, line, "", "carriage return (CRLF line ending); evalgate reads \\n line endings only: convert the file (e.g. dos2unix)")
 		}
@@ -63,20 +65,13 @@ func checkText(path, kind string, data []byte) error {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRune(data[i:])
+		r, size := utf8.DecodeRune(text[i:])
 		if r == utf8.RuneError && size <= 1 {
-			return Errorf(path, line, "", "invalid UTF-8 at byte %d; a %s file is UTF-8 text", i, kind)
+			return Errorf(path, line, "", "invalid UTF-8 at byte %d of the line; a %s file is UTF-8 text", i+1, kind)
 		}
 		i += size
 	}
 	return nil
-}
-
-func unwrapPathErr(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // splitLines calls fn for every non-blank line with its 1-based number.

@@ -1,5 +1,12 @@
 package eval
 
+import (
+	"bytes"
+	"io"
+
+	"github.com/evalgate/evalgate/internal/safeio"
+)
+
 // Run is one run of the system under test over the suite: one results file.
 type Run struct {
 	File    string
@@ -13,39 +20,57 @@ func (r *Run) Result(id string) (*Result, bool) {
 	return res, ok
 }
 
-// LoadRun reads a results file (JSONL, one record per line).
+// LoadRun reads a results file (JSONL, one record per line). Only a regular file is
+// read; the file is streamed, so only one record (at most MaxLineBytes) is in memory at a
+// time besides the decoded results.
 func LoadRun(path string) (*Run, error) {
-	data, err := readText(path, "results")
+	f, err := safeio.Open(path, "results")
 	if err != nil {
 		return nil, err
 	}
-	return ParseRun(path, data)
+	defer f.Close()
+	return ReadRun(path, f)
 }
 
 // ParseRun parses results bytes; path names the file in errors.
 func ParseRun(path string, data []byte) (*Run, error) {
-	if err := checkText(path, "results", data); err != nil {
-		return nil, err
-	}
-	run := &Run{File: path, byID: map[string]*Result{}}
-	err := splitLines(data, func(line int, text []byte) error {
-		fields, err := decodeRecord(path, line, text)
-		if err != nil {
-			return err
+	return ReadRun(path, bytes.NewReader(data))
+}
+
+// ReadRun reads results from a stream (a file, standard input); name labels it in
+// errors. Each line is checked (UTF-8, no CR, no NUL) and decoded as it is read.
+func ReadRun(name string, r io.Reader) (*Run, error) {
+	run := &Run{File: name, byID: map[string]*Result{}}
+	ls := safeio.NewLines(r, name, MaxLineBytes)
+	blank := true
+	for ls.Next() {
+		line, text := ls.Line(), ls.Bytes()
+		if err := checkLine(name, "results", line, text); err != nil {
+			return nil, err
 		}
-		res, err := newResult(path, line, fields)
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		blank = false
+		fields, err := decodeRecord(name, line, text)
 		if err != nil {
-			return err
+			return nil, err
+		}
+		res, err := newResult(name, line, fields)
+		if err != nil {
+			return nil, err
 		}
 		if prev, dup := run.byID[res.ID]; dup {
-			return Errorf(path, line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
+			return nil, Errorf(name, line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
 		}
 		run.byID[res.ID] = res
 		run.Results = append(run.Results, res)
-		return nil
-	})
-	if err != nil {
+	}
+	if err := ls.Err(); err != nil {
 		return nil, err
+	}
+	if blank {
+		return nil, Errorf(name, 0, "", "results file is empty")
 	}
 	return run, nil
 }

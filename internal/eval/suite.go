@@ -13,7 +13,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // Suite is the regression set: items with unique ids, in file order.
@@ -89,9 +90,9 @@ func (s *Suite) add(line int, fields map[string]any) error {
 
 // parseYAML accepts a list of items, or a mapping with `items:` and an optional `name:`.
 func (s *Suite) parseYAML(data []byte) error {
-	f, err := parser.ParseBytes(data, 0)
+	f, err := safeio.ParseYAML(s.File, data)
 	if err != nil {
-		return YAMLError(s.File, err)
+		return err
 	}
 	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
 		return Errorf(s.File, 0, "", "want one YAML document holding a list of items or a mapping with \"items\"")
@@ -208,7 +209,10 @@ func checkFinite(v any) error {
 // decodeRecord decodes one JSONL line into JSON fields.
 func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
 	if len(text) > MaxLineBytes {
-		return nil, Errorf(file, line, "", "record is %d bytes; the limit is %d", len(text), MaxLineBytes)
+		return nil, Errorf(file, line, "", "line is longer than %d MiB, the limit for one record", MaxLineBytes>>20)
+	}
+	if err := safeio.CheckJSONDepth(file, text, line); err != nil {
+		return nil, err
 	}
 	trimmed := bytes.TrimSpace(text)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
@@ -247,32 +251,10 @@ func jsonError(file string, line int, err error) error {
 	return &InputError{File: file, Line: line, Col: col, Msg: "malformed JSON: " + err.Error()}
 }
 
-// NodeToValue is yaml.NodeToValue with its errors as *InputError. goccy/go-yaml v1.18
-// panics on some valid YAML (a tag before a scalar on the next line, `results: !!str\n  x`,
-// decoded into a list; found by fuzzing): the panic is bad input too, not a crash.
-func NodeToValue(file string, node ast.Node, v any, opts ...yaml.DecodeOption) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &InputError{File: file, Line: line(node), Msg: fmt.Sprintf("cannot decode this YAML (%v); check the tags (!...) and the indentation", r)}
-		}
-	}()
-	if err := yaml.NodeToValue(node, v, opts...); err != nil {
-		return YAMLError(file, err)
-	}
-	return nil
-}
-
-// YAMLError converts a goccy/go-yaml error into an *InputError with line and column.
-func YAMLError(file string, err error) error {
-	var ye yaml.Error
-	if e, ok := err.(yaml.Error); ok {
-		ye = e
-	}
-	if ye != nil && ye.GetToken() != nil {
-		p := ye.GetToken().Position
-		return &InputError{File: file, Line: p.Line, Col: p.Column, Msg: ye.GetMessage()}
-	}
-	return &InputError{File: file, Msg: err.Error()}
+// NodeToValue is yaml.NodeToValue with its errors (and goccy/go-yaml's panics on some
+// valid YAML) as *InputError.
+func NodeToValue(file string, node ast.Node, v any, opts ...yaml.DecodeOption) error {
+	return safeio.DecodeNode(file, node, v, opts...)
 }
 
 // clip cuts s to at most n bytes for a message, marking the cut.

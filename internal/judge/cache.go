@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // cacheVersion is part of every key; bump it when the entry format or the meaning of
@@ -57,11 +59,14 @@ func (c *diskCache) path(key string) string {
 // get returns the cached verdict for key. A missing file is a miss; an unreadable or
 // corrupt one is an error, since silently re-judging would hide a broken cache.
 func (c *diskCache) get(key string) (Verdict, bool, error) {
-	data, err := os.ReadFile(c.path(key))
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(c.path(key)); errors.Is(err, fs.ErrNotExist) {
 		return Verdict{}, false, nil
 	}
+	data, err := safeio.ReadFile(c.path(key), "judge cache", safeio.MaxSmallFileBytes)
 	if err != nil {
+		return Verdict{}, false, fmt.Errorf("judge cache: %w", err)
+	}
+	if err := safeio.CheckJSONDepth(c.path(key), data, 1); err != nil {
 		return Verdict{}, false, fmt.Errorf("judge cache: %w", err)
 	}
 	var e cacheEntry

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // ParseError says why a judge reply was refused (seed 001 §2.2).
@@ -37,6 +39,9 @@ var intLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 // rationale, when the template has one, is a non-empty string within its word limit.
 // Other keys are ignored. Any failure is a *ParseError.
 func ParseVerdict(t *Template, reply string) (Parsed, error) {
+	if err := safeio.CheckJSONDepth("reply", []byte(reply), 1); err != nil {
+		return Parsed{}, parseErrorf("nested more than %d levels deep", safeio.MaxDepth)
+	}
 	dec := json.NewDecoder(strings.NewReader(reply))
 	dec.UseNumber()
 	var obj map[string]json.RawMessage

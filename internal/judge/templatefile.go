@@ -2,12 +2,14 @@ package judge
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // LoadTemplate returns the built-in template called name ("accuracy-faithfulness",
@@ -34,7 +36,7 @@ func LoadTemplate(name string) (*Template, error) {
 	if f, ok := builtins[name]; ok {
 		return f(), nil
 	}
-	data, err := os.ReadFile(name)
+	data, err := safeio.ReadFile(name, "judge template", safeio.MaxSmallFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("judge template %q is neither a built-in (%s) nor a readable file: %w",
 			name, strings.Join(BuiltinTemplates(), ", "), err)
@@ -65,8 +67,8 @@ func ParseTemplateFile(path string, data []byte) (*Template, error) {
 		return nil, fmt.Errorf("%s: front matter is not closed by a --- line", path)
 	}
 	var fm templateFront
-	if err := unmarshalFront(front, &fm); err != nil {
-		return nil, fmt.Errorf("%s: front matter: %w", path, err)
+	if err := unmarshalFront(path, front, &fm); err != nil {
+		return nil, err
 	}
 	id := fm.ID
 	if id == "" {
@@ -86,13 +88,16 @@ func ParseTemplateFile(path string, data []byte) (*Template, error) {
 	return t, nil
 }
 
-// unmarshalFront decodes front matter strictly. goccy/go-yaml v1.18 can panic on some
-// malformed input (a tag before a value on the next line); that is bad input, not a crash.
-func unmarshalFront(front []byte, fm *templateFront) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("malformed YAML (%v)", r)
+// unmarshalFront decodes front matter strictly, within safeio's YAML limits (nesting,
+// aliases). The front matter starts on the file's second line, after "---".
+func unmarshalFront(path string, front []byte, fm *templateFront) error {
+	err := safeio.UnmarshalYAML(path, front, fm, yaml.Strict())
+	var ie *safeio.InputError
+	if errors.As(err, &ie) {
+		if ie.Line > 0 {
+			ie.Line++
 		}
-	}()
-	return yaml.UnmarshalWithOptions(front, fm, yaml.Strict())
+		ie.Msg = "front matter: " + ie.Msg
+	}
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // schemaPrinter formats validation messages; a nil printer panics in some error kinds
@@ -32,9 +35,16 @@ func init() {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(d.Dir, path)
 		}
-		data, err := os.ReadFile(path)
+		data, err := safeio.ReadFile(path, "JSON Schema", safeio.MaxSmallFileBytes)
 		if err != nil {
-			return nil, optErr(d, "schema file %s: %v", path, unwrapOS(err))
+			var ie *safeio.InputError
+			if errors.As(err, &ie) {
+				err = errors.New(strings.TrimPrefix(ie.Msg, "cannot read JSON Schema file: "))
+			}
+			return nil, optErr(d, "schema file %s: %v", path, err)
+		}
+		if err := safeio.CheckJSONDepth(path, data, 1); err != nil {
+			return nil, optErr(d, "schema file %v", err)
 		}
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(data)))
 		if err != nil {

@@ -1,0 +1,107 @@
+package cli_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/cli"
+)
+
+// laughs is a "billion laughs" anchor chain as YAML lines indented by indent: level i
+// is a flow list of ten aliases of level i-1, so level 10 would expand to 10^10 scalars.
+func laughs(indent string, levels int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%sa0: &a0 [lol]\n", indent)
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "%sa%d: &a%d [%s]\n", indent, i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 10), ", "))
+	}
+	return b.String()
+}
+
+func nested(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+
+// hardeningCases are hostile inputs: alias bombs, deep nesting, special files.
+func hardeningCases(t *testing.T) []badCase {
+	suite := readBase(t, "suite.yaml")
+	config := readBase(t, "evalgate.yaml")
+	// An item field holding the anchor chain: the base suite has 11 lines, so "a0" is on
+	// line 16 and the first alias of a4 (21111 nodes: 1 + 10×2111, where a0 is a list
+	// and a scalar) is on line 21, inside a5.
+	bombSuite := suite + "  - id: c-04\n    prompt: boom\n    expected_contains: {english: [x], spanish: [y]}\n    bomb:\n" + laughs("      ", 10)
+	bombConfig := config + "metadata:\n  bomb: x\nx:\n" + laughs("  ", 10)
+	deepLine := `{"id": "c-02", "output": "x", "extra": ` + nested(1000) + `}`
+	fifo := func(name string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, name)
+			os.Remove(p)
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	symlink := func(name, target string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, name)
+			os.Remove(p)
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return []badCase{
+		// YAML alias expansion (a hang before the limit).
+		{name: "yaml_alias_bomb_suite", files: map[string]string{"suite.yaml": bombSuite},
+			want: `suite\.yaml:21:\d+: alias \*a4 expands to 21111 nodes; the limit is 10000 per alias`},
+		{name: "yaml_alias_bomb_config", files: map[string]string{"evalgate.yaml": bombConfig},
+			want: `evalgate\.yaml:\d+:\d+: alias \*a4 expands to 21111 nodes; the limit is 10000 per alias`},
+		// Nesting depth (quadratic memory before the limit). "expected_contains:" and
+		// the item list are two levels; 1000 brackets make 1002.
+		{name: "yaml_deep_flow_suite", files: map[string]string{"suite.yaml": suite + "  - id: c-04\n    expected_contains: " + nested(1000) + "\n"},
+			want: `suite\.yaml:13:\d+: YAML nested more than 1000 levels deep; the limit is 1000`},
+		{name: "yaml_deep_config", files: map[string]string{"evalgate.yaml": config + "x: " + nested(200_000) + "\n"},
+			want: `evalgate\.yaml:15:\d+: YAML nested more than 1000 levels deep`},
+		{name: "json_deep_results_record", files: map[string]string{"results.jsonl": results(baseLine1, deepLine, baseLine3)},
+			want: `results\.jsonl:2: JSON nested more than 1000 levels deep; the limit is 1000`},
+		{name: "json_deep_baseline", files: map[string]string{"baseline.json": "{\"items\":\n" + nested(1001) + "}\n",
+			"evalgate.yaml": config + "baseline: baseline.json\n"},
+			want: `baseline\.json:2: JSON nested more than 1000 levels deep`},
+		// Special files where a regular file is needed: refused at once, never read.
+		{name: "results_is_fifo", setup: fifo("results.jsonl"),
+			want: `results\.jsonl: is a named pipe \(FIFO\); want a regular results file`},
+		{name: "results_is_dev_zero", args: []string{"--results", "/dev/zero"},
+			want: `/dev/zero: is a character device; want a regular results file`},
+		{name: "config_is_dev_urandom", setup: symlink("evalgate.yaml", "/dev/urandom"),
+			want: `evalgate\.yaml: is a character device; want a regular config file`},
+		{name: "suite_is_fifo", setup: fifo("suite.yaml"),
+			want: `suite\.yaml: is a named pipe \(FIFO\); want a regular suite file`},
+		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
+			want: `--results - \(standard input\) may be given once`},
+	}
+}
+
+// TestResultsFromStdin: `--results -` reads the run from standard input.
+func TestResultsFromStdin(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "bad", "_base"), dir)
+	var so, se strings.Builder
+	c := &cli.CLI{
+		Stdin: strings.NewReader(results(baseLine1, baseLine2, baseLine3)), Stdout: &so, Stderr: &se,
+		Getenv: func(string) string { return "" },
+		Now:    func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) },
+		GitSHA: func() string { return "0000000000000000000000000000000000000000" },
+	}
+	// The config names no file called "-"; the run comes from stdin only.
+	os.Remove(filepath.Join(dir, "results.jsonl"))
+	code := c.Main([]string{"evalgate", "check", "--config", filepath.Join(dir, "evalgate.yaml"), "--results", "-", "--format", "json"})
+	if code != cli.ExitPass {
+		t.Fatalf("exit %d; stderr:\n%s", code, se.String())
+	}
+	if !strings.Contains(so.String(), `"c-03"`) {
+		t.Errorf("report lacks the items read from stdin:\n%s", so.String())
+	}
+}

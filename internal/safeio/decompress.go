@@ -1,0 +1,63 @@
+package safeio
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"io"
+)
+
+// gzipMagic starts every gzip stream.
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// Decompress returns r decompressed when it starts with a gzip header, else r as it
+// is. The decompressed stream fails with an *InputError once it passes limit bytes
+// (a small file that expands without end is refused, not truncated in silence).
+func Decompress(r io.Reader, name string, limit int64) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(len(gzipMagic))
+	if !bytes.Equal(head, gzipMagic) {
+		return br, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, Errorf(name, 0, "", "not a valid gzip file: %v", err)
+	}
+	return &capReader{r: zr, name: name, left: limit, limit: limit}, nil
+}
+
+// capReader fails instead of reading past its limit.
+type capReader struct {
+	r     io.Reader
+	name  string
+	left  int64
+	limit int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		// One byte more tells a stream of exactly limit bytes from a longer one.
+		var one [1]byte
+		for {
+			n, err := c.r.Read(one[:])
+			if n > 0 {
+				return 0, Errorf(c.name, 0, "", "decompresses to more than %s, the limit", mib(c.limit))
+			}
+			if err == io.EOF {
+				return 0, io.EOF
+			}
+			if err != nil {
+				return 0, Errorf(c.name, 0, "", "corrupt compressed data: %v", err)
+			}
+		}
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if err != nil && err != io.EOF {
+		return n, Errorf(c.name, 0, "", "corrupt compressed data: %v", err)
+	}
+	return n, err
+}
