@@ -150,29 +150,29 @@ func (a *aliasSizer) size(n ast.Node) int {
 	case *ast.TagNode:
 		return a.size(n.Value)
 	case *ast.MappingNode:
-		a.own++
-		s := 1
-		for _, kv := range n.Values {
-			s = min(s+a.size(kv), saturated)
-		}
-		return s
+		return collectionSize(a, n.Values)
 	case *ast.MappingValueNode:
 		return min(a.size(n.Key)+a.size(n.Value), saturated)
 	case *ast.MappingKeyNode:
 		return a.size(n.Value)
 	case *ast.SequenceNode:
-		a.own++
-		s := 1
-		for _, v := range n.Values {
-			s = min(s+a.size(v), saturated)
-		}
-		return s
+		return collectionSize(a, n.Values)
 	case *ast.CommentGroupNode, *ast.CommentNode:
 		return 0
 	default:
 		a.own++
 		return 1
 	}
+}
+
+// collectionSize is one node for the collection plus its children's sizes.
+func collectionSize[T ast.Node](a *aliasSizer, children []T) int {
+	a.own++
+	s := 1
+	for _, c := range children {
+		s = min(s+a.size(c), saturated)
+	}
+	return s
 }
 
 func count(n int) string {
