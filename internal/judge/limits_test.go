@@ -42,7 +42,7 @@ func TestTemplateYAMLLimits(t *testing.T) {
 // of a million levels.
 func TestParseVerdictDepth(t *testing.T) {
 	t.Parallel()
-	tm, err := judge.LoadTemplate(judge.TemplateSeed001)
+	tm, err := judge.LoadTemplate(judge.TemplateAccuracyFaithfulness)
 	if err != nil {
 		t.Fatal(err)
 	}
