@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Installs an evalgate release binary and puts it on PATH: the setup action's one step
+# (setup/action.yml). Runs under bash on every GitHub-hosted runner, Windows included.
+#
+#   EVALGATE_VERSION   v1.2.3, 1.2.3 or latest (default latest)
+#   EVALGATE_BASE_URL  the releases: <base>/download/<tag>/<asset>, and <base>/latest
+#                      redirects to <base>/tag/<tag> (default: evalgate's GitHub releases)
+#   EVALGATE_TOKEN     sent as a bearer token to the base URL's host (curl drops it on a
+#                      redirect to another host); optional
+#
+# It downloads evalgate_<os>_<arch>.tar.gz and checksums.txt, checks the archive's
+# SHA-256 (sha256sum, else shasum -a 256) before unpacking anything, and keeps the binary
+# in the runner's tool cache (RUNNER_TOOL_CACHE/evalgate/<version>/<arch>), so a second
+# job on the same runner downloads nothing. Outputs (GITHUB_OUTPUT): version, path.
+set -euo pipefail
+
+version=${EVALGATE_VERSION:-latest}
+base=${EVALGATE_BASE_URL:-https://github.com/evalgate/evalgate/releases}
+base=${base%/}
+token=${EVALGATE_TOKEN:-}
+
+die() {
+  echo "::error title=evalgate setup::$*"
+  echo "evalgate setup: $*" >&2
+  exit 1
+}
+
+case "${RUNNER_OS:-$(uname -s)}" in
+  Linux) os=linux ;;
+  macOS | Darwin) os=darwin ;;
+  Windows | MINGW* | MSYS* | CYGWIN*) os=windows ;;
+  *) die "unsupported operating system ${RUNNER_OS:-$(uname -s)}; releases exist for Linux, macOS and Windows" ;;
+esac
+case "${RUNNER_ARCH:-$(uname -m)}" in
+  X64 | x86_64 | amd64) arch=amd64 cache_arch=x64 ;;
+  ARM64 | arm64 | aarch64) arch=arm64 cache_arch=arm64 ;;
+  *) die "unsupported architecture ${RUNNER_ARCH:-$(uname -m)}; releases exist for amd64 and arm64" ;;
+esac
+exe=evalgate
+if [ "$os" = windows ]; then exe=evalgate.exe; fi
+
+curl_args=(--fail --silent --show-error --location --retry 3 --connect-timeout 20 --max-time 300)
+if [ -n "$token" ]; then curl_args+=(--header "Authorization: Bearer $token"); fi
+
+# latest: the release page <base>/latest redirects to <base>/tag/<tag>.
+if [ "$version" = latest ]; then
+  final=$(curl "${curl_args[@]}" --output /dev/null --write-out '%{url_effective}' "$base/latest") ||
+    die "could not resolve the latest release from $base/latest"
+  version=${final##*/}
+  case "$version" in
+    v[0-9]*) ;;
+    *) die "$base/latest led to $final, which names no release tag" ;;
+  esac
+fi
+case "$version" in
+  v[0-9]*) tag=$version ;;
+  [0-9]*) tag=v$version ;;
+  *) die "version \"$version\": want a release such as v1.2.3, or latest" ;;
+esac
+number=${tag#v}
+
+cache_root=${RUNNER_TOOL_CACHE:-${TMPDIR:-/tmp}/evalgate-tool-cache}
+dir=$cache_root/evalgate/$number/$cache_arch
+if [ -f "$dir.complete" ] && [ -x "$dir/$exe" ]; then
+  echo "evalgate $tag found in the tool cache: $dir"
+else
+  archive=evalgate_${os}_${arch}.tar.gz
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  echo "downloading $base/download/$tag/$archive"
+  curl "${curl_args[@]}" --output "$tmp/$archive" "$base/download/$tag/$archive" ||
+    die "could not download $base/download/$tag/$archive (does release $tag exist?)"
+  curl "${curl_args[@]}" --output "$tmp/checksums.txt" "$base/download/$tag/checksums.txt" ||
+    die "could not download $base/download/$tag/checksums.txt"
+
+  want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1; exit }' "$tmp/checksums.txt")
+  [ -n "$want" ] || die "checksums.txt of $tag has no line for $archive"
+  if command -v sha256sum >/dev/null 2>&1; then
+    got=$(sha256sum "$tmp/$archive" | awk '{ print $1 }')
+  elif command -v shasum >/dev/null 2>&1; then
+    got=$(shasum -a 256 "$tmp/$archive" | awk '{ print $1 }')
+  else
+    die "neither sha256sum nor shasum is installed: cannot verify the download"
+  fi
+  [ "$got" = "$want" ] || die "checksum mismatch for $archive of $tag: SHA-256 $got, checksums.txt says $want; nothing was installed"
+  echo "SHA-256 verified: $got"
+
+  mkdir -p "$tmp/unpacked"
+  tar -xzf "$tmp/$archive" -C "$tmp/unpacked" || die "$archive is not a tar.gz archive"
+  [ -f "$tmp/unpacked/$exe" ] || die "$archive holds no $exe"
+  rm -rf "$dir" "$dir.complete"
+  mkdir -p "$dir"
+  mv "$tmp/unpacked/$exe" "$dir/$exe"
+  chmod +x "$dir/$exe"
+  touch "$dir.complete" # the tool cache's marker: the directory is whole
+fi
+
+"$dir/$exe" --version || die "the installed binary does not run: $dir/$exe"
+
+out_dir=$dir
+if [ "$os" = windows ] && command -v cygpath >/dev/null 2>&1; then out_dir=$(cygpath -w "$dir"); fi
+sep=/
+if [ "$os" = windows ]; then sep='\'; fi
+if [ -n "${GITHUB_PATH:-}" ]; then echo "$out_dir" >>"$GITHUB_PATH"; fi
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  {
+    echo "version=$tag"
+    echo "path=$out_dir$sep$exe"
+  } >>"$GITHUB_OUTPUT"
+fi
+echo "evalgate $tag installed: $out_dir$sep$exe"
