@@ -5,14 +5,19 @@
 #   scripts/podman-build.sh                       # the runtime stage from a host-built binary,
 #                                                 # with no image pull (what CI checks)
 
-FROM golang:1.26 AS build
+# The build stage runs on the builder's own platform and cross-compiles for the target
+# (TARGETOS/TARGETARCH, set by BuildKit), so the release's multi-arch image needs no
+# emulation; without them Go builds for the builder.
+FROM --platform=$BUILDPLATFORM golang:1.26 AS build
 ARG VERSION=dev
+ARG TARGETOS
+ARG TARGETARCH
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 # Static (no cgo), reproducible (-trimpath), small (-s -w strips symbols and DWARF).
-RUN CGO_ENABLED=0 go build -trimpath \
+RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -trimpath \
       -ldflags "-s -w -X github.com/evalgate/evalgate/internal/cli.Version=${VERSION}" \
       -o /out/evalgate ./cmd/evalgate \
  && mkdir -p /out/rootfs/tmp && chmod 1777 /out/rootfs/tmp

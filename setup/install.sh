@@ -100,7 +100,7 @@ fi
 out_dir=$dir
 if [ "$os" = windows ] && command -v cygpath >/dev/null 2>&1; then out_dir=$(cygpath -w "$dir"); fi
 sep=/
-if [ "$os" = windows ]; then sep='\'; fi
+if [ "$os" = windows ]; then sep="\\"; fi
 if [ -n "${GITHUB_PATH:-}" ]; then echo "$out_dir" >>"$GITHUB_PATH"; fi
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   {
