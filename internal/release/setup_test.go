@@ -100,8 +100,8 @@ func tarGz(t *testing.T, name, content string) []byte {
 
 type install struct {
 	toolCache, outputs, path string
-	stdout, stderr       string
-	err                  error
+	stdout, stderr           string
+	err                      error
 }
 
 // runInstall runs setup/install.sh as the composite action does, with the runner's
