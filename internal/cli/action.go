@@ -228,15 +228,15 @@ func annotations(r *report.Report) []github.Annotation {
 			break
 		}
 		out = append(out, github.Annotation{Path: r.SuiteFile, StartLine: it.Line, EndLine: it.Line, Level: level,
-			Title:   fmt.Sprintf("%s: %s", strings.ToLower(strings.TrimSuffix(title, " items")), report.Truncate(it.ID, 80)),
-			Message: fmt.Sprintf("score %.3f: %s", it.Score, report.Truncate(it.Reason(), 200))})
+			Title:   fmt.Sprintf("%s: %s", strings.ToLower(strings.TrimSuffix(title, " items")), report.Visible(report.Truncate(it.ID, 80))),
+			Message: fmt.Sprintf("score %.3f: %s", it.Score, report.Visible(report.Truncate(it.Reason(), 200)))})
 	}
 	// Findings that name items point at their suite lines as notices.
 	for _, f := range r.Findings {
 		for _, it := range f.Items {
 			if it.Line > 0 && len(out) < maxAnnotatedItems+maxFindingAnnotations {
 				out = append(out, github.Annotation{Path: r.SuiteFile, StartLine: it.Line, EndLine: it.Line, Level: github.LevelNotice,
-					Title: "diagnosis: " + f.Rule + ": " + report.Truncate(it.ID, 80), Message: report.Truncate(strings.ReplaceAll(f.Message, "`", ""), 500)})
+					Title: "diagnosis: " + f.Rule + ": " + report.Visible(report.Truncate(it.ID, 80)), Message: report.Visible(report.Truncate(strings.ReplaceAll(f.Message, "`", ""), 500))})
 			}
 		}
 	}

@@ -33,7 +33,43 @@ func TestTruncateCountsRunes(t *testing.T) {
 }
 
 func TestPlainStripsTerminalEscapes(t *testing.T) {
-	if got := plain("ok\x1b[2Jgone\r"); strings.ContainsAny(got, "\x1b\r") {
+	if got := plain("ok\x1b[2Jgone\r"); strings.ContainsAny(got, "\x1b\r") || !strings.Contains(got, `\x1b`) {
 		t.Errorf("plain kept control characters: %q", got)
+	}
+}
+
+func TestVisible(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain ñandú 日本", "plain ñandú 日本"},
+		{"tab\tand\nnewline", "tab\tand\nnewline"},
+		{"esc\x1b[2Jgone", `esc\x1b[2Jgone`},
+		{"cr\rbell\anul\x00del\x7f", `cr\x0dbell\x07nul\x00del\x7f`},
+		{"c1 \u009b31m", `c1 \x9b31m`}, // CSI, two bytes in UTF-8, shown by its value
+		{"broken \xff", `broken \xff`},
+		{"bidi \u202eevil\u202c \u2066x\u2069 \u200e\u200f\u061c", "bidi U+202Eevil" + "U+202C U+2066xU+2069 U+200EU+200FU+061C"},
+		{"tag \U000E0041\U000E007F", "tag U+E0041U+E007F"},
+	} {
+		if got := Visible(tc.in); got != tc.want {
+			t.Errorf("Visible(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestEveryRendererShowsControls: markdown (comment, job summary) and the terminal
+// table carry no raw control, bidi or tag character from untrusted text.
+func TestEveryRendererShowsControls(t *testing.T) {
+	hostile := "a\x1b[31mred\u202eevil\U000E0041\u009b"
+	for name, got := range map[string]string{
+		"markdown": Escape(hostile), "markdown truncated": EscapeTrunc(hostile, 80),
+		"table": plain(hostile), "html": htmlEscape(hostile),
+	} {
+		for _, r := range []string{"\x1b", "\u202e", "\U000E0041", "\u009b"} {
+			if strings.Contains(got, r) {
+				t.Errorf("%s: raw %q in %q", name, r, got)
+			}
+		}
+		if !strings.Contains(got, `x1b`) || !strings.Contains(got, "U+202E") || !strings.Contains(got, "U+E0041") {
+			t.Errorf("%s: %q does not show the characters", name, got)
+		}
 	}
 }

@@ -117,7 +117,7 @@ func passWord(p bool) string {
 
 var htmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "@", "&#64;", "|", "&#124;")
 
-func htmlEscape(s string) string { return htmlReplacer.Replace(s) }
+func htmlEscape(s string) string { return htmlReplacer.Replace(Visible(s)) }
 
 // notes are the comparison's remarks (re-scoring, suite changes).
 func notes(r *Report) []string {
