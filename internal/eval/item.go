@@ -19,6 +19,14 @@ type Item struct {
 	Fields map[string]any
 	Line   int    // line of the item in its file (1-based)
 	Hash   string // sha256 of the item's canonical JSON: changes when any field changes
+	Index  int    // position in the suite (0-based)
+}
+
+// Release drops the item's fields and texts once nothing will read them again (a
+// streamed check, after the item is scored and reported), keeping its id, line, tags
+// and hash.
+func (it *Item) Release() {
+	it.Fields, it.Prompt, it.Context = nil, "", ""
 }
 
 // Field returns the value at a dotted path into the item's fields.

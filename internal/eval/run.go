@@ -3,8 +3,6 @@ package eval
 import (
 	"bytes"
 	"io"
-
-	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // Run is one run of the system under test over the suite: one results file.
@@ -20,16 +18,15 @@ func (r *Run) Result(id string) (*Result, bool) {
 	return res, ok
 }
 
-// LoadRun reads a results file (JSONL, one record per line). Only a regular file is
-// read; the file is streamed, so only one record (at most MaxLineBytes) is in memory at a
-// time besides the decoded results.
+// LoadRun reads a results file (JSONL, one record per line; *.gz and *.zst are
+// decompressed) into memory. Only a regular file is read. Check streams large results
+// instead (ScanRun).
 func LoadRun(path string) (*Run, error) {
-	f, err := safeio.Open(path, "results")
-	if err != nil {
+	run := &Run{File: path, byID: map[string]*Result{}}
+	if err := ScanRun(path, true, run.add); err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadRun(path, f)
+	return run, nil
 }
 
 // ParseRun parses results bytes; path names the file in errors.
@@ -37,42 +34,24 @@ func ParseRun(path string, data []byte) (*Run, error) {
 	return ReadRun(path, bytes.NewReader(data))
 }
 
-// ReadRun reads results from a stream (a file, standard input); name labels it in
-// errors. Each line is checked (UTF-8, no CR, no NUL) and decoded as it is read.
+// ReadRun reads results from a stream (a file, standard input) into memory; name
+// labels it in errors. Each line is checked (UTF-8, no CR, no NUL) and decoded as it
+// is read.
 func ReadRun(name string, r io.Reader) (*Run, error) {
 	run := &Run{File: name, byID: map[string]*Result{}}
-	ls := safeio.NewLines(r, name, MaxLineBytes)
-	blank := true
-	for ls.Next() {
-		line, text := ls.Line(), ls.Bytes()
-		if err := checkLine(name, "results", line, text); err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(text)) == 0 {
-			continue
-		}
-		blank = false
-		fields, err := decodeRecord(name, line, text)
-		if err != nil {
-			return nil, err
-		}
-		res, err := newResult(name, line, fields)
-		if err != nil {
-			return nil, err
-		}
-		if prev, dup := run.byID[res.ID]; dup {
-			return nil, Errorf(name, line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
-		}
-		run.byID[res.ID] = res
-		run.Results = append(run.Results, res)
-	}
-	if err := ls.Err(); err != nil {
+	if err := ScanReader(name, r, true, run.add); err != nil {
 		return nil, err
 	}
-	if blank {
-		return nil, Errorf(name, 0, "", "results file is empty")
-	}
 	return run, nil
+}
+
+func (r *Run) add(res *Result) error {
+	if prev, dup := r.byID[res.ID]; dup {
+		return Errorf(r.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
+	}
+	r.byID[res.ID] = res
+	r.Results = append(r.Results, res)
+	return nil
 }
 
 // CheckAgainst refuses results for ids the suite lacks.

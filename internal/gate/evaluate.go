@@ -184,21 +184,19 @@ func (s *System) grade(sc *rubric.Scored) *GradeResult {
 	}
 	vetoedBy := ""
 	var sum, wsum float64
-	for _, run := range sc.Runs {
-		for _, sm := range run.Samples {
-			for d, val := range sm.Values {
-				if vetoDims[d] && !sm.Missing && sc.System.Failed(d, val) && vetoedBy == "" {
-					vetoedBy = sc.System.Dimensions[d].Name
-				}
-				if val.Excluded {
-					continue
-				}
-				w := sc.System.Dimensions[d].Weight
-				sum += w * rubric.Native(val.Norm)
-				wsum += w
+	sc.EachSample(func(_, _ int, sm *rubric.Sample) {
+		for d, val := range sm.Values {
+			if vetoDims[d] && !sm.Missing && sc.System.Failed(d, val) && vetoedBy == "" {
+				vetoedBy = sc.System.Dimensions[d].Name
 			}
+			if val.Excluded {
+				continue
+			}
+			w := sc.System.Dimensions[d].Weight
+			sum += w * rubric.Native(val.Norm)
+			wsum += w
 		}
-	}
+	})
 	if g == nil {
 		if vetoedBy == "" {
 			return nil

@@ -250,10 +250,8 @@ func metadata(sc *rubric.Scored, opts Options) Metadata {
 
 func modelFromResults(sc *rubric.Scored) string {
 	for _, r := range sc.Runs {
-		for _, s := range r.Samples {
-			if s.Result != nil && s.Result.Model != "" {
-				return s.Result.Model
-			}
+		if r.Model != "" {
+			return r.Model
 		}
 	}
 	return ""

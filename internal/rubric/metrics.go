@@ -39,12 +39,12 @@ const (
 // _full_credit_rate (seed 001's accuracy_full_credit_rate).
 var DimensionMetricSuffixes = []string{"_score", "_mean", "_failures", "_failure_rate", "_full_credit_rate"}
 
-// runMetrics summarizes one run.
-func (s *System) runMetrics(rs *RunScore) Metrics {
+// runMetrics summarizes one run, reading its samples in suite order.
+func (s *System) runMetrics(c *sampleCols) Metrics {
 	m := Metrics{}
 	nd := len(s.Dimensions)
 	var scores, e2e, model, effRatios []float64
-	var pass, scored, timedOut, errs, judgeErrs, capped, correct int
+	var pass, scored, timedOut, errs, judgeErrs, capped, correct, missing int
 	var inTok, outTok float64
 	normSum := make([]float64, nd)
 	normN := make([]int, nd)
@@ -56,28 +56,31 @@ func (s *System) runMetrics(rs *RunScore) Metrics {
 	if s.CorrectDimension != "" {
 		correctDim = s.DimensionIndex(s.CorrectDimension)
 	}
-	for i := range rs.Samples {
-		sm := &rs.Samples[i]
-		if r := sm.Result; r != nil {
-			if r.LatencyE2EMs != nil {
-				e2e = append(e2e, *r.LatencyE2EMs)
+	n := c.len()
+	var buf Sample
+	for i := range n {
+		sm := &buf
+		c.sample(s, i, sm)
+		if sm.Missing {
+			missing++
+		} else {
+			if v, ok := colNum(c.e2e, i); ok {
+				e2e = append(e2e, v)
 			}
-			if r.LatencyModelMs != nil {
-				model = append(model, *r.LatencyModelMs)
+			if v, ok := colNum(c.model, i); ok {
+				model = append(model, v)
 			}
-			if r.InputTokens != nil {
-				inTok += *r.InputTokens
+			in, inOK := colNum(c.inTok, i)
+			out, outOK := colNum(c.outTok, i)
+			inTok += in
+			outTok += out
+			if inOK && outOK {
+				effRatios = append(effRatios, out/max(in, 1))
 			}
-			if r.OutputTokens != nil {
-				outTok += *r.OutputTokens
-			}
-			if r.InputTokens != nil && r.OutputTokens != nil {
-				effRatios = append(effRatios, *r.OutputTokens/max(*r.InputTokens, 1))
-			}
-			if r.TimedOut {
+			if c.flags[i]&fTimedOut != 0 {
 				timedOut++
 			}
-			if r.Error != "" {
+			if c.flags[i]&fError != 0 {
 				errs++
 			}
 		}
@@ -122,10 +125,10 @@ func (s *System) runMetrics(rs *RunScore) Metrics {
 			correct++
 		}
 	}
-	m[MetricItems] = float64(len(rs.Samples))
+	m[MetricItems] = float64(n)
 	m[MetricScoredItems] = float64(scored)
-	m[MetricMissingItems] = float64(len(rs.Missing))
-	m[MetricPendingItems] = float64(len(rs.Samples) - scored)
+	m[MetricMissingItems] = float64(missing)
+	m[MetricPendingItems] = float64(n - scored)
 	m[MetricTimedOut] = float64(timedOut)
 	m[MetricErrors] = float64(errs)
 	m[MetricJudgeErrors] = float64(judgeErrs)

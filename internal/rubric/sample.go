@@ -33,7 +33,11 @@ func (s *System) weigh(sm *Sample) {
 			total += s.Dimensions[i].Weight
 		}
 	}
-	sm.Weighted = make([]float64, len(sm.Values))
+	if len(sm.Weighted) == len(sm.Values) {
+		clear(sm.Weighted)
+	} else {
+		sm.Weighted = make([]float64, len(sm.Values))
+	}
 	if total == 0 {
 		sm.Pending = true
 		return

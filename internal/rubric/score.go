@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/evalgate/evalgate/internal/eval"
 )
@@ -15,6 +16,7 @@ type RunScore struct {
 	Samples []Sample
 	Missing []string // ids of items the run has no result for
 	Metrics Metrics
+	Model   string // the first model name the run's results record, in suite order
 }
 
 // ItemScore is one item over all runs: per-run values averaged.
@@ -40,74 +42,240 @@ type Scored struct {
 	System *System
 	Suite  *eval.Suite
 	Runs   []RunScore
-	Items  []ItemScore
+	// Items is every item's score over the runs, in suite order, when the scoring kept
+	// them (Score does; a streamed check hands each item to ScoreOptions.OnItem instead).
+	Items []ItemScore
 	// Metrics is the mean of each per-run metric over runs; MetricsStd its sample std.
 	Metrics    Metrics
 	MetricsStd Metrics
+	cols       []*sampleCols // per run
 }
 
 // suiteFieldError marks a scorer error caused by the suite item rather than the record.
 type suiteFieldError struct{ error }
 
-// Score scores every run of the suite. Bad input (a result for an unknown item, a
-// missing configured field) is returned as an *eval.InputError.
+// RunSource is one run's results in file order: an in-memory run, or a results file
+// streamed by eval.ScanRun.
+type RunSource struct {
+	File string
+	Each func(fn func(res *eval.Result) error) error
+}
+
+// MemoryRun is a source over a loaded run.
+func MemoryRun(run *eval.Run) RunSource {
+	return RunSource{File: run.File, Each: func(fn func(*eval.Result) error) error {
+		for _, res := range run.Results {
+			if err := fn(res); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+}
+
+// ScoreOptions choose what the scoring keeps and whom it tells.
+type ScoreOptions struct {
+	// KeepSamples keeps every run's samples with their results (RunScore.Samples) and
+	// every item's score (Scored.Items). Without it only compact per-item numbers are
+	// held, so a million-item suite fits in well under a gigabyte.
+	KeepSamples bool
+	// OnFirst is called with each item's first sample (the first run that has a result
+	// for it) while the result is in memory: the only time its output can be read.
+	// For an item no run has a result for it is called at the end with sm nil.
+	OnFirst func(i int, it *eval.Item, sm *Sample) error
+	// OnItem is called with each item's score over all runs, in suite order, at the end.
+	OnItem func(i int, is *ItemScore) error
+	// DropFields releases each item's fields (prompt, references) once its last run is
+	// scored and OnFirst has seen it. Only a caller that reads nothing more from the
+	// items' fields sets it.
+	DropFields bool
+}
+
+// Score scores every run of the suite, keeping every sample. Bad input (a result for
+// an unknown item, a missing configured field) is returned as an *eval.InputError.
 func Score(ctx context.Context, sys *System, suite *eval.Suite, runs []*eval.Run) (*Scored, error) {
+	srcs := make([]RunSource, len(runs))
+	for i, r := range runs {
+		srcs[i] = MemoryRun(r)
+	}
+	return ScoreRuns(ctx, sys, suite, srcs, ScoreOptions{KeepSamples: true})
+}
+
+// ScoreRuns scores runs read as streams. A nil suite is built from the first run's
+// records (the suite fields carried on each record). Each run is read once; per item
+// only compact numbers are kept unless opts.KeepSamples.
+func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSource, opts ScoreOptions) (*Scored, error) {
 	if !sys.Built() {
 		return nil, errors.New("rubric: Score called before Build")
 	}
-	if len(runs) == 0 {
+	if len(srcs) == 0 {
 		return nil, errors.New("no results: give at least one results file")
 	}
-	inputs := make([][][]*Input, len(runs)) // run → item → dimension
-	for r, run := range runs {
-		if err := run.CheckAgainst(suite); err != nil {
+	building := suite == nil
+	if building {
+		suite = eval.NewSuite(srcs[0].File)
+	}
+	out := &Scored{System: sys, Suite: suite}
+	nd := len(sys.Dimensions)
+	seenFirst := make([]bool, len(suite.Items))
+	in := interner{}
+	preparing := false
+	for _, sc := range sys.scorers {
+		_, ok := sc.(Preparer)
+		preparing = preparing || ok
+	}
+	for r, src := range srcs {
+		cols := newCols(nd, len(suite.Items))
+		var kept []Sample
+		if opts.KeepSamples {
+			kept = make([]Sample, len(suite.Items))
+		}
+		last := r == len(srcs)-1
+		lines := make([]int32, len(suite.Items)) // line of the item's result in this run
+		type queued struct {
+			idx int
+			ins []*Input
+		}
+		var queue []queued
+		score := func(idx int, ins []*Input) error {
+			sm, err := sys.scoreSample(ins, suite, src.File)
+			if err != nil {
+				return err
+			}
+			if opts.KeepSamples {
+				kept[idx] = sm
+			}
+			cols.put(idx, &sm, in)
+			if !seenFirst[idx] {
+				seenFirst[idx] = true
+				if opts.OnFirst != nil {
+					if err := opts.OnFirst(idx, suite.Items[idx], &sm); err != nil {
+						return err
+					}
+				}
+			}
+			if last && opts.DropFields {
+				suite.Items[idx].Release()
+			}
+			return nil
+		}
+		err := src.Each(func(res *eval.Result) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			it, ok := suite.Item(res.ID)
+			switch {
+			case ok && lines[it.Index] != 0:
+				return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first on line %d", lines[it.Index])
+			case !ok && building && r == 0:
+				var err error
+				if it, err = suite.AddResult(res); err != nil {
+					return err
+				}
+				seenFirst = append(seenFirst, false)
+				lines = append(lines, 0)
+				cols.grow(len(suite.Items))
+				if opts.KeepSamples {
+					kept = append(kept, Sample{})
+				}
+			case !ok:
+				return eval.Errorf(src.File, res.Line, res.ID, "no such item in suite %s", suite.File)
+			}
+			lines[it.Index] = int32(min(res.Line, math.MaxInt32))
+			ins := sys.inputsFor(it, res, r)
+			if preparing {
+				queue = append(queue, queued{it.Index, ins})
+				return nil
+			}
+			return score(it.Index, ins)
+		})
+		if err != nil {
 			return nil, err
 		}
-		inputs[r] = make([][]*Input, len(suite.Items))
-		for i, it := range suite.Items {
-			res, ok := run.Result(it.ID)
-			if !ok {
-				continue
+		if building && r == 0 {
+			if len(suite.Items) == 0 {
+				return nil, eval.Errorf(src.File, 0, "", "results file has no records")
 			}
-			inputs[r][i] = sys.inputsFor(it, res, r)
+			suite.Finish()
 		}
-	}
-	for d, sc := range sys.scorers {
-		p, ok := sc.(Preparer)
-		if !ok {
-			continue
-		}
-		var batch []*Input
-		for r := range inputs {
-			for _, dims := range inputs[r] {
-				if dims != nil {
-					batch = append(batch, dims[d])
+		if preparing {
+			for d, sc := range sys.scorers {
+				p, ok := sc.(Preparer)
+				if !ok {
+					continue
+				}
+				batch := make([]*Input, len(queue))
+				for k, q := range queue {
+					batch[k] = q.ins[d]
+				}
+				if err := p.Prepare(ctx, batch); err != nil {
+					return nil, fmt.Errorf("dimension %q: %w", sys.Dimensions[d].Name, err)
+				}
+			}
+			for _, q := range queue {
+				if err := score(q.idx, q.ins); err != nil {
+					return nil, err
 				}
 			}
 		}
-		if err := p.Prepare(ctx, batch); err != nil {
-			return nil, fmt.Errorf("dimension %q: %w", sys.Dimensions[d].Name, err)
-		}
-	}
-	out := &Scored{System: sys, Suite: suite}
-	for r, run := range runs {
-		rs := RunScore{File: run.File, Samples: make([]Sample, len(suite.Items))}
+		rs := RunScore{File: src.File, Samples: kept}
 		for i, it := range suite.Items {
-			sm, err := sys.scoreSample(inputs[r][i], suite, run)
-			if err != nil {
-				return nil, err
-			}
-			if sm.Missing {
+			if lines[i] == 0 {
 				rs.Missing = append(rs.Missing, it.ID)
+				if opts.KeepSamples {
+					kept[i] = missingSample(nd)
+				}
 			}
-			rs.Samples[i] = sm
 		}
-		rs.Metrics = sys.runMetrics(&rs)
+		out.cols = append(out.cols, cols)
 		out.Runs = append(out.Runs, rs)
 	}
-	out.Items = sys.aggregateItems(suite, out.Runs)
+	for r := range out.Runs {
+		out.Runs[r].Metrics = sys.runMetrics(out.cols[r])
+		out.Runs[r].Model = out.cols[r].modelName
+	}
 	out.Metrics, out.MetricsStd = acrossRuns(out.Runs)
+	for i, it := range suite.Items {
+		if !seenFirst[i] && opts.OnFirst != nil {
+			if err := opts.OnFirst(i, it, nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if opts.KeepSamples || opts.OnItem != nil {
+		var buf []Sample
+		for i, it := range suite.Items {
+			is := out.aggregateItem(i, it, &buf)
+			if opts.KeepSamples {
+				out.Items = append(out.Items, is)
+			}
+			if opts.OnItem != nil {
+				if err := opts.OnItem(i, &is); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	return out, nil
+}
+
+// EachSample calls fn with every sample, run by run, each in suite order. The sample
+// carries no result and is valid only during the call.
+func (sc *Scored) EachSample(fn func(run, item int, sm *Sample)) {
+	var sm Sample
+	for r, c := range sc.cols {
+		for i := range c.len() {
+			c.sample(sc.System, i, &sm)
+			fn(r, i, &sm)
+		}
+	}
+}
+
+// NumItems is the number of suite items scored.
+func (sc *Scored) NumItems() int { return len(sc.Suite.Items) }
+
+func missingSample(nd int) Sample {
+	return Sample{Missing: true, Why: "no result (missing)", Values: make([]Value, nd), Weighted: make([]float64, nd)}
 }
 
 // inputsFor builds the per-dimension inputs of one sample, reading a JSON output once.
@@ -151,16 +319,12 @@ func fieldText(obj map[string]any, ok bool, field string) (string, string) {
 	}
 }
 
-func (s *System) scoreSample(ins []*Input, suite *eval.Suite, run *eval.Run) (Sample, error) {
-	if ins == nil {
-		sm := Sample{Missing: true, Why: "no result (missing)", Values: make([]Value, len(s.Dimensions)), Weighted: make([]float64, len(s.Dimensions))}
-		return sm, nil
-	}
+func (s *System) scoreSample(ins []*Input, suite *eval.Suite, runFile string) (Sample, error) {
 	sm := Sample{Values: make([]Value, len(s.Dimensions)), Result: ins[0].Result}
 	for d, sc := range s.scorers {
 		v, err := sc.Score(ins[d])
 		if err != nil {
-			return sm, s.inputError(err, ins[d], suite, run)
+			return sm, s.inputError(err, ins[d], suite, runFile)
 		}
 		sm.Values[d] = v
 	}
@@ -170,13 +334,13 @@ func (s *System) scoreSample(ins []*Input, suite *eval.Suite, run *eval.Run) (Sa
 	}
 	pass, why, err := s.passes(&sm)
 	if err != nil {
-		return sm, s.inputError(err, ins[0], suite, run)
+		return sm, s.inputError(err, ins[0], suite, runFile)
 	}
 	sm.Pass, sm.Why = pass, why
 	return sm, nil
 }
 
-func (s *System) inputError(err error, in *Input, suite *eval.Suite, run *eval.Run) error {
+func (s *System) inputError(err error, in *Input, suite *eval.Suite, runFile string) error {
 	var ie *eval.InputError
 	if errors.As(err, &ie) {
 		return ie
@@ -185,74 +349,76 @@ func (s *System) inputError(err error, in *Input, suite *eval.Suite, run *eval.R
 	if errors.As(err, &sfe) {
 		return eval.Errorf(suite.File, in.Item.Line, in.Item.ID, "%v", sfe.error)
 	}
-	return eval.Errorf(run.File, in.Result.Line, in.Item.ID, "%v", err)
+	return eval.Errorf(runFile, in.Result.Line, in.Item.ID, "%v", err)
 }
 
-// aggregateItems averages each item's samples over runs.
-func (s *System) aggregateItems(suite *eval.Suite, runs []RunScore) []ItemScore {
+// aggregateItem averages item i's samples over runs.
+func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
+	s := sc.System
 	nd := len(s.Dimensions)
-	items := make([]ItemScore, len(suite.Items))
-	for i, it := range suite.Items {
-		is := ItemScore{Item: it, Runs: len(runs), Breakdown: make([]float64, nd), Weighted: make([]float64, nd),
-			Raw: make([]*float64, nd), Labels: make([]string, nd), Errors: make([]string, nd)}
-		rawSum := make([]float64, nd)
-		rawN := make([]int, nd)
-		normN := make([]int, nd)
-		scored := 0
-		for r := range runs {
-			sm := &runs[r].Samples[i]
-			if sm.Missing {
-				is.Missing++
+	runs := len(sc.cols)
+	for len(*buf) < runs {
+		*buf = append(*buf, Sample{})
+	}
+	is := ItemScore{Item: it, Runs: runs, Breakdown: make([]float64, nd), Weighted: make([]float64, nd),
+		Raw: make([]*float64, nd), Labels: make([]string, nd), Errors: make([]string, nd)}
+	rawSum := make([]float64, nd)
+	rawN := make([]int, nd)
+	normN := make([]int, nd)
+	scored := 0
+	for r := range runs {
+		sm := &(*buf)[r]
+		sc.cols[r].sample(s, i, sm)
+		if sm.Missing {
+			is.Missing++
+		}
+		if sm.Pass {
+			is.PassRuns++
+		} else if is.Why == "" {
+			is.Why = sm.Why
+		}
+		if sm.CappedBy != "" && is.CappedBy == "" {
+			is.CappedBy = sm.CappedBy
+		}
+		if sm.Pending {
+			continue
+		}
+		scored++
+		is.Score += sm.Score
+		for d, v := range sm.Values {
+			if is.Labels[d] == "" {
+				is.Labels[d] = v.Label
 			}
-			if sm.Pass {
-				is.PassRuns++
-			} else if is.Why == "" {
-				is.Why = sm.Why
+			if is.Errors[d] == "" {
+				is.Errors[d] = v.Error
 			}
-			if sm.CappedBy != "" && is.CappedBy == "" {
-				is.CappedBy = sm.CappedBy
-			}
-			if sm.Pending {
+			if v.Excluded {
 				continue
 			}
-			scored++
-			is.Score += sm.Score
-			for d, v := range sm.Values {
-				if is.Labels[d] == "" {
-					is.Labels[d] = v.Label
-				}
-				if is.Errors[d] == "" {
-					is.Errors[d] = v.Error
-				}
-				if v.Excluded {
-					continue
-				}
-				is.Breakdown[d] += v.Norm
-				is.Weighted[d] += sm.Weighted[d]
-				normN[d]++
-				if v.Raw != nil {
-					rawSum[d] += *v.Raw
-					rawN[d]++
-				}
+			is.Breakdown[d] += v.Norm
+			is.Weighted[d] += sm.Weighted[d]
+			normN[d]++
+			if v.Raw != nil {
+				rawSum[d] += *v.Raw
+				rawN[d]++
 			}
 		}
-		if scored == 0 {
-			is.Pending = true
-		} else {
-			is.Score = Round9(is.Score / float64(scored))
-		}
-		for d := 0; d < nd; d++ {
-			if normN[d] > 0 {
-				is.Breakdown[d] = Round9(is.Breakdown[d] / float64(normN[d]))
-				is.Weighted[d] = Round9(is.Weighted[d] / float64(normN[d]))
-			}
-			if rawN[d] > 0 {
-				is.Raw[d] = ptr(Round9(rawSum[d] / float64(rawN[d])))
-			}
-		}
-		// Across N runs an item passes if it passed in at least half of them.
-		is.Pass = !is.Pending && 2*is.PassRuns >= len(runs)
-		items[i] = is
 	}
-	return items
+	if scored == 0 {
+		is.Pending = true
+	} else {
+		is.Score = Round9(is.Score / float64(scored))
+	}
+	for d := 0; d < nd; d++ {
+		if normN[d] > 0 {
+			is.Breakdown[d] = Round9(is.Breakdown[d] / float64(normN[d]))
+			is.Weighted[d] = Round9(is.Weighted[d] / float64(normN[d]))
+		}
+		if rawN[d] > 0 {
+			is.Raw[d] = ptr(Round9(rawSum[d] / float64(rawN[d])))
+		}
+	}
+	// Across N runs an item passes if it passed in at least half of them.
+	is.Pass = !is.Pending && 2*is.PassRuns >= runs
+	return is
 }

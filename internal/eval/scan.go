@@ -1,0 +1,132 @@
+package eval
+
+import (
+	"io"
+	"runtime"
+	"sync"
+)
+
+// scanBatch is a run of consecutive lines decoded together by one worker.
+type scanBatch struct {
+	buf     []byte // the lines' bytes, back to back
+	ends    []int  // end offset of each line in buf
+	nums    []int  // line numbers
+	results []*Result
+	err     error // the first error, in line order; later lines are not decoded
+	done    chan struct{}
+}
+
+const scanBatchLines = 256
+
+// ScanRun reads a results file (JSONL, optionally .gz or .zst) as a stream and calls fn
+// with each record in file order. Records are decoded in parallel on the machine's cores
+// while fn runs; memory holds a few batches of lines, never the file. fn's error, or the
+// first bad record, stops the scan and is returned. keepRecord keeps each record's
+// decoded map in Result.Record (a baseline stores its outputs); otherwise it is dropped.
+func ScanRun(path string, keepRecord bool, fn func(res *Result) error) error {
+	r, closeFn, err := openResults(path)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	return ScanReader(path, r, keepRecord, fn)
+}
+
+// ScanReader is ScanRun over a stream (standard input); name labels it in errors.
+func ScanReader(name string, r io.Reader, keepRecord bool, fn func(res *Result) error) error {
+	path := name
+	lr := newLineReader(name, "results", r)
+	workers := max(runtime.GOMAXPROCS(0), 1)
+	work := make(chan *scanBatch, workers)
+	ordered := make(chan *scanBatch, 2*workers)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				b.decode(path, keepRecord)
+				close(b.done)
+			}
+		}()
+	}
+	readerDone := make(chan struct{})
+	defer func() { <-readerDone }() // before the file closes: the reader may be mid-read
+	go func() { // reader: lines → batches, in order
+		defer close(readerDone)
+		defer close(ordered)
+		defer close(work)
+		for {
+			b := &scanBatch{done: make(chan struct{})}
+			for len(b.nums) < scanBatchLines {
+				text, n, err := lr.next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.err = err
+					break
+				}
+				b.buf = append(b.buf, text...)
+				b.ends = append(b.ends, len(b.buf))
+				b.nums = append(b.nums, n)
+			}
+			if len(b.nums) == 0 && b.err == nil {
+				return
+			}
+			select {
+			case ordered <- b:
+			case <-stop:
+				return
+			}
+			select {
+			case work <- b:
+			case <-stop:
+				return
+			}
+			if b.err != nil {
+				return
+			}
+		}
+	}()
+	defer wg.Wait()
+	defer close(stop)
+	for b := range ordered {
+		<-b.done
+		for _, res := range b.results {
+			if err := fn(res); err != nil {
+				return err
+			}
+		}
+		if b.err != nil {
+			return b.err
+		}
+	}
+	return nil
+}
+
+// decode decodes the batch's lines up to the first bad one. A reader error already set
+// on the batch comes after its lines, so a bad record before it is reported first.
+func (b *scanBatch) decode(path string, keepRecord bool) {
+	start := 0
+	b.results = make([]*Result, 0, len(b.nums))
+	for i, end := range b.ends {
+		text := b.buf[start:end]
+		start = end
+		fields, err := decodeRecord(path, b.nums[i], text)
+		if err == nil {
+			var res *Result
+			res, err = newResult(path, b.nums[i], fields)
+			if err == nil {
+				if !keepRecord {
+					res.Record = nil
+				}
+				b.results = append(b.results, res)
+				continue
+			}
+		}
+		b.err = err
+		return
+	}
+}
