@@ -112,8 +112,8 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string,
 	for _, d := range sys.Dimensions {
 		dims = append(dims, d.Name)
 	}
-	var cands []Candidate
-	for _, is := range cand.Items {
+	cands := make([]Candidate, 0, cand.NumItems())
+	_ = cand.EachItem(func(_ int, is *rubric.ItemScore) error {
 		ci := Candidate{ID: is.Item.ID, Hash: is.Item.Hash, Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
 			PassRate: float64(is.PassRuns) / float64(max(is.Runs, 1)), Pass: is.Pass, Pending: is.Pending,
 			Breakdown: map[string]float64{}}
@@ -121,7 +121,8 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string,
 			ci.Breakdown[name] = is.Breakdown[d]
 		}
 		cands = append(cands, ci)
-	}
+		return nil
+	})
 	c, err := comparePairs(b, baseItems, cands, len(cand.Runs), dims, file, gate)
 	if err != nil {
 		return nil, err

@@ -54,6 +54,9 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
+	if err := l.LoadRuns(); err != nil {
+		return "", nil, err
+	}
 	cfg := l.Config
 	out := o.Out
 	if out == "" {

@@ -1,9 +1,10 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/gate"
@@ -41,6 +42,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	defer r.Close()
 	if err := c.emit(r, o.Format, o.Out); err != nil {
 		return c.fail(err)
 	}
@@ -63,10 +65,13 @@ func (c *CLI) emit(r *report.Report, format, out string) error {
 }
 
 // saveReport renders the report and writes it atomically: a reader never sees half.
+// The report is streamed to the file, never held whole in memory.
 func saveReport(r *report.Report, format, path string) error {
-	var buf bytes.Buffer
-	if err := report.Render(&buf, r, format); err != nil {
-		return err
-	}
-	return baseline.WriteFileAtomic(path, buf.Bytes())
+	return baseline.WriteFileAtomicFunc(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := report.Render(bw, r, format); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }

@@ -38,14 +38,18 @@ type CheckOptions struct {
 	Stdin io.Reader
 }
 
-// Loaded is a config with its suite and runs.
+// Loaded is a config with its suite and the results files. Check streams the results;
+// LoadRuns reads them into memory for the commands that need every record (validate,
+// baseline).
 type Loaded struct {
 	Config *config.Config
-	Suite  *eval.Suite
-	Runs   []*eval.Run
+	Suite  *eval.Suite // nil until LoadRuns when the suite comes from the results
+	Paths  []string    // results files, one per run
+	Runs   []*eval.Run // after LoadRuns
+	stdin  io.Reader   // for the results path "-"
 }
 
-// Load reads the config, the suite and the results.
+// Load reads the config and the suite, and finds the results files.
 func Load(opts CheckOptions) (*Loaded, error) {
 	if _, err := os.Stat(opts.Config); errors.Is(err, fs.ErrNotExist) {
 		return nil, eval.Errorf(opts.Config, 0, "", "no config file; pass --config FILE or create %s (see README: \"Configuration\")", config.DefaultFile)
@@ -61,34 +65,46 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if len(paths) == 0 {
 		return nil, eval.Errorf(cfg.File, 0, "", "no results: pass --results FILE (repeatable) or list `results:` in the config")
 	}
-	l := &Loaded{Config: cfg}
 	if i := slices.Index(paths, safeio.Stdin); i >= 0 && slices.Contains(paths[i+1:], safeio.Stdin) {
 		return nil, eval.Errorf(cfg.File, 0, "", "--results - (standard input) may be given once")
 	}
-	for _, p := range paths {
+	if slices.Contains(paths, safeio.Stdin) && opts.Stdin == nil {
+		return nil, eval.Errorf(cfg.File, 0, "", "--results - (standard input) is not available here")
+	}
+	l := &Loaded{Config: cfg, Paths: paths, stdin: opts.Stdin}
+	if cfg.Suite != "" {
+		if l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// LoadRuns reads every results file into memory (and the suite from the first, when
+// the config names none).
+func (l *Loaded) LoadRuns() error {
+	l.Runs = nil
+	for _, p := range l.Paths {
 		var run *eval.Run
+		var err error
 		if p == safeio.Stdin {
-			if opts.Stdin == nil {
-				return nil, eval.Errorf(cfg.File, 0, "", "--results - (standard input) is not available here")
-			}
-			run, err = eval.ReadRun(stdinName, opts.Stdin)
+			run, err = eval.ReadRun(stdinName, l.stdin)
 		} else {
 			run, err = eval.LoadRun(p)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		l.Runs = append(l.Runs, run)
 	}
-	if cfg.Suite != "" {
-		l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite))
-	} else {
-		l.Suite, err = eval.SuiteFromRun(l.Runs[0])
+	if l.Suite == nil {
+		s, err := eval.SuiteFromRun(l.Runs[0])
+		if err != nil {
+			return err
+		}
+		l.Suite = s
 	}
-	if err != nil {
-		return nil, err
-	}
-	return l, nil
+	return nil
 }
 
 // stdinName labels standard input in messages and reports.
@@ -114,10 +130,42 @@ func Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 // Check scores the loaded runs and decides the gates.
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 	cfg := l.Config
-	sc, err := rubric.Score(ctx, &cfg.Scoring, l.Suite, l.Runs)
+	stream, err := report.NewItemStream(&cfg.Scoring)
 	if err != nil {
 		return nil, err
 	}
+	r, err := l.check(ctx, opts, stream)
+	if err != nil {
+		stream.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// sources are the runs to score: the loaded ones, or the files streamed.
+func (l *Loaded) sources() []rubric.RunSource {
+	var out []rubric.RunSource
+	if l.Runs != nil {
+		for _, r := range l.Runs {
+			out = append(out, rubric.MemoryRun(r))
+		}
+		return out
+	}
+	for _, p := range l.Paths {
+		out = append(out, rubric.RunSource{File: p, Each: func(fn func(*eval.Result) error) error {
+			return eval.ScanRun(p, false, fn)
+		}})
+	}
+	return out
+}
+
+func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.ItemStream) (*report.Report, error) {
+	cfg := l.Config
+	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, l.sources(), rubric.ScoreOptions{OnFirst: stream.First, DropFields: true})
+	if err != nil {
+		return nil, err
+	}
+	l.Suite = sc.Suite
 	rg := cfg.Grading.RegressionGate()
 	var cmp *baseline.Comparison
 	var baseMetrics map[string]float64
@@ -154,11 +202,14 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 		}
 	}
 	v := cfg.Grading.Evaluate(sc, cmp, noBase)
-	r := report.Build(sc, cmp, v, report.Options{
+	r, err := report.Build(sc, cmp, v, report.Options{
 		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: cfg.Metadata,
 		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
-		Command: reproduce(opts, l), Mode: rg.Mode,
+		Command: reproduce(opts, l), Mode: rg.Mode, Stream: stream,
 	})
+	if err != nil {
+		return nil, err
+	}
 	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics})
 	if bpath != "" && !opts.NoBaseline {
 		if r.History, err = history.Load(history.PathFor(bpath)); err != nil {

@@ -17,6 +17,9 @@ func (c *CLI) validate(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	if err := l.LoadRuns(); err != nil {
+		return c.fail(err)
+	}
 	for _, run := range l.Runs {
 		if err := run.CheckAgainst(l.Suite); err != nil {
 			return c.fail(err)

@@ -53,7 +53,7 @@ func ScanReader(name string, r io.Reader, keepRecord bool, fn func(res *Result) 
 	}
 	readerDone := make(chan struct{})
 	defer func() { <-readerDone }() // before the file closes: the reader may be mid-read
-	go func() { // reader: lines → batches, in order
+	go func() {                     // reader: lines → batches, in order
 		defer close(readerDone)
 		defer close(ordered)
 		defer close(work)

@@ -24,10 +24,14 @@ type Options struct {
 	EvalgateVersion string
 	Command         string // reproduces the report locally
 	Mode            string // regression mode (absolute or relative)
+	// Stream holds the items of a scoring that kept no samples (ScoreOptions.OnFirst
+	// was its First).
+	Stream *ItemStream
 }
 
-// Build assembles the report.
-func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Options) *Report {
+// Build assembles the report. With opts.Stream, the items come from the stream (the
+// scoring kept no samples) and the report's JSON lists them from its files.
+func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Options) (*Report, error) {
 	r := &Report{
 		SchemaVersion: SchemaVersion,
 		Suite:         opts.Suite,
@@ -78,8 +82,20 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 		r.Runs = append(r.Runs, Run{File: run.File, Mean: run.Metrics[rubric.MetricMeanScore],
 			PassRate: run.Metrics[rubric.MetricPassRate], Missing: miss, Metrics: run.Metrics})
 	}
+	if opts.Stream != nil {
+		st, err := opts.Stream.build(sc)
+		if err != nil {
+			return nil, err
+		}
+		r.Summary.Passed, r.Summary.Missing, r.Summary.Pending = st.passed, st.missing, st.pending
+		if len(r.Summary.Pending) == 0 {
+			r.Summary.Pending = nil
+		}
+		r.Items, r.stream = st.kept, opts.Stream
+		return r, nil
+	}
 	for i := range sc.Items {
-		it := buildItem(sc, i)
+		it := buildItem(sc, &sc.Items[i], firstSample(sc, i))
 		if it.Pass {
 			r.Summary.Passed++
 		}
@@ -91,7 +107,7 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 		}
 		r.Items = append(r.Items, it)
 	}
-	return r
+	return r, nil
 }
 
 func sumOver(sc *rubric.Scored, metric string) float64 {
@@ -102,13 +118,13 @@ func sumOver(sc *rubric.Scored, metric string) float64 {
 	return t
 }
 
-func buildItem(sc *rubric.Scored, i int) Item {
-	is := sc.Items[i]
+// buildItem is one item of the report. first is the item's first sample with its
+// result (nil when the output-bearing parts come pre-rendered from an ItemStream).
+func buildItem(sc *rubric.Scored, is *rubric.ItemScore, first *rubric.Sample) Item {
 	sys := sc.System
 	it := Item{ID: is.Item.ID, Line: is.Item.Line, Tags: is.Item.Tags, Prompt: is.Item.Prompt,
 		Expected: expectedOf(is.Item, sys), Score: is.Score, Pass: is.Pass, PassRuns: is.PassRuns,
 		Runs: is.Runs, CappedBy: is.CappedBy, Why: is.Why, Missing: is.Missing == is.Runs, MissingRuns: is.Missing, Pending: is.Pending}
-	first := firstSample(sc, i)
 	if first != nil && first.Result != nil {
 		it.Got = first.Result.Output
 	}

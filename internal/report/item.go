@@ -31,6 +31,10 @@ type Item struct {
 	EvaluatorError string
 	Notes          map[string]string // dimension → why
 	Sample         []KV              // seed 001 per-sample fields (accuracy_score, latency_e2e_ms, ...)
+	// pre, when set, holds the parts that came from the output as JSON already
+	// rendered (a streamed report): prompt, expected, got, the result's sample fields
+	// (after Sample) and notes.
+	pre *detailParts
 }
 
 // KV is one key and value of an ordered JSON object.
@@ -52,6 +56,10 @@ func (it Item) MarshalJSON() ([]byte, error) {
 		kb, _ := json.Marshal(k)
 		b.Write(kb)
 		b.WriteByte(':')
+		if raw, ok := v.(json.RawMessage); ok {
+			b.Write(raw)
+			return nil
+		}
 		vb, err := marshal(v)
 		if err != nil {
 			return err
@@ -59,8 +67,12 @@ func (it Item) MarshalJSON() ([]byte, error) {
 		b.Write(vb)
 		return nil
 	}
+	var prompt, expected, got any = it.Prompt, it.Expected, it.Got
+	if it.pre != nil {
+		prompt, expected, got = it.pre.prompt, it.pre.expected, it.pre.got
+	}
 	fields := []KV{
-		{"item", it.ID}, {"prompt", it.Prompt}, {"expected", it.Expected}, {"got", it.Got},
+		{"item", it.ID}, {"prompt", prompt}, {"expected", expected}, {"got", got},
 		{"score", it.Score}, {"breakdown", ordered(it.Breakdown)}, {"weighted", ordered(it.Weighted)},
 		{"raw", ordered(it.Raw)}, {"pass", it.Pass},
 	}
@@ -83,7 +95,12 @@ func (it Item) MarshalJSON() ([]byte, error) {
 		fields = append(fields, KV{"evaluator_error", it.EvaluatorError})
 	}
 	fields = append(fields, it.Sample...)
-	if len(it.Notes) > 0 {
+	if it.pre != nil {
+		fields = append(fields, it.pre.sample...)
+		if n := it.pre.notes; len(n) > 0 && string(n) != "null" {
+			fields = append(fields, KV{"notes", n})
+		}
+	} else if len(it.Notes) > 0 {
 		fields = append(fields, KV{"notes", it.Notes})
 	}
 	fields = append(fields, KV{"line", it.Line})

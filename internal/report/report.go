@@ -43,6 +43,17 @@ type Report struct {
 	// History is the suite's score history (baselines/<suite>.history.jsonl), oldest
 	// first; the comment shows its last releases and the HTML report draws it.
 	History []history.Record `json:"-"`
+	// stream, when set, holds every item's JSON; Items then holds the items the
+	// renderers list (all of a small suite, the worst failing ones of a large one).
+	stream *ItemStream
+}
+
+// Close releases a streamed report's temporary files.
+func (r *Report) Close() error {
+	if r.stream == nil {
+		return nil
+	}
+	return r.stream.Close()
 }
 
 // Metadata is seed 001 §4.3's required run metadata.

@@ -83,8 +83,6 @@ type ScoreOptions struct {
 	// for it) while the result is in memory: the only time its output can be read.
 	// For an item no run has a result for it is called at the end with sm nil.
 	OnFirst func(i int, it *eval.Item, sm *Sample) error
-	// OnItem is called with each item's score over all runs, in suite order, at the end.
-	OnItem func(i int, is *ItemScore) error
 	// DropFields releases each item's fields (prompt, references) once its last run is
 	// scored and OnFirst has seen it. Only a caller that reads nothing more from the
 	// items' fields sets it.
@@ -242,21 +240,38 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			}
 		}
 	}
-	if opts.KeepSamples || opts.OnItem != nil {
-		var buf []Sample
-		for i, it := range suite.Items {
-			is := out.aggregateItem(i, it, &buf)
-			if opts.KeepSamples {
-				out.Items = append(out.Items, is)
-			}
-			if opts.OnItem != nil {
-				if err := opts.OnItem(i, &is); err != nil {
-					return nil, err
-				}
-			}
+	if opts.KeepSamples {
+		out.Items = make([]ItemScore, 0, len(suite.Items))
+		err := out.EachItem(func(_ int, is *ItemScore) error {
+			out.Items = append(out.Items, *is)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// EachItem calls fn with every item's score over the runs, in suite order. The scores
+// are computed as it goes (Items holds them only when the scoring kept samples).
+func (sc *Scored) EachItem(fn func(i int, is *ItemScore) error) error {
+	if len(sc.Items) == len(sc.Suite.Items) {
+		for i := range sc.Items {
+			if err := fn(i, &sc.Items[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var buf []Sample
+	for i, it := range sc.Suite.Items {
+		is := sc.aggregateItem(i, it, &buf)
+		if err := fn(i, &is); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // EachSample calls fn with every sample, run by run, each in suite order. The sample
