@@ -127,10 +127,23 @@ func Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 	return l.Check(ctx, opts)
 }
 
-// Check scores the loaded runs and decides the gates.
+// StreamAbove is the size of the results (bytes, all files) above which check streams
+// them: compact per-item numbers in memory, outputs and the report's items in temporary
+// files. At or below it every record stays in memory, so every part of the report
+// (the diagnosis's output examples included) can read it.
+const StreamAbove = 8 << 20
+
+// Check scores the runs and decides the gates.
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
-	cfg := l.Config
-	stream, err := report.NewItemStream(&cfg.Scoring)
+	if l.Runs == nil && !l.large() {
+		if err := l.LoadRuns(); err != nil {
+			return nil, err
+		}
+	}
+	if l.Runs != nil {
+		return l.check(ctx, opts, nil)
+	}
+	stream, err := report.NewItemStream(&l.Config.Scoring)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +153,20 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 		return nil, err
 	}
 	return r, nil
+}
+
+// large reports whether the results are streamed: over StreamAbove, or compressed.
+func (l *Loaded) large() bool {
+	var total int64
+	for _, p := range l.Paths {
+		if eval.Compressed(p) {
+			return true
+		}
+		if st, err := os.Stat(p); err == nil {
+			total += st.Size()
+		}
+	}
+	return total > StreamAbove
 }
 
 // sources are the runs to score: the loaded ones, or the files streamed.
@@ -161,7 +188,11 @@ func (l *Loaded) sources() []rubric.RunSource {
 
 func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.ItemStream) (*report.Report, error) {
 	cfg := l.Config
-	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, l.sources(), rubric.ScoreOptions{OnFirst: stream.First, DropFields: true})
+	so := rubric.ScoreOptions{KeepSamples: true}
+	if stream != nil {
+		so = rubric.ScoreOptions{OnFirst: stream.First, DropFields: true}
+	}
+	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, l.sources(), so)
 	if err != nil {
 		return nil, err
 	}

@@ -78,18 +78,38 @@ func (r *Run) Missing(s *Suite) []string {
 // SuiteFromRun builds a suite from suite fields carried on a results file's records,
 // for teams that keep items and outputs together.
 func SuiteFromRun(r *Run) (*Suite, error) {
-	s := &Suite{File: r.File, Name: "", byID: map[string]*Item{}}
+	s := NewSuite(r.File)
 	for _, res := range r.Results {
-		fields := map[string]any{"id": res.ID}
-		for k, v := range res.Fields {
-			fields[k] = v
-		}
-		if err := s.add(res.Line, fields); err != nil {
+		if _, err := s.AddResult(res); err != nil {
 			return nil, err
 		}
 	}
-	s.Hash = hashFields(map[string]any{"items": itemsHashes(s)})
+	s.Finish()
 	return s, nil
+}
+
+// NewSuite starts a suite built from a results file's records (AddResult, then Finish).
+func NewSuite(file string) *Suite {
+	return &Suite{File: file, byID: map[string]*Item{}}
+}
+
+// AddResult adds the item whose suite fields a result record carries.
+func (s *Suite) AddResult(res *Result) (*Item, error) {
+	fields := make(map[string]any, len(res.Fields)+1)
+	fields["id"] = res.ID
+	for k, v := range res.Fields {
+		fields[k] = v
+	}
+	if err := s.add(res.Line, fields); err != nil {
+		return nil, err
+	}
+	return s.Items[len(s.Items)-1], nil
+}
+
+// Finish computes the hash of a suite built from results: it covers every item's
+// fields, in order.
+func (s *Suite) Finish() {
+	s.Hash = hashFields(map[string]any{"items": itemsHashes(s)})
 }
 
 func itemsHashes(s *Suite) []any {
