@@ -137,3 +137,71 @@ func TestSuiteName(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkflowsUseDeclaredInputs checks every `with:` of the evalgate action and the
+// setup action in init's workflows against the inputs their action.yml declares:
+// GitHub only warns about an unknown input, and actionlint cannot see remote actions.
+func TestWorkflowsUseDeclaredInputs(t *testing.T) {
+	t.Parallel()
+	declared := func(p string) map[string]bool {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a struct {
+			Inputs map[string]any `yaml:"inputs"`
+		}
+		if err := yaml.Unmarshal(b, &a); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]bool{}
+		for k := range a.Inputs {
+			m[k] = true
+		}
+		return m
+	}
+	actions := map[string]map[string]bool{
+		"evalgate/evalgate@" + scaffold.ActionRef:       declared("../../action.yml"),
+		"evalgate/evalgate/setup@" + scaffold.ActionRef: declared("../../setup/action.yml"),
+	}
+	files, err := scaffold.Files(scaffold.Options{Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]int{}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Path, ".yml") {
+			continue
+		}
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []struct {
+					Uses string         `yaml:"uses"`
+					With map[string]any `yaml:"with"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal(f.Content, &wf); err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		for job, j := range wf.Jobs {
+			for _, s := range j.Steps {
+				inputs, ok := actions[s.Uses]
+				if !ok {
+					continue
+				}
+				used[s.Uses]++
+				for k := range s.With {
+					if !inputs[k] {
+						t.Errorf("%s: job %s: %s has no input %q", f.Path, job, s.Uses, k)
+					}
+				}
+			}
+		}
+	}
+	// The gate in both jobs of the PR workflow and in the release one; setup in the
+	// evaluate and release jobs.
+	if used["evalgate/evalgate@v1"] != 3 || used["evalgate/evalgate/setup@v1"] != 2 {
+		t.Errorf("uses counted %v; want the gate 3 times and setup twice", used)
+	}
+}
