@@ -37,7 +37,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	}
 	r, err := Check(context.Background(), CheckOptions{
 		Config: o.Config, Results: o.Results, Baseline: o.Baseline, NoBaseline: scoreOnly,
-		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin,
+		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice,
 	})
 	if err != nil {
 		return c.fail(err)
@@ -75,3 +75,6 @@ func saveReport(r *report.Report, format, path string) error {
 		return bw.Flush()
 	})
 }
+
+// notice prints a line that does not change the exit code.
+func (c *CLI) notice(s string) { fmt.Fprintf(c.Stderr, "notice: %s\n", s) }

@@ -36,6 +36,9 @@ type CheckOptions struct {
 	Env             *rubric.Env
 	// Stdin is read for the results path "-" (at most once).
 	Stdin io.Reader
+	// Notice receives what the rubric tests skipped (judge verdicts not cached); nil
+	// drops it.
+	Notice func(string)
 }
 
 // Loaded is a config with its suite and the results files. Check streams the results;
@@ -135,6 +138,9 @@ const StreamAbove = 8 << 20
 
 // Check scores the runs and decides the gates.
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
+	if err := l.RunRubricTests(ctx, opts.Notice); err != nil {
+		return nil, err
+	}
 	if l.Runs == nil && !l.large() {
 		if err := l.LoadRuns(); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -28,6 +29,12 @@ func TestScript(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GITHUB_SHA", "")
+			// $EXAMPLES lets a script copy a shipped example and break it on purpose.
+			examples, err := filepath.Abs("../../examples")
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

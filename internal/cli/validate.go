@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -25,13 +26,20 @@ func (c *CLI) validate(args []string) int {
 			return c.fail(err)
 		}
 	}
+	if err := l.RunRubricTests(context.Background(), c.notice); err != nil {
+		return c.fail(err)
+	}
 	cfg := l.Config
 	sum := 0.0
 	for _, d := range cfg.Scoring.Dimensions {
 		sum += d.Weight
 	}
-	fmt.Fprintf(c.Stdout, "%s: ok: %s, %s; %d dimensions (weights sum to %.3f), %d gates; suite %s: %d items; %d results file(s)\n",
+	fmt.Fprintf(c.Stdout, "%s: ok: %s, %s; %d dimensions (weights sum to %.3f), %d gates; suite %s: %d items; %d results file(s)",
 		cfg.File, cfg.Scoring.Version, cfg.Grading.Version, len(cfg.Scoring.Dimensions), math.Round(sum*1000)/1000,
 		len(cfg.Grading.Gates), l.Suite.File, len(l.Suite.Items), len(l.Runs))
+	if n := len(cfg.Fixtures); n > 0 {
+		fmt.Fprintf(c.Stdout, "; %d rubric test(s) pass", n)
+	}
+	fmt.Fprintln(c.Stdout)
 	return ExitPass
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diagnose"
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/fixtures"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -44,6 +46,10 @@ type Config struct {
 	Judges map[string]judge.Config `yaml:"judges,omitempty" json:"judges,omitempty"`
 	// Diagnose tunes the diagnosis rules (thresholds, or `enabled: false` to turn one off).
 	Diagnose *diagnose.Config `yaml:"diagnose,omitempty" json:"diagnose,omitempty"`
+	// RubricTests are fixtures the rubric must reproduce (a list, or a file naming one);
+	// decoded into Fixtures. They are not part of the scoring system or its hash.
+	RubricTests any                `yaml:"rubric_tests,omitempty" json:"rubric_tests,omitempty"`
+	Fixtures    []fixtures.Fixture `yaml:"-" json:"-"`
 
 	File string `yaml:"-" json:"-"`
 	Dir  string `yaml:"-" json:"-"`
@@ -141,6 +147,9 @@ func (c *Config) validate(env *rubric.Env) error {
 	for _, d := range c.Scoring.Dimensions {
 		dims = append(dims, d.Name)
 	}
+	if err := c.loadFixtures(); err != nil {
+		return err
+	}
 	if at, msg := c.Diagnose.Validate(); at != "" {
 		return c.errAt("$.diagnose."+at, msg)
 	}
@@ -210,4 +219,36 @@ func (c *Config) SuiteName(s *eval.Suite) string {
 		return c.Name
 	}
 	return s.Name
+}
+
+// loadFixtures decodes `rubric_tests:` and checks that every dimension a fixture names
+// is one of the scoring system's.
+func (c *Config) loadFixtures() error {
+	if c.RubricTests == nil {
+		return nil
+	}
+	p, err := yaml.PathString("$.rubric_tests")
+	if err != nil {
+		return err
+	}
+	node, err := p.FilterFile(c.ast)
+	if err != nil {
+		return c.errAt("$.rubric_tests", fmt.Sprintf("rubric_tests: %v", err))
+	}
+	c.Fixtures, err = fixtures.FromNode(c.File, c.Dir, node)
+	if err != nil {
+		return err
+	}
+	for _, fx := range c.Fixtures {
+		for dim := range fx.Want {
+			if c.Scoring.DimensionIndex(dim) < 0 && dim != fixtures.ScoreKey {
+				var names []string
+				for _, d := range c.Scoring.Dimensions {
+					names = append(names, d.Name)
+				}
+				return eval.Errorf(fx.File, fx.Line, "", "rubric test %q: unknown dimension %q; want one of %s, or score", fx.Name, dim, strings.Join(names, ", "))
+			}
+		}
+	}
+	return nil
 }

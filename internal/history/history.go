@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // MaxFileBytes bounds how much of a history file is read (about 100,000 records).
@@ -66,12 +67,12 @@ var (
 // Load reads and validates a history file. A file that does not exist is an empty
 // history. Every problem is an *eval.InputError naming the line.
 func Load(path string) ([]Record, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	f, err := safeio.Open(path, "history")
 	if err != nil {
-		return nil, eval.Errorf(path, 0, "", "cannot read history: %v", unwrap(err))
+		return nil, err
 	}
 	defer f.Close()
 	return Read(path, f)
