@@ -152,44 +152,14 @@ func Save(path string, b *Baseline) error {
 	return WriteFileAtomic(path, append(data, '\n'))
 }
 
-// WriteFileAtomic writes data to a temp file in the target directory and renames it
-// over path, so a reader never sees half a file.
-func WriteFileAtomic(path string, data []byte) error {
-	return WriteFileAtomicFunc(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
+// WriteFileAtomic writes data the way safeio.WriteFile does: atomically (temp file +
+// rename) over a regular file or a new path, through a device or FIFO, never over
+// anything else; errors name path, not the temporary file.
+func WriteFileAtomic(path string, data []byte) error { return safeio.WriteFile(path, data) }
 
 // WriteFileAtomicFunc is WriteFileAtomic for content written as a stream by write.
 func WriteFileAtomicFunc(path string, write func(w io.Writer) error) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return safeio.WriteFileFunc(path, write)
 }
 
 // outputs beside the file: one JSON line per record, {"run": i, ...record}.

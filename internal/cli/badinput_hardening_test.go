@@ -105,3 +105,38 @@ func TestResultsFromStdin(t *testing.T) {
 		t.Errorf("report lacks the items read from stdin:\n%s", so.String())
 	}
 }
+
+// TestOutTargets: --out writes a regular file atomically, writes through a device,
+// refuses a directory (naming the path the user gave), and - is stdout.
+func TestOutTargets(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "bad", "_base"), dir)
+	cfg := filepath.Join(dir, "evalgate.yaml")
+	check := func(out string) (int, string, string) {
+		return runMain(t, dir, []string{"evalgate", "check", "--config", cfg, "--format", "json", "--out", out})
+	}
+	if code, stdout, stderr := check("-"); code != cli.ExitPass || !strings.HasPrefix(stdout, "{") {
+		t.Errorf("--out -: exit %d, stdout %.40q, stderr %s", code, stdout, stderr)
+	}
+	if code, _, stderr := check("/dev/null"); code != cli.ExitPass {
+		t.Errorf("--out /dev/null: exit %d: %s", code, stderr)
+	}
+	if st, err := os.Stat("/dev/null"); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is no longer a device: %v %v", st.Mode(), err)
+	}
+	if _, err := os.Stat("/dev/full"); err == nil {
+		code, _, stderr := check("/dev/full")
+		if code != cli.ExitBadInput || !strings.Contains(stderr, "cannot write /dev/full: no space left on device") {
+			t.Errorf("--out /dev/full: exit %d: %s", code, stderr)
+		}
+	}
+	sub := filepath.Join(dir, "reports")
+	os.Mkdir(sub, 0o755)
+	code, _, stderr := check(sub)
+	if code != cli.ExitBadInput || !strings.Contains(stderr, "cannot write "+sub+": is a directory") {
+		t.Errorf("--out DIR: exit %d: %s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(sub); len(entries) != 0 {
+		t.Errorf("--out DIR left %v", entries)
+	}
+}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 func (c *CLI) check(args []string) int {
@@ -52,9 +52,11 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	return ExitGateFailed
 }
 
-// emit renders the report to stdout, or atomically to a file.
+// emit renders the report to stdout (no --out, or --out -), or to a file through
+// safeio.WriteFile: atomic for a regular file, through a device or FIFO, refused for a
+// directory or socket.
 func (c *CLI) emit(r *report.Report, format, out string) error {
-	if out == "" {
+	if out == "" || out == safeio.Stdin {
 		return report.Render(c.Stdout, r, format)
 	}
 	if err := saveReport(r, format, out); err != nil {
@@ -64,10 +66,11 @@ func (c *CLI) emit(r *report.Report, format, out string) error {
 	return nil
 }
 
-// saveReport renders the report and writes it atomically: a reader never sees half.
-// The report is streamed to the file, never held whole in memory.
+// saveReport renders the report and writes it with safeio.WriteFileFunc: atomic over a
+// regular file (a reader never sees half), through a device or FIFO. The report is
+// streamed to the file, never held whole in memory.
 func saveReport(r *report.Report, format, path string) error {
-	return baseline.WriteFileAtomicFunc(path, func(w io.Writer) error {
+	return safeio.WriteFileFunc(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		if err := report.Render(bw, r, format); err != nil {
 			return err

@@ -55,7 +55,7 @@ func (o *common) register(fs *flag.FlagSet, withBaseline bool) {
 		fs.StringVar(&o.Baseline, "baseline", "", "baseline `file`; overrides the config")
 	}
 	fs.StringVar(&o.Format, "format", report.FormatTable, "output format: "+strings.Join(report.Formats, ", "))
-	fs.StringVar(&o.Out, "out", "", "write the report to `file` instead of stdout")
+	fs.StringVar(&o.Out, "out", "", "write the report to `file` (- or none: stdout; a device or FIFO is written through)")
 	fs.BoolVar(&o.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
 	fs.BoolVar(&o.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error (offline CI)")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "llm_judge: items judged at once (default: the judge's, else 8)")
