@@ -79,6 +79,11 @@ func hardeningCases(t *testing.T) []badCase {
 			want: `evalgate\.yaml: is a character device; want a regular config file`},
 		{name: "suite_is_fifo", setup: fifo("suite.yaml"),
 			want: `suite\.yaml: is a named pipe \(FIFO\); want a regular suite file`},
+		// Numbers past their documented range (they overflowed the JSON report to +Inf).
+		{name: "latency_huge", files: map[string]string{"results.jsonl": results(baseLine1, strings.Replace(baseLine2, `"latency_e2e_ms": 190`, `"latency_e2e_ms": 1.7e308`, 1), baseLine3)},
+			want: `results\.jsonl:2: item "c-02": field "latency_e2e_ms" is 1\.7e\+308; want at most 1e\+12 ms`},
+		{name: "tokens_huge", files: map[string]string{"results.jsonl": results(baseLine1, strings.Replace(baseLine2, `"input_tokens": 118`, `"input_tokens": 1e16`, 1), baseLine3)},
+			want: `results\.jsonl:2: item "c-02": field "input_tokens" is 1e\+16; want at most 1e\+15 tokens`},
 		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
 			want: `--results - \(standard input\) may be given once`},
 	}
@@ -138,5 +143,35 @@ func TestOutTargets(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(sub); len(entries) != 0 {
 		t.Errorf("--out DIR left %v", entries)
+	}
+}
+
+// TestLargestNumbersStayFinite: the largest accepted latency and token counts on every
+// record still give a JSON report (every aggregate finite).
+func TestLargestNumbersStayFinite(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "bad", "_base"), dir)
+	var lines []string
+	for _, l := range []string{baseLine1, baseLine2, baseLine3} {
+		for _, f := range []string{"latency_e2e_ms", "input_tokens", "output_tokens"} {
+			i := strings.Index(l, `"`+f+`": `) + len(f) + 4
+			j := i + strings.IndexAny(l[i:], ",}")
+			v := "1e15"
+			if f == "latency_e2e_ms" {
+				v = "1e12"
+			}
+			l = l[:i] + v + l[j:]
+		}
+		lines = append(lines, l)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.jsonl"), []byte(results(lines...)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain(t, dir, []string{"evalgate", "check", "--config", filepath.Join(dir, "evalgate.yaml"), "--format", "json"})
+	if code == cli.ExitBadInput || !strings.Contains(stdout, `"latency_e2e_p95_ms"`) {
+		t.Fatalf("exit %d: %s\n%.300s", code, stderr, stdout)
+	}
+	if strings.Contains(stdout, "Inf") || strings.Contains(stdout, "NaN") {
+		t.Errorf("non-finite figure in the report")
 	}
 }

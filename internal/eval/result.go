@@ -50,6 +50,22 @@ func (r *Result) Recorded(key string) (any, bool) {
 	return Lookup(r.Fields, key)
 }
 
+// Ranges of the numbers a result records. Anything above is a broken record, not a
+// measurement, and would overflow the sums behind p95s, means and token totals.
+const (
+	// MaxLatencyMs bounds latency_e2e_ms and latency_model_ms: 1e12 ms is 31 years.
+	MaxLatencyMs = 1e12
+	// MaxTokens bounds input_tokens and output_tokens.
+	MaxTokens = 1e15
+)
+
+func numberLimit(key string) (float64, string) {
+	if strings.HasPrefix(key, "latency") {
+		return MaxLatencyMs, "ms"
+	}
+	return MaxTokens, "tokens"
+}
+
 // resultKeys are the typed fields of a results record; any other key is kept in Fields.
 var resultKeys = map[string]bool{
 	"id": true, "output": true, "latency_e2e_ms": true, "latency_model_ms": true,
@@ -97,6 +113,9 @@ func newResult(file string, line int, f map[string]any) (*Result, error) {
 			}
 			if n < 0 || math.IsInf(n, 0) {
 				return nil, Errorf(file, line, id, "field %q is %v; want a number ≥ 0", k, n)
+			}
+			if limit, unit := numberLimit(k); n > limit {
+				return nil, Errorf(file, line, id, "field %q is %v; want at most %g %s", k, n, limit, unit)
 			}
 			if (k == "input_tokens" || k == "output_tokens") && n != math.Trunc(n) {
 				return nil, Errorf(file, line, id, "field %q is %v; want a whole number", k, n)
