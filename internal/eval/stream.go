@@ -13,8 +13,9 @@ import (
 )
 
 // Compressed results: a results file named *.gz or *.zst is decompressed as it is
-// read. It is streamed, never held whole, so no size cap applies to it: memory is
-// bounded by the per-line cap and what the caller keeps.
+// read. It is streamed, never held whole: memory is bounded by the per-line cap and
+// what the caller keeps, and time by safeio.MaxDecompressedBytes (a small file of
+// compressed blank lines would otherwise read for hours).
 const (
 	extGzip = ".gz"
 	extZstd = ".zst"
@@ -38,14 +39,14 @@ func openResults(path string) (io.Reader, func(), error) {
 			f.Close()
 			return nil, nil, Errorf(path, 0, "", "not a gzip file (%v); a results file named *.gz is gzip-compressed JSONL", err)
 		}
-		return gz, func() { gz.Close(); f.Close() }, nil
+		return safeio.Capped(gz, path, safeio.MaxDecompressedBytes), func() { gz.Close(); f.Close() }, nil
 	case strings.HasSuffix(path, extZstd):
 		zr, err := zstd.NewReader(bufio.NewReaderSize(f, 1<<16), zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			f.Close()
 			return nil, nil, Errorf(path, 0, "", "not a zstd file (%v); a results file named *.zst is zstd-compressed JSONL", err)
 		}
-		return zr, func() { zr.Close(); f.Close() }, nil
+		return safeio.Capped(zr, path, safeio.MaxDecompressedBytes), func() { zr.Close(); f.Close() }, nil
 	}
 	return f, func() { f.Close() }, nil
 }

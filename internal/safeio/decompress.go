@@ -23,7 +23,13 @@ func Decompress(r io.Reader, name string, limit int64) (io.Reader, error) {
 	if err != nil {
 		return nil, Errorf(name, 0, "", "not a valid gzip file: %v", err)
 	}
-	return &capReader{r: zr, name: name, left: limit, limit: limit}, nil
+	return Capped(zr, name, limit), nil
+}
+
+// Capped returns r failing with an *InputError once more than limit bytes come out of
+// it: for a decompressor (gzip, zstd) whose output a small file could make endless.
+func Capped(r io.Reader, name string, limit int64) io.Reader {
+	return &capReader{r: r, name: name, left: limit, limit: limit}
 }
 
 // capReader fails instead of reading past its limit.

@@ -21,8 +21,9 @@ const (
 	// MaxSmallFileBytes bounds a file a person writes: a config, a JSON Schema, a
 	// judge template, a judge cache entry.
 	MaxSmallFileBytes = 16 << 20
-	// MaxDecompressedBytes bounds what one compressed input may expand to.
-	MaxDecompressedBytes = 4 << 30
+	// MaxDecompressedBytes bounds what one compressed input may expand to: enough for
+	// the largest streamed run, not for a bomb that would take hours to read.
+	MaxDecompressedBytes = 16 << 30
 	// MaxDepth bounds the nesting of YAML and JSON collections.
 	MaxDepth = 1000
 	// MaxAliasNodes bounds the nodes one YAML alias expands to.

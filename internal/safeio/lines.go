@@ -53,7 +53,12 @@ func (l *Lines) Next() bool {
 			l.text = l.buf
 		}
 		if err != nil && err != io.EOF {
-			l.err = Errorf(l.name, l.line, "", "cannot read: %v", unwrapPathErr(err))
+			var ie *InputError
+			if errors.As(err, &ie) { // a cap of the reader below (Capped)
+				l.err = err
+			} else {
+				l.err = Errorf(l.name, l.line, "", "cannot read: %v", unwrapPathErr(err))
+			}
 			return false
 		}
 		if len(l.text) > 0 && l.text[len(l.text)-1] == '\n' {

@@ -132,3 +132,17 @@ func TestDecompressCap(t *testing.T) {
 		t.Errorf("plain input: %q", b)
 	}
 }
+
+// TestLinesOverCappedStream: a stream of blank lines past the decompression cap stops
+// with the cap's error (a gzip bomb of newlines would read for hours).
+func TestLinesOverCappedStream(t *testing.T) {
+	ls := NewLines(Capped(strings.NewReader(strings.Repeat("\n", 100)), "r.jsonl.gz", 50), "r.jsonl.gz", 10)
+	n := 0
+	for ls.Next() {
+		n++
+	}
+	if n != 50 {
+		t.Errorf("%d lines before the cap; want 50", n)
+	}
+	wantInputError(t, ls.Err(), `^r\.jsonl\.gz: decompresses to more than 50 bytes, the limit$`)
+}
