@@ -17,8 +17,18 @@ import (
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
-// SchemaVersion is the version of the baseline file format.
-const SchemaVersion = 1
+// SchemaVersion is the version of the baseline file format this evalgate writes.
+//
+// Version 2 is JSON Lines, so a baseline of a million items is read and written as a
+// stream (Reader, Save): the first line is the header (every field of Baseline except
+// Items and Outputs, plus "items": the item count), then one line per Item in suite
+// order, then, when kept inline, one line per recorded output {"run": i, "record": {…}}
+// (the same lines as an outputs file kept beside it). Two baselines diff item by item.
+//
+// Version 1 (one indented JSON object, no per-run pass bits or per-item spread) is
+// still read: Compare re-scores its recorded outputs into version 2 figures, or, when it
+// has none, compares with what it has and says how to refresh it.
+const SchemaVersion = 2
 
 // Baseline is the stable distribution of one suite.
 type Baseline struct {
@@ -45,6 +55,10 @@ type Baseline struct {
 	// file (OutputsFile) because they are large.
 	Outputs     [][]map[string]any `json:"outputs,omitempty"`
 	OutputsFile string             `json:"outputs_file,omitempty"`
+
+	// FormatV1 is set when the file was schema version 1: its items have no per-run
+	// pass bits or spread.
+	FormatV1 bool `json:"-"`
 }
 
 // Source names the release a baseline was made from.
@@ -62,49 +76,73 @@ type RunAggregate struct {
 	P95Ms     *float64 `json:"latency_e2e_p95_ms,omitempty"`
 }
 
-// Item is one suite item's baseline.
+// Item is one suite item's baseline: its mean over the runs and how much it varied.
 type Item struct {
-	ID        string             `json:"id"`
-	Hash      string             `json:"hash"`
-	Tags      []string           `json:"tags,omitempty"`
-	Score     float64            `json:"score"`
-	PassRate  float64            `json:"pass_rate"`
-	Breakdown map[string]float64 `json:"breakdown"`
+	ID   string   `json:"id"`
+	Hash string   `json:"hash"`
+	Tags []string `json:"tags,omitempty"`
+	// Runs is the number of runs the item was scored in (0 in a version 1 file: read
+	// len(Baseline.Runs)).
+	Runs int `json:"runs,omitempty"`
+	// Score is the mean of the per-run scores, ScoreStd their sample std (0 with one
+	// run).
+	Score    float64 `json:"score"`
+	ScoreStd float64 `json:"score_std"`
+	// PassRate is the fraction of runs the item passed in; PassBits says which, one
+	// character per run in run order ("110": passed runs 1 and 2, failed run 3).
+	PassRate float64 `json:"pass_rate"`
+	PassBits string  `json:"pass_bits,omitempty"`
+	// Breakdown is the mean normalized value per dimension, BreakdownStd its sample std
+	// over runs.
+	Breakdown    map[string]float64 `json:"breakdown"`
+	BreakdownStd map[string]float64 `json:"breakdown_std,omitempty"`
 }
 
 // InlineOutputsLimit is the size of recorded outputs above which they are written
 // beside the baseline as <name>.outputs.jsonl.gz instead of inline.
 const InlineOutputsLimit = 1 << 20
 
-// Load reads a baseline file (and its compressed outputs, if kept beside it).
+// Load reads a baseline file, version 2 or 1 (and its compressed outputs, if kept
+// beside it), whole. To read a large baseline item by item, use Open.
 func Load(path string) (*Baseline, error) {
-	data, err := safeio.ReadFile(path, "baseline", safeio.MaxFileBytes)
+	r, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := safeio.CheckJSONDepth(path, data, 1); err != nil {
+	defer r.Close()
+	b := r.Header()
+	for {
+		it, ok, err := r.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		b.Items = append(b.Items, it)
+	}
+	outs, err := r.Outputs()
+	if err != nil {
 		return nil, err
 	}
-	var b Baseline
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&b); err != nil {
-		return nil, eval.Errorf(path, lineOf(data, dec.InputOffset()), "", "not a baseline file: %v", err)
+	b.Outputs = outs
+	return b, nil
+}
+
+// loadOutputsFile reads the recorded outputs a baseline keeps beside it.
+func loadOutputsFile(path string, b *Baseline) error {
+	if b.OutputsFile == "" {
+		return nil
 	}
-	if b.SchemaVersion != SchemaVersion {
-		return nil, eval.Errorf(path, 0, "", "baseline schema_version %d; this evalgate reads %d: refresh it with `evalgate baseline`", b.SchemaVersion, SchemaVersion)
+	if b.OutputsFile != filepath.Base(b.OutputsFile) || strings.HasPrefix(b.OutputsFile, ".") {
+		return eval.Errorf(path, 0, "", "outputs_file %q must name a file beside the baseline", b.OutputsFile)
 	}
-	if b.OutputsFile != "" {
-		if b.OutputsFile != filepath.Base(b.OutputsFile) || strings.HasPrefix(b.OutputsFile, ".") {
-			return nil, eval.Errorf(path, 0, "", "outputs_file %q must name a file beside the baseline", b.OutputsFile)
-		}
-		outs, err := readOutputs(filepath.Join(filepath.Dir(path), b.OutputsFile))
-		if err != nil {
-			return nil, eval.Errorf(path, 0, "", "recorded outputs %s: %v", b.OutputsFile, err)
-		}
-		b.Outputs = outs
+	outs, err := readOutputs(filepath.Join(filepath.Dir(path), b.OutputsFile))
+	if err != nil {
+		return eval.Errorf(path, 0, "", "recorded outputs %s: %v", b.OutputsFile, err)
 	}
-	return &b, nil
+	b.Outputs = outs
+	return nil
 }
 
 func lineOf(data []byte, off int64) int {
@@ -121,8 +159,9 @@ func unwrap(err error) error {
 	return err
 }
 
-// Save writes the baseline atomically (temp file + rename) with stable key order and
-// indentation, so two baselines diff line by line. Large recorded outputs go beside it.
+// Save writes the baseline in format version 2, atomically (temp file + rename), one
+// line per item with stable key order, so two baselines diff item by item. Large
+// recorded outputs go beside it.
 func Save(path string, b *Baseline) error {
 	outs := b.Outputs
 	size := 0
@@ -140,16 +179,14 @@ func Save(path string, b *Baseline) error {
 			return err
 		}
 		b.OutputsFile = name // the caller learns the file beside it
+		outs = nil
 	}
-	cp := *b
-	if cp.OutputsFile != "" {
-		cp.Outputs = nil
-	}
-	data, err := json.MarshalIndent(&cp, "", "  ")
-	if err != nil {
+	b.SchemaVersion = SchemaVersion
+	var buf bytes.Buffer
+	if err := Encode(&buf, b, outs); err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, append(data, '\n'))
+	return WriteFileAtomic(path, buf.Bytes())
 }
 
 // WriteFileAtomic writes data the way safeio.WriteFile does: atomically (temp file +

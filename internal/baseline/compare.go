@@ -3,6 +3,7 @@ package baseline
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/evalgate/evalgate/internal/eval"
@@ -10,7 +11,8 @@ import (
 	"github.com/evalgate/evalgate/internal/stats"
 )
 
-// Comparison is a candidate set against the baseline.
+// Comparison is a candidate set against the baseline: what changed, measured. It
+// decides nothing; gate reads it and decides.
 type Comparison struct {
 	BaselineFile  string  `json:"baseline_file"`
 	BaselineRef   Source  `json:"baseline_source"`
@@ -18,22 +20,32 @@ type Comparison struct {
 	GradingSystem string  `json:"baseline_gradingSystem"`
 	BaselineRuns  int     `json:"baseline_runs"`
 	BaselineStd   float64 `json:"baseline_std"`
+	// CandidateRuns is the largest number of runs any compared candidate item has
+	// (items re-run on their own have more than the rest).
+	CandidateRuns int `json:"candidate_runs"`
 	// Base and Cand are the means over the compared (unchanged) items.
 	Base     float64 `json:"baseline_score"`
 	Cand     float64 `json:"candidate_score"`
 	Delta    float64 `json:"delta"`          // Cand − Base, absolute points of the 0–1 score
 	RelDelta float64 `json:"relative_delta"` // Delta / Base
-	// CI is the 95% bootstrap interval of the mean paired per-item difference.
-	CI     stats.Interval `json:"ci"`
-	PValue float64        `json:"p_value"` // two-sided sign-flip p-value
-	// Decision is the regression gate's finding (stats.DecideRegression).
-	Decision   stats.RegressionResult `json:"decision"`
-	Dimensions []DimensionDelta       `json:"dimensions"`
-	Tags       []DimensionDelta       `json:"tags,omitempty"`
+	// CI is the 95% interval of the mean paired per-item difference (stats.MeasureDrop).
+	CI          stats.Interval `json:"ci"`
+	PValue      float64        `json:"p_value"`       // two-sided
+	PValueWorse float64        `json:"p_value_worse"` // one-sided, "candidate worse"
+	// Evidence is the item-by-item measurement against what the baseline's runs
+	// predict (stats.EvidenceAccumulator); EvidenceItems its strongest items.
+	Evidence      stats.EvidenceResult `json:"evidence"`
+	EvidenceItems []EvidenceItem       `json:"evidence_items"`
+	Dimensions    []DimensionDelta     `json:"dimensions"`
+	Tags          []DimensionDelta     `json:"tags,omitempty"`
 	// Item changes, in suite order.
 	NewlyFailing []ItemChange `json:"newly_failing"`
 	NewlyPassing []ItemChange `json:"newly_passing"`
 	Unstable     []ItemChange `json:"unstable"`
+	// BiggestDrops are the items whose score fell most, largest fall first, at most
+	// MaxBiggestDrops, whether or not their pass state moved (0.70 → 0.20 while already
+	// failing is a movement too).
+	BiggestDrops []ItemChange `json:"biggest_drops"`
 	Changed      []string     `json:"changed_items,omitempty"`
 	Added        []string     `json:"added_items,omitempty"`
 	Removed      []string     `json:"removed_items,omitempty"`
@@ -44,6 +56,12 @@ type Comparison struct {
 	Notes    []string `json:"notes,omitempty"`
 }
 
+// EvidenceTop is how many of the strongest items a comparison keeps as evidence.
+const EvidenceTop = 10
+
+// MaxBiggestDrops caps Comparison.BiggestDrops.
+const MaxBiggestDrops = 10
+
 // DimensionDelta is the baseline and candidate mean of one dimension (or tag).
 type DimensionDelta struct {
 	Name  string  `json:"name"`
@@ -53,13 +71,14 @@ type DimensionDelta struct {
 	Items int     `json:"items,omitempty"`
 	// CI is the 95% interval of the dimension's mean paired per-item difference
 	// (dimensions only): a bootstrap like the score's, or the normal approximation above
-	// MaxBootstrapItems items.
-	CI      *stats.Interval `json:"ci,omitempty"`
-	MaxDrop *float64        `json:"max_drop,omitempty"`
-	Blocked bool            `json:"blocked,omitempty"`
+	// stats.MaxResampleItems items.
+	CI *stats.Interval `json:"ci,omitempty"`
+	// Evidence is the dimension's item-by-item measurement (dimensions only).
+	Evidence      *stats.EvidenceResult `json:"evidence,omitempty"`
+	EvidenceItems []EvidenceItem        `json:"evidence_items,omitempty"`
 }
 
-// ItemChange is one item whose pass state moved.
+// ItemChange is one item whose pass state or score moved.
 type ItemChange struct {
 	ID           string  `json:"id"`
 	Line         int     `json:"line"`
@@ -69,13 +88,20 @@ type ItemChange struct {
 	CandPass     bool    `json:"candidate_pass"`
 }
 
-// GateOptions are the regression gate's settings the comparison decides with.
-type GateOptions struct {
-	MaxDrop             float64
-	Relative            bool
-	RequireSignificance bool
-	Method              string
-	DimensionMaxDrops   map[string]float64
+// EvidenceItem is one item that carries the evidence of a drop: what the baseline's
+// runs predicted for it and what the candidate scored.
+type EvidenceItem struct {
+	ID           string  `json:"id"`
+	Line         int     `json:"line,omitempty"`
+	BaseScore    float64 `json:"baseline_score"`
+	BaseRuns     int     `json:"baseline_runs"`
+	BasePassRate float64 `json:"baseline_pass_rate"`
+	// Predicted is the score the baseline predicts (its runs, shrunk toward the suite).
+	Predicted float64 `json:"predicted"`
+	CandScore float64 `json:"candidate_score"`
+	CandRuns  int     `json:"candidate_runs"`
+	// Z is how many predicted standard deviations the candidate fell below Predicted.
+	Z float64 `json:"z"`
 }
 
 // MismatchError refuses a comparison that cannot be made honestly.
@@ -84,7 +110,7 @@ type MismatchError struct{ Msg string }
 func (e *MismatchError) Error() string { return e.Msg }
 
 // Compare sets the candidate against the baseline.
-func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, gate GateOptions) (*Comparison, error) {
+func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string) (*Comparison, error) {
 	sys := cand.System
 	baseItems := map[string]Item{}
 	for _, it := range b.Items {
@@ -92,7 +118,8 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string,
 	}
 	var notes []string
 	rescored := false
-	if b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version {
+	switch {
+	case b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version:
 		items, err := rescore(ctx, cand, b, file)
 		if err != nil {
 			return nil, err
@@ -107,6 +134,20 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string,
 		rescored = true
 		notes = append(notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
 			b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), len(b.Outputs), sys.Version))
+	case b.FormatV1 && len(b.Outputs) > 0:
+		items, err := rescore(ctx, cand, b, file)
+		if err != nil {
+			return nil, err
+		}
+		for id, it := range items {
+			if old, ok := baseItems[id]; ok {
+				it.Hash, it.Tags = old.Hash, old.Tags
+			}
+			baseItems[id] = it
+		}
+		notes = append(notes, fmt.Sprintf("baseline %s is format version 1: its %d recorded run(s) were re-scored for per-item spread; refresh it with `evalgate baseline --out %s` to save the work", file, len(b.Outputs), file))
+	case b.FormatV1:
+		notes = append(notes, fmt.Sprintf("baseline %s is format version 1 without recorded outputs: per-item spread is read from pass rates only; refresh it with `evalgate baseline --results RUN.jsonl --out %s`", file, file))
 	}
 	var dims []string
 	for _, d := range sys.Dimensions {
@@ -115,7 +156,7 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string,
 	cands := make([]Candidate, 0, cand.NumItems())
 	_ = cand.EachItem(func(_ int, is *rubric.ItemScore) error {
 		ci := Candidate{ID: is.Item.ID, Hash: is.Item.Hash, Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
-			PassRate: float64(is.PassRuns) / float64(max(is.Runs, 1)), Pass: is.Pass, Pending: is.Pending,
+			Runs: max(is.Runs, 1), PassRate: float64(is.PassRuns) / float64(max(is.Runs, 1)), Pass: is.Pass, Pending: is.Pending,
 			Breakdown: map[string]float64{}}
 		for d, name := range dims {
 			ci.Breakdown[name] = is.Breakdown[d]
@@ -123,7 +164,7 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string,
 		cands = append(cands, ci)
 		return nil
 	})
-	c, err := comparePairs(b, baseItems, cands, len(cand.Runs), dims, file, gate)
+	c, err := comparePairs(b, baseItems, cands, dims, file)
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +179,7 @@ type Candidate struct {
 	Line      int
 	Tags      []string
 	Score     float64
+	Runs      int     // runs the item was scored in (≥ 1)
 	PassRate  float64 // fraction of the candidate's runs the item passed in
 	Pass      bool
 	Pending   bool
@@ -147,14 +189,14 @@ type Candidate struct {
 // CompareSnapshots compares two saved distributions (baselines, or reports turned
 // into baselines): a release-to-release diff. A scoring difference is flagged in the
 // notes, since neither side carries a scorer to re-score with.
-func CompareSnapshots(a, b *Baseline, fileA string, gate GateOptions) (*Comparison, error) {
+func CompareSnapshots(a, b *Baseline, fileA string) (*Comparison, error) {
 	baseItems := map[string]Item{}
 	for _, it := range a.Items {
 		baseItems[it.ID] = it
 	}
 	var cands []Candidate
 	for _, it := range b.Items {
-		cands = append(cands, Candidate{ID: it.ID, Hash: it.Hash, Tags: it.Tags, Score: it.Score, PassRate: it.PassRate,
+		cands = append(cands, Candidate{ID: it.ID, Hash: it.Hash, Tags: it.Tags, Score: it.Score, Runs: max(it.Runs, 1), PassRate: it.PassRate,
 			Pass: it.PassRate >= 0.5, Breakdown: it.Breakdown})
 	}
 	var dims []string
@@ -164,7 +206,7 @@ func CompareSnapshots(a, b *Baseline, fileA string, gate GateOptions) (*Comparis
 		}
 	}
 	sort.Strings(dims)
-	c, err := comparePairs(a, baseItems, cands, max(len(b.Runs), 1), dims, fileA, gate)
+	c, err := comparePairs(a, baseItems, cands, dims, fileA)
 	if err != nil {
 		return nil, err
 	}
@@ -174,14 +216,17 @@ func CompareSnapshots(a, b *Baseline, fileA string, gate GateOptions) (*Comparis
 	return c, nil
 }
 
-// comparePairs pairs candidate items with baseline items and decides the drop.
-func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, candRuns int, dims []string, file string, gate GateOptions) (*Comparison, error) {
+// comparePairs pairs candidate items with baseline items and measures the change.
+func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dims []string, file string) (*Comparison, error) {
 	c := &Comparison{BaselineFile: file, BaselineRef: b.Source, ScoringSystem: b.ScoringSystem,
 		GradingSystem: b.GradingSystem, BaselineRuns: len(b.Runs), BaselineStd: b.Std}
 	seen := map[string]bool{}
-	var base, cnd, basePR, candPR []float64
-	dimBase, dimCand := make([]float64, len(dims)), make([]float64, len(dims))
-	dimDiffs := make([][]float64, len(dims)) // per dimension: paired per-item differences
+	var base, cnd []float64
+	var obs []stats.Observation
+	var baseVar []float64
+	var pairs []pair
+	dimBase, dimCand := make([][]float64, len(dims)), make([][]float64, len(dims))
+	dimObs, dimVar := make([][]stats.Observation, len(dims)), make([][]float64, len(dims))
 	type tagAcc struct {
 		base, cand float64
 		n          int
@@ -200,14 +245,20 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, can
 		case ci.Pending:
 			continue
 		}
+		baseRuns := max(bi.Runs, 1)
+		k := len(base)
 		base = append(base, bi.Score)
 		cnd = append(cnd, ci.Score)
-		basePR = append(basePR, bi.PassRate)
-		candPR = append(candPR, ci.PassRate)
+		obs = append(obs, stats.Observation{Index: k, BaseMean: clamp01(bi.Score), BaseRuns: baseRuns, CandMean: clamp01(ci.Score), CandRuns: max(ci.Runs, 1)})
+		baseVar = append(baseVar, baseVariance(bi, baseRuns))
+		pairs = append(pairs, pair{bi: bi, ci: ci})
+		c.CandidateRuns = max(c.CandidateRuns, ci.Runs)
 		for d, name := range dims {
-			dimBase[d] += bi.Breakdown[name]
-			dimCand[d] += ci.Breakdown[name]
-			dimDiffs[d] = append(dimDiffs[d], ci.Breakdown[name]-bi.Breakdown[name])
+			dimBase[d] = append(dimBase[d], bi.Breakdown[name])
+			dimCand[d] = append(dimCand[d], ci.Breakdown[name])
+			sd := bi.BreakdownStd[name]
+			dimObs[d] = append(dimObs[d], stats.Observation{Index: k, BaseMean: clamp01(bi.Breakdown[name]), BaseRuns: baseRuns, CandMean: clamp01(ci.Breakdown[name]), CandRuns: max(ci.Runs, 1)})
+			dimVar[d] = append(dimVar[d], sd*sd)
 		}
 		for _, t := range ci.Tags {
 			if tags[t] == nil {
@@ -240,27 +291,25 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, can
 		c.Notes = append(c.Notes, fmt.Sprintf("suite changed since the baseline: %d changed, %d added, %d removed item(s) are left out; %d unchanged item(s) compared",
 			len(c.Changed), len(c.Added), len(c.Removed), c.Compared))
 	}
-	dec, err := stats.DecideRegression(stats.RegressionInput{
-		Base: base, Cand: cnd, BasePassRate: basePR, CandPassRate: candPR,
-		BaseRuns: max(len(b.Runs), 1), CandRuns: candRuns,
-		MaxDrop: gate.MaxDrop, Relative: gate.Relative, RequireSignificance: gate.RequireSignificance, Method: gate.Method,
-	})
+	m, err := stats.MeasureDrop(base, cnd, stats.ResampleOptions{})
 	if err != nil {
 		return nil, err
 	}
-	c.Decision = dec
-	c.Base, c.Cand = rubric.Round9(dec.BaseMean), rubric.Round9(dec.CandMean)
-	c.Delta, c.RelDelta = rubric.Round9(dec.Delta), rubric.Round9(dec.RelDelta)
-	c.CI, c.PValue = dec.CI, dec.PValue
-	n := float64(c.Compared)
+	c.Base, c.Cand = rubric.Round9(m.BaseMean), rubric.Round9(m.CandMean)
+	c.Delta, c.RelDelta = rubric.Round9(m.Delta), rubric.Round9(m.RelDelta)
+	c.CI, c.PValue, c.PValueWorse = m.CI, m.PValue, m.PValueWorse
+	ev, err := stats.MeasureEvidence(obs, baseVar, EvidenceTop)
+	if err != nil {
+		return nil, err
+	}
+	c.Evidence, c.EvidenceItems = ev, evidenceItems(ev, pairs)
+	c.BiggestDrops = biggestDrops(pairs)
 	for d, name := range dims {
-		dd := DimensionDelta{Name: name, Base: rubric.Round9(dimBase[d] / n), Cand: rubric.Round9(dimCand[d] / n)}
+		dd := DimensionDelta{Name: name, Base: rubric.Round9(stats.Mean(dimBase[d])), Cand: rubric.Round9(stats.Mean(dimCand[d]))}
 		dd.Delta = rubric.Round9(dd.Cand - dd.Base)
-		dd.CI = dimensionCI(dimDiffs[d])
-		if md, ok := gate.DimensionMaxDrops[name]; ok {
-			md := md
-			dd.MaxDrop = &md
-			dd.Blocked = stats.DropExceeds(-dd.Delta, md)
+		dd.CI = dimensionCI(dimBase[d], dimCand[d])
+		if dev, err := stats.MeasureEvidence(dimObs[d], dimVar[d], EvidenceTop); err == nil {
+			dd.Evidence, dd.EvidenceItems = &dev, evidenceItems(dev, pairs)
 		}
 		c.Dimensions = append(c.Dimensions, dd)
 	}
@@ -276,6 +325,59 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, can
 		c.Tags = append(c.Tags, dd)
 	}
 	return c, nil
+}
+
+// pair is one compared item: its baseline and its candidate.
+type pair struct {
+	bi Item
+	ci Candidate
+}
+
+// baseVariance is an item's sample variance over the baseline's runs: from its
+// recorded spread, or, in a version 1 baseline without one, from its pass rate as if
+// its scores were pass/fail.
+func baseVariance(bi Item, runs int) float64 {
+	if bi.ScoreStd > 0 || bi.PassBits != "" || runs < 2 {
+		return bi.ScoreStd * bi.ScoreStd
+	}
+	p := bi.PassRate
+	return p * (1 - p) * float64(runs) / float64(runs-1)
+}
+
+func clamp01(x float64) float64 { return min(1, max(0, x)) }
+
+// evidenceItems names the measurement's strongest items that fell below prediction.
+func evidenceItems(ev stats.EvidenceResult, pairs []pair) []EvidenceItem {
+	var out []EvidenceItem
+	for _, t := range ev.Top {
+		if t.Weight <= 0 {
+			continue
+		}
+		p := pairs[t.Index]
+		out = append(out, EvidenceItem{ID: p.ci.ID, Line: p.ci.Line, BaseScore: p.bi.Score, BaseRuns: max(p.bi.Runs, 1),
+			BasePassRate: p.bi.PassRate, Predicted: rubric.Round9(t.Predicted), CandScore: p.ci.Score, CandRuns: max(p.ci.Runs, 1),
+			Z: math.Round(t.Z*100) / 100})
+	}
+	return out
+}
+
+// biggestDrops lists the items whose score fell most, largest first (ties in suite
+// order), at most MaxBiggestDrops.
+func biggestDrops(pairs []pair) []ItemChange {
+	var out []ItemChange
+	for _, p := range pairs {
+		if rubric.Round9(p.bi.Score-p.ci.Score) <= 0 {
+			continue
+		}
+		out = append(out, ItemChange{ID: p.ci.ID, Line: p.ci.Line, BaseScore: p.bi.Score, CandScore: p.ci.Score, BasePassRate: p.bi.PassRate, CandPass: p.ci.Pass})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].BaseScore-out[i].CandScore > out[j].BaseScore-out[j].CandScore
+	})
+	if len(out) > MaxBiggestDrops {
+		out = out[:MaxBiggestDrops]
+	}
+	return out
 }
 
 func hashNote(a, b string) string {
@@ -313,35 +415,23 @@ func rescore(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 		return nil, &MismatchError{Msg: fmt.Sprintf("re-scoring baseline %s under %s failed: %v; refresh it with `evalgate baseline`", file, cand.System.Version, err)}
 	}
 	out := map[string]Item{}
-	for _, is := range sc.Items {
+	for i, is := range sc.Items {
 		if is.Missing == is.Runs {
 			continue // item added since the baseline: no recorded output
 		}
-		it := Item{ID: is.Item.ID, Score: is.Score, PassRate: float64(is.PassRuns) / float64(max(is.Runs, 1)), Breakdown: map[string]float64{}}
-		for d, dim := range cand.System.Dimensions {
-			it.Breakdown[dim.Name] = is.Breakdown[d]
-		}
+		it := itemOf(sc, i)
 		out[it.ID] = it
 	}
 	return out, nil
 }
 
-// MaxBootstrapItems bounds the per-dimension bootstrap: above it (10,000 resamples of
-// that many items per dimension) the normal approximation is used instead.
-const MaxBootstrapItems = 20000
-
 // dimensionCI is the 95% interval of a dimension's mean paired difference.
-func dimensionCI(diffs []float64) *stats.Interval {
-	var iv stats.Interval
-	var err error
-	if len(diffs) <= MaxBootstrapItems {
-		iv, err = stats.PairedBootstrap(diffs, stats.ResampleOptions{})
-	} else {
-		iv, err = stats.NormalCI(diffs, stats.DefaultLevel)
-	}
+func dimensionCI(base, cand []float64) *stats.Interval {
+	m, err := stats.MeasureDrop(base, cand, stats.ResampleOptions{})
 	if err != nil {
 		return nil
 	}
+	iv := m.CI
 	iv.Lo, iv.Hi = rubric.Round9(iv.Lo), rubric.Round9(iv.Hi)
 	return &iv
 }

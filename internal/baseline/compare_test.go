@@ -16,6 +16,7 @@ import (
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
@@ -77,13 +78,20 @@ func score(t *testing.T, cfg *config.Config, s *eval.Suite, runs ...*eval.Run) *
 
 var ids = []string{"a", "b", "c", "d", "e"}
 
-func gateOpts() baseline.GateOptions { return baseline.GateOptions{MaxDrop: 0.02, Method: "plain"} }
+// blocks is the plain regression rule's decision (max_drop 2 pts, or 2 % relative):
+// the comparison measures, gate decides.
+func blocks(t *testing.T, c *baseline.Comparison, mode string) bool {
+	t.Helper()
+	d := 0.02
+	rg := &gate.Regression{MaxDrop: &d, Method: gate.MethodPlain, Mode: mode}
+	return rg.Decide(c).Outcome == gate.Fail
+}
 
 func TestCompareDeltaByHand(t *testing.T) {
 	cfg, suite := setup(t, "scoringSystem/1.0.0")
 	base := baseline.FromScored(score(t, cfg, suite, runOf(t, "base", map[string]float64{"a": 1, "b": 1, "c": 1, "d": 0.8, "e": 0.95}, ids...)), baseline.Options{Now: time.Unix(0, 0)})
 	cand := score(t, cfg, suite, runOf(t, "cand", map[string]float64{"a": 1, "b": 0.4, "c": 1, "d": 0.8, "e": 0.95}, ids...))
-	c, err := baseline.Compare(context.Background(), cand, base, "b.json", gateOpts())
+	c, err := baseline.Compare(context.Background(), cand, base, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +104,8 @@ func TestCompareDeltaByHand(t *testing.T) {
 		t.Errorf("relative delta %v; want %v", c.RelDelta, -0.12/0.95)
 	}
 	// a −12 pt drop exceeds the 2 pt max drop.
-	if !c.Decision.Blocked {
-		t.Errorf("not blocked: %+v", c.Decision)
+	if !blocks(t, c, gate.Absolute) {
+		t.Errorf("not blocked: %+v", c)
 	}
 	// b passed (1 ≥ 0.8) in the baseline's only run and fails now (0.4 < 0.8).
 	if len(c.NewlyFailing) != 1 || c.NewlyFailing[0].ID != "b" || c.NewlyFailing[0].Line != 2 {
@@ -109,7 +117,7 @@ func TestCompareDeltaByHand(t *testing.T) {
 		t.Errorf("CI %+v; want within [−0.6, 0] around −0.12", c.CI)
 	}
 	// Rerunning gives the identical interval (fixed PCG seed).
-	c2, _ := baseline.Compare(context.Background(), cand, base, "b.json", gateOpts())
+	c2, _ := baseline.Compare(context.Background(), cand, base, "b.json")
 	if diff := cmp.Diff(c.CI, c2.CI); diff != "" {
 		t.Errorf("bootstrap not reproducible: %s", diff)
 	}
@@ -128,28 +136,27 @@ func TestDropOfExactlyMaxDropIsNotBlocked(t *testing.T) {
 	}
 	base := baseline.FromScored(score(t, cfg, suite, runOf(t, "base", all(0.95), ids...)), baseline.Options{})
 	cand := score(t, cfg, suite, runOf(t, "cand", all(0.93), ids...))
-	c, err := baseline.Compare(context.Background(), cand, base, "b.json", gateOpts())
+	c, err := baseline.Compare(context.Background(), cand, base, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Decision.Blocked {
-		t.Errorf("0.95 → 0.93 blocked by float noise: %+v", c.Decision)
+	if blocks(t, c, gate.Absolute) {
+		t.Errorf("0.95 → 0.93 blocked by float noise: Δ %v", c.Delta)
 	}
 	// 0.95 → 0.929 is a drop of 2.1 points: blocked.
 	cand = score(t, cfg, suite, runOf(t, "cand", all(0.929), ids...))
-	c, _ = baseline.Compare(context.Background(), cand, base, "b.json", gateOpts())
-	if !c.Decision.Blocked {
+	c, _ = baseline.Compare(context.Background(), cand, base, "b.json")
+	if !blocks(t, c, gate.Absolute) {
 		t.Errorf("0.95 → 0.929 not blocked")
 	}
 	// Relative mode: −0.021 / 0.95 = −2.21 % > 2 %: blocked; 0.95 → 0.932 is −1.89 %: not.
-	rel := baseline.GateOptions{MaxDrop: 0.02, Relative: true, Method: "plain"}
-	c, _ = baseline.Compare(context.Background(), cand, base, "b.json", rel)
-	if !c.Decision.Blocked {
+	c, _ = baseline.Compare(context.Background(), cand, base, "b.json")
+	if !blocks(t, c, gate.Relative) {
 		t.Errorf("relative −2.21 %% not blocked")
 	}
 	cand = score(t, cfg, suite, runOf(t, "cand", all(0.932), ids...))
-	c, _ = baseline.Compare(context.Background(), cand, base, "b.json", rel)
-	if c.Decision.Blocked {
+	c, _ = baseline.Compare(context.Background(), cand, base, "b.json")
+	if blocks(t, c, gate.Relative) {
 		t.Errorf("relative −1.89 %% blocked")
 	}
 }
@@ -160,7 +167,7 @@ func TestScoringChangeWithoutOutputsIsRefused(t *testing.T) {
 	base.Outputs = nil // an old baseline that kept no outputs
 	cfg2, _ := setup(t, "scoringSystem/1.1.0")
 	cand := score(t, cfg2, suite, runOf(t, "cand", map[string]float64{"a": 1, "b": 1, "c": 1, "d": 1, "e": 1}, ids...))
-	_, err := baseline.Compare(context.Background(), cand, base, "baselines/x.json", gateOpts())
+	_, err := baseline.Compare(context.Background(), cand, base, "baselines/x.json")
 	var me *baseline.MismatchError
 	if !errors.As(err, &me) {
 		t.Fatalf("err = %v; want a MismatchError", err)
@@ -209,7 +216,7 @@ func TestScoringChangeRescoresRecordedOutputs(t *testing.T) {
 	v2 := mk("scoringSystem/2.0.0", "q2")
 	candRun, _ := eval.ParseRun("cand.jsonl", []byte(records))
 	cand := score(t, v2, suite, candRun)
-	c, err := baseline.Compare(context.Background(), cand, loaded, path, gateOpts())
+	c, err := baseline.Compare(context.Background(), cand, loaded, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +243,7 @@ func TestSuiteChangesComparedItemByItem(t *testing.T) {
 		t.Fatal(err)
 	}
 	cand := score(t, cfg, s2, runOf(t, "cand", map[string]float64{"a": 1, "b": 0.5, "c": 0, "d": 1, "f": 0}, "a", "b", "c", "d", "f"))
-	c, err := baseline.Compare(context.Background(), cand, base, "b.json", gateOpts())
+	c, err := baseline.Compare(context.Background(), cand, base, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +265,7 @@ func TestUnstableItemsNeverNewlyFailing(t *testing.T) {
 	// a passes in 2 of 3 baseline runs: pass rate 2/3 is strictly between 0 and 1.
 	base := baseline.FromScored(score(t, cfg, suite, runOf(t, "r1", full, ids...), runOf(t, "r2", flaky, ids...), runOf(t, "r3", full, ids...)), baseline.Options{})
 	cand := score(t, cfg, suite, runOf(t, "cand", flaky, ids...))
-	c, err := baseline.Compare(context.Background(), cand, base, "b.json", gateOpts())
+	c, err := baseline.Compare(context.Background(), cand, base, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +300,7 @@ func TestSaveIsStableAndAtomic(t *testing.T) {
 	if len(entries) != 2 {
 		t.Errorf("%d files in dir; want 2 (no temp files left)", len(entries))
 	}
-	for _, want := range []string{`"scoringSystem": "scoringSystem/1.0.0"`, `"gradingSystem"`, `"suite_hash"`, `"rubric_hash"`, `"ref": "refs/tags/v1"`, `"created_at": "2026-01-02T03:04:05Z"`} {
+	for _, want := range []string{`"schema_version":2`, `"scoringSystem":"scoringSystem/1.0.0"`, `"gradingSystem"`, `"suite_hash"`, `"rubric_hash"`, `"ref":"refs/tags/v1"`, `"created_at":"2026-01-02T03:04:05Z"`, `"items":5`} {
 		if !strings.Contains(string(d1), want) {
 			t.Errorf("baseline lacks %s", want)
 		}

@@ -12,6 +12,10 @@ import (
 // index.json): both version strings, mean and grade per suite.
 const IndexFile = "index.json"
 
+// IndexSchemaVersion is the version of the index format (independent of the baseline
+// format's).
+const IndexSchemaVersion = 1
+
 // Index is the content of baselines/index.json.
 type Index struct {
 	SchemaVersion int          `json:"schema_version"`
@@ -38,7 +42,7 @@ func UpdateIndex(dir string) error {
 	if err != nil {
 		return err
 	}
-	idx := Index{SchemaVersion: SchemaVersion, Suites: []IndexEntry{}}
+	idx := Index{SchemaVersion: IndexSchemaVersion, Suites: []IndexEntry{}}
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || name == IndexFile || !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {

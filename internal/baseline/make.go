@@ -59,13 +59,51 @@ func FromScored(sc *rubric.Scored, opts Options) *Baseline {
 			b.Dimensions[d.Name] = v
 		}
 	}
-	for _, is := range sc.Items {
-		it := Item{ID: is.Item.ID, Hash: is.Item.Hash, Tags: is.Item.Tags, Score: is.Score,
-			PassRate: rubric.Round9(float64(is.PassRuns) / float64(max(is.Runs, 1))), Breakdown: map[string]float64{}}
-		for d, dim := range sc.System.Dimensions {
-			it.Breakdown[dim.Name] = is.Breakdown[d]
-		}
-		b.Items = append(b.Items, it)
+	for i := range sc.Items {
+		b.Items = append(b.Items, itemOf(sc, i))
 	}
 	return b
+}
+
+// itemOf is the baseline of item i of a scored run: its means, spread and pass bits.
+func itemOf(sc *rubric.Scored, i int) Item {
+	is := sc.Items[i]
+	it := Item{ID: is.Item.ID, Hash: is.Item.Hash, Tags: is.Item.Tags, Score: is.Score, Runs: max(is.Runs, 1),
+		PassRate: rubric.Round9(float64(is.PassRuns) / float64(max(is.Runs, 1))), Breakdown: map[string]float64{}}
+	bits := make([]byte, 0, len(sc.Runs))
+	var scores []float64
+	dims := make([][]float64, len(sc.System.Dimensions))
+	for r := range sc.Runs {
+		sm := &sc.Runs[r].Samples[i]
+		bits = append(bits, "01"[b2i(sm.Pass)])
+		if sm.Pending {
+			continue
+		}
+		scores = append(scores, sm.Score)
+		for d, v := range sm.Values {
+			if !v.Excluded {
+				dims[d] = append(dims[d], v.Norm)
+			}
+		}
+	}
+	it.PassBits = string(bits)
+	it.Runs = len(bits)
+	it.ScoreStd = rubric.Round9(stats.SampleStd(scores))
+	for d, dim := range sc.System.Dimensions {
+		it.Breakdown[dim.Name] = is.Breakdown[d]
+		if sd := rubric.Round9(stats.SampleStd(dims[d])); sd > 0 {
+			if it.BreakdownStd == nil {
+				it.BreakdownStd = map[string]float64{}
+			}
+			it.BreakdownStd[dim.Name] = sd
+		}
+	}
+	return it
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

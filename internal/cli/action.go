@@ -39,7 +39,8 @@ func (c *CLI) action(args []string) int {
 // baseline from the base commit, the report written for upload, the comment rendered.
 func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
 	opts := CheckOptions{Config: in.ConfigPath, Results: in.Results,
-		Baseline: in.BaselinePath, Now: c.Now(), CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{})}
+		Baseline: in.BaselinePath, Now: c.Now(), CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{}),
+		AcceptedBy: in.AcceptedBy, AcceptLabel: in.AcceptLabel}
 	l, err := Load(opts)
 	if err != nil {
 		return nil, err
@@ -70,20 +71,6 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 	if source != "" && r.Comparison != nil {
 		r.Comparison.BaselineFile = source
 	}
-	onlyRegression := r.Verdict.Status == gate.Fail
-	for _, g := range r.Gates {
-		if g.Status == gate.Fail && g.Kind != gate.KindRegression {
-			onlyRegression = false
-		}
-	}
-	verdict := ghaction.Verdict(r.Verdict.Status)
-	if onlyRegression && in.AcceptedBy != "" {
-		// The check concludes neutral; Run puts who accepted it at the top of the comment.
-		verdict = ghaction.VerdictAccepted
-		r.Verdict.AcceptedBy = in.AcceptedBy
-		r.Verdict.Status = string(ghaction.VerdictAccepted)
-		r.Verdict.Reason = "regression accepted with the " + in.AcceptLabel + " label: " + r.Verdict.Reason
-	}
 	// Annotations take the workspace's absolute suite path (ghaction makes it relative
 	// to the repository); what people read takes the relative one.
 	anns := annotations(r)
@@ -93,14 +80,14 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	out := &ghaction.Outcome{
-		Suite: r.Suite, Verdict: verdict, Score: r.Summary.Mean, ReportPath: reportPath,
+		Suite: r.Suite, Verdict: r.Verdict.Status, Blocks: r.Verdict.Blocks, Score: r.Summary.Mean, ReportPath: reportPath,
 		CommentMarkdown: r.Markdown(report.MarkdownOptions{}),
 		CheckTitle:      r.Title(),
-		FailedHard:      verdict == ghaction.VerdictFail,
+		FailedHard:      r.Verdict.Blocks,
 	}
 	out.CheckSummary = out.CommentMarkdown
 	for _, g := range r.Gates {
-		out.FailedSoft = out.FailedSoft || g.Status == gate.Warn
+		out.FailedSoft = out.FailedSoft || g.Status == gate.Warn || g.Status == gate.Inconclusive
 	}
 	if g := r.Grade; g != nil {
 		out.Grade = g.Grade
@@ -218,7 +205,7 @@ func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
 // is no baseline): failures for a failed verdict, warnings otherwise.
 func annotations(r *report.Report) []github.Annotation {
 	level := github.LevelWarning
-	if r.Verdict.Status == gate.Fail {
+	if r.Verdict.Blocks {
 		level = github.LevelFailure
 	}
 	title, items := r.Failing()

@@ -13,7 +13,7 @@ import (
 // A finding that names items becomes a notice on each item's suite line; one that
 // names no item (a budget drift) has no line to point at and adds none.
 func TestFindingsBecomeAnnotationsOnSuiteLines(t *testing.T) {
-	r := &report.Report{SuiteFile: "suite.yaml", Verdict: report.Verdict{Status: gate.Pass}, Findings: []diagnose.Finding{
+	r := &report.Report{SuiteFile: "suite.yaml", Verdict: gate.Verdict{Status: gate.Pass}, Findings: []diagnose.Finding{
 		{Rule: diagnose.RuleTagFailure, Message: "all 3 `go` items fail `correctness`", Items: []diagnose.ItemRef{{ID: "go-1", Line: 4}, {ID: "go-2", Line: 7}}},
 		{Rule: diagnose.RuleBudgetDrift, Message: "latency p50 rose 50%"},
 	}}

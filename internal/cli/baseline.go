@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
@@ -73,7 +74,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
-	v := cfg.Grading.Evaluate(sc, nil, "")
+	v := cfg.Grading.Evaluate(sc, nil, gate.Inputs{})
 	grade := ""
 	if v.Grade != nil {
 		grade = v.Grade.Grade

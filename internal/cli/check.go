@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/safeio"
 )
@@ -46,10 +45,10 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	if err := c.emit(r, o.Format, o.Out); err != nil {
 		return c.fail(err)
 	}
-	if scoreOnly || r.Verdict.Status != gate.Fail {
+	if scoreOnly {
 		return ExitPass
 	}
-	return ExitGateFailed
+	return r.Verdict.ExitCode()
 }
 
 // emit renders the report to stdout (no --out, or --out -), or to a file through

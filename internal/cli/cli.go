@@ -13,14 +13,16 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/suggest"
 )
 
-// Exit codes.
+// Exit codes: the names of gate's one table (gate.ExitPass and the rest), so every
+// command exits the same way for the same verdict.
 const (
-	ExitPass       = 0 // all hard gates pass (soft warnings allowed)
-	ExitGateFailed = 1 // a hard gate or the regression gate failed
-	ExitBadInput   = 2 // bad usage or bad input
+	ExitPass       = gate.ExitPass
+	ExitGateFailed = gate.ExitFail
+	ExitBadInput   = gate.ExitBadInput
 )
 
 // CLI holds the process's streams and environment, so tests can run commands in-process.
@@ -95,7 +97,7 @@ func (c *CLI) usage(w io.Writer) {
 	for _, cmd := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(w, "\nRun `evalgate <command> -h` for a command's flags.\n\nExit codes: 0 pass (soft warnings allowed), 1 a hard or regression gate failed, 2 bad usage or bad input.\n")
+	fmt.Fprintf(w, "\nRun `evalgate <command> -h` for a command's flags.\n\nExit codes: 0 pass, warn, accepted, or inconclusive (regression.inconclusive: warn); 1 fail, or inconclusive with regression.inconclusive: block; 2 bad usage or bad input.\n")
 }
 
 // fail prints an error and returns its exit code: bad input and mismatched baselines

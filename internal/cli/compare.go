@@ -15,9 +15,10 @@ import (
 )
 
 func (c *CLI) compare(args []string) int {
-	fs := newFlagSet("compare", "compare [--format table|markdown|json] [--max-drop 0.02] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A.", c.Stderr)
+	fs := newFlagSet("compare", "compare [--format table|markdown|json] [--max-drop 0.02] [--method evidence|plain|significance] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A.", c.Stderr)
 	format := fs.String("format", report.FormatTable, "output format: table, markdown, json")
 	maxDrop := fs.Float64("max-drop", gate.DefaultMaxDrop, "allowed drop of the mean, absolute points (0.02 = 2 pts)")
+	method := fs.String("method", gate.MethodEvidence, "decision method: evidence, plain or significance")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitPass
@@ -41,17 +42,20 @@ func (c *CLI) compare(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	cmp, err := baseline.CompareSnapshots(a, b, fs.Arg(0), baseline.GateOptions{MaxDrop: *maxDrop, Method: "plain"})
+	rg := &gate.Regression{MaxDrop: maxDrop, Method: *method}
+	if err := (&gate.System{Version: "gradingSystem/1.0.0", Regression: rg}).Validate("compare", func(string) bool { return true }, nil, nil); err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate compare: %v\n", err)
+		return ExitBadInput
+	}
+	cmp, err := baseline.CompareSnapshots(a, b, fs.Arg(0))
 	if err != nil {
 		return c.fail(err)
 	}
-	if err := report.RenderComparison(c.Stdout, cmp, fs.Arg(0), fs.Arg(1), *format); err != nil {
+	v := rg.Compare(cmp)
+	if err := report.RenderComparison(c.Stdout, cmp, v, fs.Arg(0), fs.Arg(1), *format); err != nil {
 		return c.fail(err)
 	}
-	if cmp.Decision.Blocked {
-		return ExitGateFailed
-	}
-	return ExitPass
+	return v.ExitCode()
 }
 
 // loadSnapshot reads a baseline, or a JSON report turned into a baseline.

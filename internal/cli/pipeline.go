@@ -39,6 +39,9 @@ type CheckOptions struct {
 	// Notice receives what the rubric tests skipped (judge verdicts not cached); nil
 	// drops it.
 	Notice func(string)
+	// AcceptedBy and AcceptLabel: a maintainer accepted a regression (the action's
+	// accept label); the gate decides what that changes.
+	AcceptedBy, AcceptLabel string
 }
 
 // Loaded is a config with its suite and the results files. Check streams the results;
@@ -227,10 +230,7 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 			return nil, err
 		}
 		baseMetrics = b.Metrics
-		cmp, err = baseline.Compare(ctx, sc, b, bpath, baseline.GateOptions{
-			MaxDrop: *rg.MaxDrop, Relative: rg.Mode == gate.Relative, RequireSignificance: rg.RequireSignificance,
-			Method: rg.Method, DimensionMaxDrops: rg.Dimensions,
-		})
+		cmp, err = baseline.Compare(ctx, sc, b, bpath)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +238,13 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 			cmp.Notes = append(cmp.Notes, fmt.Sprintf("grading changed (%s → %s): the comparison is re-graded under %s; scores are unaffected", b.GradingSystem, cfg.Grading.Version, cfg.Grading.Version))
 		}
 	}
-	v := cfg.Grading.Evaluate(sc, cmp, noBase)
+	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: noBase, AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel})
+	if v.Regression != nil && v.Regression.Outcome != gate.Pass {
+		v.Regression.RerunCommand = rerunCommand(opts, l, v.Regression)
+	}
+	if rg.Notice != "" && cmp != nil {
+		cmp.Notes = append(cmp.Notes, rg.Notice)
+	}
 	r, err := report.Build(sc, cmp, v, report.Options{
 		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: cfg.Metadata,
 		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
@@ -269,4 +275,21 @@ func reproduce(opts CheckOptions, l *Loaded) string {
 		parts = append(parts, "--baseline "+opts.Baseline)
 	}
 	return strings.Join(parts, " ")
+}
+
+// rerunCommand is the command that re-runs the items that carried the decision and
+// checks again with their extra runs, to settle an inconclusive result.
+func rerunCommand(opts CheckOptions, l *Loaded, d *gate.RegressionDecision) string {
+	if len(d.Evidence) == 0 {
+		return ""
+	}
+	ids := make([]string, 0, len(d.Evidence))
+	for _, e := range d.Evidence {
+		ids = append(ids, e.ID)
+	}
+	cfg := ""
+	if opts.Config != config.DefaultFile {
+		cfg = " --config " + opts.Config
+	}
+	return fmt.Sprintf("evalgate run%s --only %s --out rerun.jsonl && %s --results rerun.jsonl", cfg, strings.Join(ids, ","), reproduce(opts, l))
 }

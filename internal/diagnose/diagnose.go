@@ -54,7 +54,7 @@ type Input struct {
 	// BaselineMetrics are the baseline's run metrics (latency, tokens); nil when none.
 	BaselineMetrics map[string]float64
 	// Noise decides whether a change is beyond the suite's noise; nil: the verdict's
-	// interval (VerdictNoise).
+	// interval (RegressionNoise).
 	Noise NoiseModel
 }
 
@@ -65,7 +65,7 @@ func Run(cfg *Config, in Input) []Finding {
 		return nil
 	}
 	if in.Noise == nil {
-		in.Noise = VerdictNoise{}
+		in.Noise = RegressionNoise{}
 	}
 	var out []Finding
 	sys := systematicMiss(c, in)

@@ -15,17 +15,18 @@ type NoiseModel interface {
 	BeyondNoise(c *baseline.Comparison) (bool, string)
 }
 
-// VerdictNoise reads the interval the regression verdict decided with: the
-// stable-weighted interval when the stable method decided, else the paired bootstrap
-// interval of the score. A rise is beyond the noise when the interval lies wholly
-// above 0.
-type VerdictNoise struct{}
+// RegressionNoise reads the noise the regression verdict's default method measures: the
+// 95% interval of the change predicted item by item from the baseline's runs
+// (stats.EvidenceResult), or the paired bootstrap interval of the score when there is no
+// such measurement. A rise is beyond the noise when the interval lies wholly above 0.
+type RegressionNoise struct{}
 
 // BeyondNoise implements NoiseModel.
-func (VerdictNoise) BeyondNoise(c *baseline.Comparison) (bool, string) {
+func (RegressionNoise) BeyondNoise(c *baseline.Comparison) (bool, string) {
 	iv := c.CI
-	if c.Decision.Method == stats.MethodStable {
-		iv = c.Decision.StableCI
+	if ev := c.Evidence; ev.Items > 0 {
+		half := 1.959963984540054 * ev.SE
+		iv = stats.Interval{Lo: -ev.Drop - half, Hi: -ev.Drop + half, Level: 0.95}
 	}
 	return iv.Lo > 0, fmt.Sprintf("%.0f%% CI [%+.1f, %+.1f] pts", 100*level(iv), 100*iv.Lo, 100*iv.Hi)
 }

@@ -16,14 +16,6 @@ const (
 	KindVeto       = "veto"
 )
 
-// Statuses of a gate and of the verdict.
-const (
-	Pass    = "pass"
-	Warn    = "warn"
-	Fail    = "fail"
-	Skipped = "skipped"
-)
-
 // Result is one gate's outcome.
 type Result struct {
 	Name      string   `json:"name"`
@@ -34,30 +26,63 @@ type Result struct {
 	Threshold float64  `json:"threshold"`
 	Actual    *float64 `json:"actual"`
 	Std       float64  `json:"std,omitempty"` // spread of the metric over runs
-	Status    string   `json:"status"`
+	Status    Status   `json:"status"`
 	Message   string   `json:"message"`
+	// DecidedBy, on a regression gate, is the line that says which figure decided and
+	// why (RegressionDecision.DecidedBy).
+	DecidedBy string `json:"decided_by,omitempty"`
 }
 
-// Verdict is the outcome of grading a run.
+// Verdict is the outcome of grading a run: the one typed status every other package
+// reads. Its JSON is the report's "verdict" object.
 type Verdict struct {
-	Status     string       `json:"status"` // pass, warn or fail
-	Reason     string       `json:"reason"` // the one reason that matters
-	Gates      []Result     `json:"gates"`
-	Grade      *GradeResult `json:"grade,omitempty"`
-	NoBaseline string       `json:"no_baseline,omitempty"` // why there is no comparison, and how to make one
+	// Status is pass, warn, inconclusive, fail or accepted.
+	Status Status `json:"status"`
+	// Blocks says the pull request must not merge: exit code 1 and a failed check. True
+	// for fail, and for inconclusive under `regression.inconclusive: block`.
+	Blocks bool `json:"blocks"`
+	// Reason is the one reason that matters.
+	Reason string `json:"reason"`
+	// DecidedBy is the regression decision's line when the regression gate set the
+	// status: "decided by estimated drop 3.1 pts > 2.0 pts (…)".
+	DecidedBy string `json:"decided_by,omitempty"`
+	// NoBaseline says why there is no comparison, and how to make one.
+	NoBaseline string `json:"no_baseline,omitempty"`
+	// AcceptedBy is the maintainer whose accept label turned a regression block into
+	// Accepted.
+	AcceptedBy string `json:"accepted_by,omitempty"`
+
+	// Gates, Grade and Regression are the details; the report carries them apart.
+	Gates      []Result            `json:"-"`
+	Grade      *GradeResult        `json:"-"`
+	Regression *RegressionDecision `json:"-"`
+}
+
+// Inputs are what Evaluate needs besides the scores and the comparison.
+type Inputs struct {
+	// NoBaseline explains a missing comparison.
+	NoBaseline string
+	// AcceptedBy is the login of a maintainer who applied the accept label (checked to
+	// have write access), AcceptLabel the label. When the regression gate is the only
+	// blocking gate, the verdict becomes Accepted.
+	AcceptedBy, AcceptLabel string
 }
 
 // Evaluate grades a scored run, with the comparison when there is a baseline.
-// noBaseline explains a missing comparison.
-func (s *System) Evaluate(sc *rubric.Scored, cmp *baseline.Comparison, noBaseline string) *Verdict {
-	v := &Verdict{NoBaseline: noBaseline}
-	v.Gates = append(v.Gates, s.regressionResults(cmp)...)
+func (s *System) Evaluate(sc *rubric.Scored, cmp *baseline.Comparison, in Inputs) *Verdict {
+	v := &Verdict{NoBaseline: in.NoBaseline}
+	rg := s.RegressionGate()
+	if cmp != nil && !rg.Disabled {
+		v.Regression = rg.Decide(cmp)
+	}
+	v.Gates = append(v.Gates, regressionResults(rg, cmp, v.Regression)...)
 	v.Gates = append(v.Gates, s.vetoResults(sc)...)
 	for _, g := range s.Gates {
 		v.Gates = append(v.Gates, metricGate(g, sc))
 	}
 	v.Grade = s.grade(sc)
-	v.decide()
+	v.decide(rg)
+	v.accept(in)
 	return v
 }
 
@@ -91,7 +116,7 @@ func metricGate(g Gate, sc *rubric.Scored) Result {
 	return r
 }
 
-func failOrWarn(level string) string {
+func failOrWarn(level string) Status {
 	if level == Soft {
 		return Warn
 	}
@@ -120,51 +145,6 @@ func (s *System) vetoResults(sc *rubric.Scored) []Result {
 			r.Message = "no " + vt.Dimension + " failures"
 		}
 		out = append(out, r)
-	}
-	return out
-}
-
-// regressionResults is the gate against the baseline, and its per-dimension drops.
-func (s *System) regressionResults(cmp *baseline.Comparison) []Result {
-	rg := s.RegressionGate()
-	if rg.Disabled {
-		return nil
-	}
-	r := Result{Name: "regression", Kind: KindRegression, Level: rg.Level, Metric: "mean_score", Op: "drop <=", Threshold: *rg.MaxDrop}
-	if cmp == nil {
-		r.Status = Skipped
-		r.Message = "no baseline: nothing to compare with"
-		return []Result{r}
-	}
-	d := cmp.Decision
-	drop := d.Drop
-	r.Actual = &drop
-	switch {
-	case d.Blocked:
-		r.Status = failOrWarn(rg.Level)
-	default:
-		r.Status = Pass
-	}
-	r.Message = fmt.Sprintf("Δ %s (%s → %s), 95%% CI [%s, %s]; allowed drop %s", FormatDelta(cmp.Delta, cmp.RelDelta, rg.Mode),
-		fmtScore(cmp.Base), fmtScore(cmp.Cand), FormatPts(cmp.CI.Lo), FormatPts(cmp.CI.Hi), FormatDrop(*rg.MaxDrop, rg.Mode))
-	if d.Method == "significance" && d.Exceeded && !d.Significant {
-		r.Message += "; not significant (the interval includes 0)"
-	}
-	if d.Method == "stable" && d.Unstable > 0 {
-		r.Message += fmt.Sprintf("; %d item(s) flip between runs and count half", d.Unstable)
-	}
-	out := []Result{r}
-	for _, dd := range cmp.Dimensions {
-		if dd.MaxDrop == nil {
-			continue
-		}
-		drop := -dd.Delta
-		dr := Result{Name: "regression: " + dd.Name, Kind: KindRegression, Level: rg.Level, Metric: dd.Name + "_score", Op: "drop <=", Threshold: *dd.MaxDrop, Actual: &drop, Status: Pass}
-		if dd.Blocked {
-			dr.Status = failOrWarn(rg.Level)
-		}
-		dr.Message = fmt.Sprintf("%s Δ %s; allowed drop %s", dd.Name, FormatPts(dd.Delta), FormatDrop(*dd.MaxDrop, Absolute))
-		out = append(out, dr)
 	}
 	return out
 }
@@ -217,16 +197,21 @@ func (s *System) grade(sc *rubric.Scored) *GradeResult {
 }
 
 // decide sets the verdict from the gates: any failed gate fails the run (the first
-// failure, regression first, is the reason); else any warning warns.
-func (v *Verdict) decide() {
+// failure, regression first, is the reason); else an inconclusive regression; else any
+// warning warns.
+func (v *Verdict) decide(rg *Regression) {
 	v.Status = Pass
-	var firstFail, firstWarn *Result
+	var firstFail, firstInconclusive, firstWarn *Result
 	for i := range v.Gates {
 		g := &v.Gates[i]
 		switch g.Status {
 		case Fail:
 			if firstFail == nil {
 				firstFail = g
+			}
+		case Inconclusive:
+			if firstInconclusive == nil {
+				firstInconclusive = g
 			}
 		case Warn:
 			if firstWarn == nil {
@@ -236,18 +221,47 @@ func (v *Verdict) decide() {
 	}
 	switch {
 	case firstFail != nil:
-		v.Status = Fail
+		v.Status, v.Blocks = Fail, true
 		v.Reason = fmt.Sprintf("%s gate %q failed: %s", firstFail.Kind, firstFail.Name, firstFail.Message)
+		v.DecidedBy = firstFail.DecidedBy
+	case firstInconclusive != nil:
+		v.Status, v.Blocks = Inconclusive, rg.Inconclusive == InconclusiveBlock && rg.Level == Hard
+		v.Reason = fmt.Sprintf("%s gate %q is inconclusive: %s", firstInconclusive.Kind, firstInconclusive.Name, firstInconclusive.Message)
+		v.DecidedBy = firstInconclusive.DecidedBy
 	case firstWarn != nil:
 		v.Status = Warn
 		v.Reason = fmt.Sprintf("%s gate %q warns: %s", firstWarn.Kind, firstWarn.Name, firstWarn.Message)
+		v.DecidedBy = firstWarn.DecidedBy
 	default:
 		v.Reason = "all gates pass"
 	}
 	if v.Grade != nil && v.Grade.Grade == Rejected && v.Status != Fail {
-		v.Status = Fail
+		v.Status, v.Blocks = Fail, true
 		v.Reason = fmt.Sprintf("grade REJECTED: %s vetoed", v.Grade.VetoedBy)
+		v.DecidedBy = ""
 	}
+}
+
+// accept turns a block that only regression gates caused into Accepted when a
+// maintainer applied the accept label.
+func (v *Verdict) accept(in Inputs) {
+	if in.AcceptedBy == "" || !v.Blocks {
+		return
+	}
+	if v.Grade != nil && v.Grade.Grade == Rejected {
+		return
+	}
+	for _, g := range v.Gates {
+		if g.Kind != KindRegression && g.Status == Fail {
+			return
+		}
+	}
+	label := in.AcceptLabel
+	if label == "" {
+		label = "accept"
+	}
+	v.Status, v.Blocks, v.AcceptedBy = Accepted, false, in.AcceptedBy
+	v.Reason = "regression accepted with the " + label + " label by " + in.AcceptedBy + ": " + v.Reason
 }
 
 // fmtNum prints a metric without float noise.

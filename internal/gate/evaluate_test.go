@@ -21,12 +21,12 @@ func checked(t *testing.T, yml, suiteYAML string, runs ...string) (*config.Confi
 	t.Helper()
 	cfg := evaltest.Config(t, yml)
 	sc := evaltest.Score(t, cfg, suiteYAML, runs...)
-	return cfg, sc, cfg.Grading.Evaluate(sc, nil, "no baseline")
+	return cfg, sc, cfg.Grading.Evaluate(sc, nil, gate.Inputs{NoBaseline: "no baseline"})
 }
 
 // gateStatus maps gate names to statuses.
-func gateStatus(v *gate.Verdict) map[string]string {
-	m := map[string]string{}
+func gateStatus(v *gate.Verdict) map[string]gate.Status {
+	m := map[string]gate.Status{}
 	for _, g := range v.Gates {
 		m[g.Name] = g.Status
 	}
@@ -79,7 +79,7 @@ grading:
 	if m := sc.Metrics["latency_e2e_p50_ms"]; m != 250 {
 		t.Fatalf("p50 = %v; want 250", m)
 	}
-	want := map[string]string{"capstone": gate.Pass, "p50 latency": gate.Pass, "zero failures": gate.Warn, "eval gate": gate.Warn, "regression": gate.Skipped}
+	want := map[string]gate.Status{"capstone": gate.Pass, "p50 latency": gate.Pass, "zero failures": gate.Warn, "eval gate": gate.Warn, "regression": gate.Skipped}
 	for name, w := range want {
 		if got := gateStatus(v)[name]; got != w {
 			t.Errorf("gate %q = %q; want %q", name, got, w)
@@ -251,23 +251,35 @@ func TestRegressionGate(t *testing.T) {
 		t.Errorf("default regression gate %+v; want hard, 0.02 absolute (seed 000)", rg)
 	}
 
-	// A 0.95 → 0.85 drop (seed 000: "a regression — block").
+	// A 0.95 → 0.85 drop (seed 000: "a regression — block"), decided by plain.
 	cmp := &baseline.Comparison{Base: 0.95, Cand: 0.85, Delta: -0.10, RelDelta: -0.10 / 0.95,
-		Decision: stats.RegressionResult{Method: "plain", Drop: 0.10, Exceeded: true, Blocked: true}}
-	v = cfg.Grading.Evaluate(sc, cmp, "")
-	if gateStatus(v)["regression"] != gate.Fail || v.Status != gate.Fail {
-		t.Fatalf("regression %q, verdict %q; want fail, fail", gateStatus(v)["regression"], v.Status)
+		CI: stats.Interval{Lo: -0.14, Hi: -0.06, Level: 0.95}}
+	plain := cfg.Grading
+	plain.Regression = &gate.Regression{Method: gate.MethodPlain}
+	if err := plain.Validate("$.grading", func(string) bool { return true }, nil, []string{"answer"}); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(v.Reason, "Δ −10.0 pts (−10.5 %) (0.950 → 0.850)") || !strings.Contains(v.Reason, "allowed drop 2.0 pts") {
-		t.Errorf("reason = %q; want the delta in points with its unit", v.Reason)
+	v = plain.Evaluate(sc, cmp, gate.Inputs{})
+	if gateStatus(v)["regression"] != gate.Fail || v.Status != gate.Fail || !v.Blocks || v.ExitCode() != gate.ExitFail {
+		t.Fatalf("regression %q, verdict %q (blocks %v); want fail, fail, blocking", gateStatus(v)["regression"], v.Status, v.Blocks)
 	}
-
+	if !strings.Contains(v.Reason, "Δ −10.0 pts (−10.5 %), 0.950 → 0.850") || !strings.Contains(v.Reason, "decided by drop 10.0 pts > 2.0 pts") {
+		t.Errorf("reason = %q; want the delta in points with its unit and the deciding figure", v.Reason)
+	}
+	// Accepted: only the regression gate blocked, so the accept label turns it into
+	// accepted, exit 0.
+	v = plain.Evaluate(sc, cmp, gate.Inputs{AcceptedBy: "octocat", AcceptLabel: "evalgate/accept"})
+	if v.Status != gate.Accepted || v.Blocks || v.AcceptedBy != "octocat" || v.ExitCode() != gate.ExitPass {
+		t.Errorf("accepted: %+v", v)
+	}
+	cmp.Delta, cmp.Cand = -0.10, 0.85
 	soft := cfg.Grading
 	soft.Regression = &gate.Regression{Level: gate.Soft}
 	if err := soft.Validate("$.grading", func(string) bool { return true }, nil, []string{"answer"}); err != nil {
 		t.Fatal(err)
 	}
-	v = soft.Evaluate(sc, cmp, "")
+	soft.Regression.Method = gate.MethodPlain
+	v = soft.Evaluate(sc, cmp, gate.Inputs{})
 	if gateStatus(v)["regression"] != gate.Warn || v.Status != gate.Warn {
 		t.Errorf("soft regression %q, verdict %q; want warn, warn", gateStatus(v)["regression"], v.Status)
 	}

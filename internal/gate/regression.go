@@ -7,8 +7,9 @@ import (
 	"github.com/evalgate/evalgate/internal/suggest"
 )
 
-// Regression is the gate against the baseline: block (or warn) when the mean score
-// drops by more than MaxDrop.
+// Regression is the gate against the baseline, as configured under
+// `grading.regression`: block (or warn) when the mean score drops by more than MaxDrop,
+// decided by Method. gate is the only package that defines these settings.
 type Regression struct {
 	// MaxDrop is the allowed drop: absolute points of the 0–1 score (0.02 = 2 points)
 	// or, in relative mode, a fraction of the baseline mean. Default 0.02.
@@ -18,10 +19,13 @@ type Regression struct {
 	// RequireSignificance blocks only when the drop exceeds MaxDrop and the 95%
 	// bootstrap interval of the paired per-item difference lies below 0.
 	RequireSignificance bool `yaml:"require_significance,omitempty" json:"require_significance,omitempty"`
-	// Method is the decision rule: stable (the default: items that flip between runs
-	// count half; with one run, or unequal run counts, it is plain), plain, or
-	// significance (plain, and the 95% interval must lie below 0).
+	// Method is the decision rule: evidence (the default), plain or significance;
+	// stable is a deprecated name of evidence. See MethodEvidence.
 	Method string `yaml:"method,omitempty" json:"method,omitempty"`
+	// Inconclusive is what an inconclusive result does: warn (default) or block.
+	Inconclusive InconclusivePolicy `yaml:"inconclusive,omitempty" json:"inconclusive,omitempty"`
+	// Notice is set by validation when the config asked for a deprecated method.
+	Notice string `yaml:"-" json:"-"`
 	// Dimensions sets per-dimension max drops (absolute points of the dimension's
 	// normalized mean).
 	Dimensions map[string]float64 `yaml:"dimensions,omitempty" json:"dimensions,omitempty"`
@@ -59,15 +63,25 @@ func (r *Regression) validate(base string, dims []string) error {
 	}
 	switch r.Method {
 	case "":
-		// stable is plain with one run (or unequal run counts), and with N ≥ 2 runs on
-		// both sides blocks fewer unchanged PRs: docs/gate-trust.md.
-		r.Method = "stable"
+		// evidence blocks fewer unchanged pull requests and catches more broken items
+		// than plain at every suite size and run count: docs/gate-trust.md.
+		r.Method = MethodEvidence
 		if r.RequireSignificance {
-			r.Method = "significance"
+			r.Method = MethodSignificance
 		}
-	case "plain", "significance", "stable":
+	case MethodStable:
+		r.Method = MethodEvidence
+		r.Notice = "regression method \"stable\" is deprecated and now means \"evidence\": write `method: evidence` (docs/gate-trust.md)"
+	case MethodEvidence, MethodPlain, MethodSignificance:
 	default:
-		return &FieldError{base + ".method", fmt.Sprintf("method %q; want plain, significance or stable", r.Method)}
+		return &FieldError{base + ".method", fmt.Sprintf("method %q; want evidence, plain or significance", r.Method)}
+	}
+	switch r.Inconclusive {
+	case "":
+		r.Inconclusive = InconclusiveWarn
+	case InconclusiveWarn, InconclusiveBlock:
+	default:
+		return &FieldError{base + ".inconclusive", fmt.Sprintf("inconclusive %q; want warn or block", r.Inconclusive)}
 	}
 	names := make([]string, 0, len(r.Dimensions))
 	for d := range r.Dimensions {
@@ -85,12 +99,12 @@ func (r *Regression) validate(base string, dims []string) error {
 	return nil
 }
 
-// Defaults returns the regression gate in force: the configured one, or seed 000's
+// RegressionGate returns the regression gate in force: the configured one, or seed 000's
 // default (hard, 2 absolute points) when the grading system names none.
 func (s *System) RegressionGate() *Regression {
 	if s.Regression != nil {
 		return s.Regression
 	}
 	d := DefaultMaxDrop
-	return &Regression{MaxDrop: &d, Mode: Absolute, Level: Hard, Method: "stable"}
+	return &Regression{MaxDrop: &d, Mode: Absolute, Level: Hard, Method: MethodEvidence, Inconclusive: InconclusiveWarn}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/evalgate/evalgate/internal/gate"
 
 	"github.com/evalgate/evalgate/internal/github"
 )
@@ -73,12 +74,12 @@ func (r *runner) logAnnotations(out *Outcome, fallback bool) []github.Annotation
 	if title == "" {
 		title = "evalgate: " + string(out.Verdict)
 	}
-	switch out.Verdict {
-	case VerdictFail:
+	switch {
+	case out.Blocks:
 		anns = append(anns, github.Annotation{Level: github.LevelFailure, Title: r.in.CheckName, Message: title})
-	case VerdictWarn:
+	case out.Verdict == gate.Warn, out.Verdict == gate.Inconclusive:
 		anns = append(anns, github.Annotation{Level: github.LevelWarning, Title: r.in.CheckName, Message: title})
-	case VerdictAccepted:
+	case out.Verdict == gate.Accepted:
 		anns = append(anns, github.Annotation{Level: github.LevelNotice, Title: r.in.CheckName, Message: title})
 	}
 	if fallback {

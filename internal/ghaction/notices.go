@@ -2,6 +2,7 @@ package ghaction
 
 import (
 	"fmt"
+	"github.com/evalgate/evalgate/internal/gate"
 	"strings"
 )
 
@@ -9,7 +10,7 @@ import (
 // accepted a regression, and that the pull request changes what the gate is read from.
 func notices(ev Event, in CheckInput, out *Outcome) string {
 	var b strings.Builder
-	if out.Verdict == VerdictAccepted && in.AcceptedBy != "" {
+	if out.Verdict == gate.Accepted && in.AcceptedBy != "" {
 		fmt.Fprintf(&b, "> [!NOTE]\n> Regression accepted by @%s with the `%s` label: the check is neutral.\n\n", in.AcceptedBy, codeSpan(in.AcceptLabel))
 	}
 	if len(in.ProtectedChanged) > 0 {

@@ -3,28 +3,22 @@ package ghaction
 import (
 	"context"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 )
 
-// Verdict is the gate's decision on a run.
-type Verdict string
-
-// Verdicts.
-const (
-	VerdictPass     Verdict = "pass"     // every gate passed
-	VerdictWarn     Verdict = "warn"     // a soft gate failed
-	VerdictFail     Verdict = "fail"     // a hard or regression gate failed
-	VerdictAccepted Verdict = "accepted" // only the regression gate failed, and a maintainer accepted it
-)
-
-// Conclusion is the check-run conclusion for v: it reflects the verdict whatever the
-// fail-on input says.
-func (v Verdict) Conclusion() github.Conclusion {
-	switch v {
-	case VerdictPass, VerdictWarn:
-		return github.ConclusionSuccess
-	case VerdictAccepted:
+// Conclusion is the check-run conclusion for a verdict: it reflects the verdict
+// whatever the fail-on input says. A verdict that blocks fails the check (fail, and
+// inconclusive under `regression.inconclusive: block`); an inconclusive one that does
+// not block and an accepted one conclude neutral; pass and warn succeed.
+func Conclusion(status gate.Status, blocks bool) github.Conclusion {
+	switch {
+	case blocks:
+		return github.ConclusionFailure
+	case status == gate.Inconclusive, status == gate.Accepted:
 		return github.ConclusionNeutral
+	case status == gate.Pass, status == gate.Warn:
+		return github.ConclusionSuccess
 	}
 	return github.ConclusionFailure
 }
@@ -59,8 +53,8 @@ type CheckInput struct {
 	// the top of the comment; the callback may show it in the report too.
 	ProtectedChanged []string
 	// AcceptedBy is the login of the maintainer who applied AcceptLabel (checked to have
-	// write access), or "". When it is set and the regression gate is the only one that
-	// fails, return VerdictAccepted.
+	// write access), or "". Pass it to the gate (gate.Inputs): when the regression gate
+	// is the only one that blocks, the verdict is gate.Accepted.
 	AcceptedBy  string
 	AcceptLabel string
 	// ReportDir is where the callback should write the full report (ReportPath).
@@ -71,8 +65,10 @@ type CheckInput struct {
 type Outcome struct {
 	// Suite names the suite; it tells this suite's sticky comment from others'.
 	// "" means the check-name input.
-	Suite         string
-	Verdict       Verdict
+	Suite string
+	// Verdict is the gate's status and Blocks whether it blocks (gate.Verdict).
+	Verdict       gate.Status
+	Blocks        bool
 	Score         float64
 	BaselineScore float64
 	Delta         float64 // Score − BaselineScore, in points of the 0–1 score
@@ -95,8 +91,10 @@ type Outcome struct {
 	// Annotations point at the suite lines of newly failing items; paths relative to
 	// the working directory (or absolute in the workspace).
 	Annotations []github.Annotation
-	// FailedHard: a hard or regression gate failed (and was not accepted).
-	// FailedSoft: a soft gate failed.
+	// FailedHard: the verdict blocks (a hard or regression gate failed, or an
+	// inconclusive regression set to block; not accepted).
+	// FailedSoft: a soft gate failed, or the regression gate was inconclusive without
+	// blocking: `fail-on: soft` fails the step on either.
 	FailedHard, FailedSoft bool
 }
 

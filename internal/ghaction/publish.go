@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/evalgate/evalgate/internal/gate"
 	"regexp"
 
 	"github.com/evalgate/evalgate/internal/github"
@@ -70,9 +71,9 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 		CommentBody: notices + out.CommentMarkdown,
 		CommentMode: r.in.Comment,
 		Changed:     out.Changed || !out.HasBaseline,
-		Failing:     out.Verdict != VerdictPass,
+		Failing:     out.Verdict != gate.Pass,
 		CheckName:   r.in.CheckName, CheckRunID: p.runID,
-		Conclusion:   out.Verdict.Conclusion(),
+		Conclusion:   Conclusion(out.Verdict, out.Blocks),
 		CheckTitle:   title,
 		CheckSummary: notices + summary,
 		CheckText:    out.CheckText,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/google/go-cmp/cmp"
 )
@@ -152,7 +153,7 @@ func fakeCheck(s *seen, outcome func(CheckInput) (*Outcome, error)) CheckFunc {
 // (hard) fails, unless a maintainer accepted it.
 func failing(in CheckInput) (*Outcome, error) {
 	out := &Outcome{
-		Suite: "tutor", Verdict: VerdictFail, Score: 0.81, BaselineScore: 0.91, Delta: -0.10, HasBaseline: true,
+		Suite: "tutor", Verdict: gate.Fail, Blocks: true, Score: 0.81, BaselineScore: 0.91, Delta: -0.10, HasBaseline: true,
 		Grade: "C", Changed: true, ReportPath: "evalgate-report.md",
 		CommentMarkdown: "### ❌ evalgate: score dropped 10.0 pts\n\n| dimension | baseline | PR |\n|---|---|---|\n| accuracy | 0.91 | 0.81 |\n",
 		CheckTitle:      "❌ score dropped 10.0 pts (max 2.0)",
@@ -162,7 +163,7 @@ func failing(in CheckInput) (*Outcome, error) {
 		FailedHard: true,
 	}
 	if in.AcceptedBy != "" {
-		out.Verdict, out.FailedHard = VerdictAccepted, false
+		out.Verdict, out.Blocks, out.FailedHard = gate.Accepted, false, false
 	}
 	return out, nil
 }
@@ -434,7 +435,7 @@ func TestRunPush(t *testing.T) {
 	}, nil)
 	var s seen
 	pass := func(CheckInput) (*Outcome, error) {
-		return &Outcome{Verdict: VerdictPass, Score: 0.97, CommentMarkdown: "### ✅ evalgate"}, nil
+		return &Outcome{Verdict: gate.Pass, Score: 0.97, CommentMarkdown: "### ✅ evalgate"}, nil
 	}
 	if code := env.run(fakeCheck(&s, pass), nil); code != ExitPass {
 		t.Fatalf("exit code %d; log:\n%s", code, env.stdout.String())

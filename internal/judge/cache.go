@@ -39,11 +39,11 @@ func cacheKey(model, templateHash string, p Params, r Request) string {
 // cacheEntry is one file of the cache. Item and Template are there for people reading
 // the cache, not for lookup.
 type cacheEntry struct {
-	Key      string  `json:"key"`
-	Item     string  `json:"item"`
-	Template string  `json:"template"`
-	Model    string  `json:"model"`
-	Verdict  Verdict `json:"verdict"`
+	Key      string   `json:"key"`
+	Item     string   `json:"item"`
+	Template string   `json:"template"`
+	Model    string   `json:"model"`
+	Judgment Judgment `json:"verdict"`
 }
 
 // diskCache stores one JSON file per key under dir/ab/abcdef….json; the two-letter
@@ -58,22 +58,22 @@ func (c *diskCache) path(key string) string {
 
 // get returns the cached verdict for key. A missing file is a miss; an unreadable or
 // corrupt one is an error, since silently re-judging would hide a broken cache.
-func (c *diskCache) get(key string) (Verdict, bool, error) {
+func (c *diskCache) get(key string) (Judgment, bool, error) {
 	if _, err := os.Stat(c.path(key)); errors.Is(err, fs.ErrNotExist) {
-		return Verdict{}, false, nil
+		return Judgment{}, false, nil
 	}
 	data, err := safeio.ReadFile(c.path(key), "judge cache", safeio.MaxSmallFileBytes)
 	if err != nil {
-		return Verdict{}, false, fmt.Errorf("judge cache: %w", err)
+		return Judgment{}, false, fmt.Errorf("judge cache: %w", err)
 	}
 	if err := safeio.CheckJSONDepth(c.path(key), data, 1); err != nil {
-		return Verdict{}, false, fmt.Errorf("judge cache: %w", err)
+		return Judgment{}, false, fmt.Errorf("judge cache: %w", err)
 	}
 	var e cacheEntry
 	if err := json.Unmarshal(data, &e); err != nil || e.Key != key {
-		return Verdict{}, false, fmt.Errorf("judge cache: %s is corrupt (delete it to re-judge): %v", c.path(key), err)
+		return Judgment{}, false, fmt.Errorf("judge cache: %s is corrupt (delete it to re-judge): %v", c.path(key), err)
 	}
-	return e.Verdict, true, nil
+	return e.Judgment, true, nil
 }
 
 // put writes an entry atomically: a temporary file in the same directory, renamed over

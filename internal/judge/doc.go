@@ -5,5 +5,5 @@
 // budgeted.
 //
 // The package imports no other evalgate package (only its own chat and progress
-// helpers): the scoring core adapts Verdicts to its rubric, not the other way round.
+// helpers): the scoring core adapts Judgments to its rubric, not the other way round.
 package judge

@@ -18,17 +18,17 @@ import (
 const parseAttempts = 2
 
 // Evaluate judges reqs with at most Concurrency calls in flight and returns one
-// Verdict per request, in input order. Identical requests (same cache key) are judged
+// Judgment per request, in input order. Identical requests (same cache key) are judged
 // once. A result does not depend on timing: the same inputs and cache give the same
 // verdicts.
 //
 // Per-item failures (a reply that breaks the parse rules twice, a timeout, a refused
-// request) become Verdicts with EvaluatorError set. Failures that would hit every item
+// request) become Judgments with EvaluatorError set. Failures that would hit every item
 // end the run with an error: a budget exceeded, a replay miss, a bad key or model, an
 // unreachable endpoint, a broken cache, ctx done. The verdicts finished by then are
 // returned (the others are zero) and are in the cache already.
-func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Verdict, Stats, error) {
-	verdicts := make([]Verdict, len(reqs))
+func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats, error) {
+	verdicts := make([]Judgment, len(reqs))
 	keys := make([]string, len(reqs))
 	first := make(map[string]int, len(reqs)) // key → index of its first request
 	copies := make(map[string]int, len(reqs))
@@ -90,7 +90,7 @@ type cost struct {
 }
 
 // count classifies one unique request's verdict.
-func (st *Stats) count(v Verdict) {
+func (st *Stats) count(v Judgment) {
 	switch {
 	case v.Cached:
 		st.CacheHits++
@@ -103,11 +103,11 @@ func (st *Stats) count(v Verdict) {
 
 // evaluateOne judges one unique request: from the cache if it can, else by calling the
 // model (twice at most for the parse rule, each call with its own retries).
-func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Verdict, cost, error) {
+func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgment, cost, error) {
 	if j.cache != nil {
 		v, ok, err := j.cache.get(key)
 		if err != nil {
-			return Verdict{}, cost{}, err
+			return Judgment{}, cost{}, err
 		}
 		if ok {
 			v.Cached = true
@@ -115,7 +115,7 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Verdict
 		}
 	}
 	if j.client == nil {
-		return Verdict{}, cost{}, fmt.Errorf("judge replay: no cached verdict for item %q (key %s) in %s; "+
+		return Judgment{}, cost{}, fmt.Errorf("judge replay: no cached verdict for item %q (key %s) in %s; "+
 			"run once without replay to record it", r.ID, key[:12], j.cfg.CacheDir)
 	}
 
@@ -133,7 +133,7 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Verdict
 	}
 	est := chat.EstimateTokens(SandboxNotice+prompt, j.params.MaxTokens)
 
-	var v Verdict
+	var v Judgment
 	for range parseAttempts {
 		rep, err := j.client.Complete(ctx, params, est)
 		v.Calls += rep.Attempts
@@ -145,7 +145,7 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Verdict
 		v.Usage.PromptTokens += c.Usage.PromptTokens
 		v.Usage.CompletionTokens += c.Usage.CompletionTokens
 		if err := j.budget.addTokens(c.Usage.PromptTokens + c.Usage.CompletionTokens); err != nil {
-			return Verdict{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, err)
+			return Judgment{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, err)
 		}
 		v.Model, v.ModelVersion = c.Model, c.SystemFingerprint
 		content := ""
@@ -169,11 +169,11 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Verdict
 }
 
 // spent is the cost of a verdict made by calls in this run.
-func (v Verdict) spent() cost { return cost{calls: v.Calls, Usage: v.Usage} }
+func (v Judgment) spent() cost { return cost{calls: v.Calls, Usage: v.Usage} }
 
 // failed turns a call error into a per-item verdict, or a run-ending error when the
 // failure is not about this item.
-func (j *Judge) failed(ctx context.Context, r Request, v Verdict, err error) (Verdict, error) {
+func (j *Judge) failed(ctx context.Context, r Request, v Judgment, err error) (Judgment, error) {
 	var te *chat.TimeoutError
 	switch {
 	case ctx.Err() != nil:
@@ -213,9 +213,9 @@ func (j *Judge) baseURL() string {
 	return j.cfg.BaseURL
 }
 
-func (j *Judge) store(key string, r Request, v Verdict) error {
+func (j *Judge) store(key string, r Request, v Judgment) error {
 	if j.cache == nil {
 		return nil
 	}
-	return j.cache.put(cacheEntry{Key: key, Item: r.ID, Template: j.tmpl.ID, Model: j.cfg.Model, Verdict: v})
+	return j.cache.put(cacheEntry{Key: key, Item: r.ID, Template: j.tmpl.ID, Model: j.cfg.Model, Judgment: v})
 }

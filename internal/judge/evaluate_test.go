@@ -82,63 +82,63 @@ func TestEvaluateOutcomes(t *testing.T) {
 	tests := []struct {
 		name      string
 		replies   []chattest.Reply
-		want      judge.Verdict
+		want      judge.Judgment
 		wantWaits []time.Duration
 	}{
 		{
 			name:    "valid verdict",
 			replies: []chattest.Reply{ok},
-			want: judge.Verdict{Scores: good, Rationale: rationale, Model: model, ModelVersion: "fp_9",
+			want: judge.Judgment{Scores: good, Rationale: rationale, Model: model, ModelVersion: "fp_9",
 				Calls: 1, Usage: judge.Usage{PromptTokens: 300, CompletionTokens: 20}},
 		},
 		{
 			// Seed 001: retry once with identical inputs; tokens of both calls count.
 			name:    "malformed then valid",
 			replies: []chattest.Reply{bad(`{"accuracy_score": 2,`), ok},
-			want: judge.Verdict{Scores: good, Rationale: rationale, Model: model, ModelVersion: "fp_9",
+			want: judge.Judgment{Scores: good, Rationale: rationale, Model: model, ModelVersion: "fp_9",
 				Calls: 2, Usage: judge.Usage{PromptTokens: 600, CompletionTokens: 40}},
 		},
 		{
 			name:    "malformed twice",
 			replies: []chattest.Reply{bad("Sure! Here is my evaluation."), bad("```json\n{}\n```")},
-			want: judge.Verdict{Scores: null, EvaluatorError: judge.ErrorParse, ErrorDetail: "not a JSON object: invalid character '`' looking for beginning of value",
+			want: judge.Judgment{Scores: null, EvaluatorError: judge.ErrorParse, ErrorDetail: "not a JSON object: invalid character '`' looking for beginning of value",
 				Model: model, Calls: 2, Usage: judge.Usage{PromptTokens: 600, CompletionTokens: 40}},
 		},
 		{
 			name:    "out of range twice",
 			replies: []chattest.Reply{bad(`{"accuracy_score": 5, "faithfulness_score": 1, "rationale": "x"}`)},
-			want: judge.Verdict{Scores: null, EvaluatorError: judge.ErrorParse, ErrorDetail: `key "accuracy_score" is 5; want an integer in 0..2`,
+			want: judge.Judgment{Scores: null, EvaluatorError: judge.ErrorParse, ErrorDetail: `key "accuracy_score" is 5; want an integer in 0..2`,
 				Model: model, Calls: 2, Usage: judge.Usage{PromptTokens: 600, CompletionTokens: 40}},
 		},
 		{
 			name:    "missing key twice",
 			replies: []chattest.Reply{bad(`{"accuracy_score": 1, "rationale": "x"}`)},
-			want: judge.Verdict{Scores: null, EvaluatorError: judge.ErrorParse, ErrorDetail: `missing key "faithfulness_score"`,
+			want: judge.Judgment{Scores: null, EvaluatorError: judge.ErrorParse, ErrorDetail: `missing key "faithfulness_score"`,
 				Model: model, Calls: 2, Usage: judge.Usage{PromptTokens: 600, CompletionTokens: 40}},
 		},
 		{
 			name:    "rationale over 80 words twice",
 			replies: []chattest.Reply{bad(`{"accuracy_score": 1, "faithfulness_score": 1, "rationale": "` + strings.Repeat("so ", 81) + `"}`)},
-			want: judge.Verdict{Scores: null, EvaluatorError: judge.ErrorParse, ErrorDetail: `key "rationale" has 81 words; at most 80 allowed`,
+			want: judge.Judgment{Scores: null, EvaluatorError: judge.ErrorParse, ErrorDetail: `key "rationale" has 81 words; at most 80 allowed`,
 				Model: model, Calls: 2, Usage: judge.Usage{PromptTokens: 600, CompletionTokens: 40}},
 		},
 		{
 			name:      "429 with Retry-After then OK",
 			replies:   []chattest.Reply{{Status: 429, Header: map[string]string{"Retry-After": "3"}}, ok},
-			want:      judge.Verdict{Scores: good, Rationale: rationale, Model: model, ModelVersion: "fp_9", Calls: 2, Usage: judge.Usage{PromptTokens: 300, CompletionTokens: 20}},
+			want:      judge.Judgment{Scores: good, Rationale: rationale, Model: model, ModelVersion: "fp_9", Calls: 2, Usage: judge.Usage{PromptTokens: 300, CompletionTokens: 20}},
 			wantWaits: []time.Duration{3 * time.Second},
 		},
 		{
 			name:      "500 then success",
 			replies:   []chattest.Reply{{Status: 500}, ok},
-			want:      judge.Verdict{Scores: good, Rationale: rationale, Model: model, ModelVersion: "fp_9", Calls: 2, Usage: judge.Usage{PromptTokens: 300, CompletionTokens: 20}},
+			want:      judge.Judgment{Scores: good, Rationale: rationale, Model: model, ModelVersion: "fp_9", Calls: 2, Usage: judge.Usage{PromptTokens: 300, CompletionTokens: 20}},
 			wantWaits: []time.Duration{time.Millisecond},
 		},
 		{
 			// MaxRetries 2: three calls, then the item is an api_error, not a run failure.
 			name:      "503 until the retries run out",
 			replies:   []chattest.Reply{{Status: 503}},
-			want:      judge.Verdict{Scores: null, EvaluatorError: judge.ErrorAPI, ErrorDetail: `chat completions: HTTP 503 Service Unavailable: {"error":{"message":"Service Unavailable","type":"fake"}}`, Calls: 3},
+			want:      judge.Judgment{Scores: null, EvaluatorError: judge.ErrorAPI, ErrorDetail: `chat completions: HTTP 503 Service Unavailable: {"error":{"message":"Service Unavailable","type":"fake"}}`, Calls: 3},
 			wantWaits: []time.Duration{time.Millisecond, time.Millisecond},
 		},
 	}
@@ -151,7 +151,7 @@ func TestEvaluateOutcomes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff([]judge.Verdict{tt.want}, got); diff != "" {
+			if diff := cmp.Diff([]judge.Judgment{tt.want}, got); diff != "" {
 				t.Errorf("verdict (-want +got):\n%s", diff)
 			}
 			if srv.Calls() != tt.want.Calls || st.Calls != tt.want.Calls {
@@ -242,11 +242,11 @@ func TestEvaluateTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := judge.Verdict{
+	want := judge.Judgment{
 		Scores:         map[string]*float64{"accuracy_score": nil, "faithfulness_score": nil},
 		EvaluatorError: judge.ErrorTimeout, ErrorDetail: "chat completions: no reply within 50ms", Calls: 2,
 	}
-	if diff := cmp.Diff([]judge.Verdict{want}, got); diff != "" {
+	if diff := cmp.Diff([]judge.Judgment{want}, got); diff != "" {
 		t.Errorf("verdict (-want +got):\n%s", diff)
 	}
 	if st.Errors != 1 || st.Calls != 2 {

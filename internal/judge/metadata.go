@@ -22,7 +22,7 @@ type Metadata struct {
 }
 
 // Metadata describes the judge and, from verdicts, the model versions that answered.
-func (j *Judge) Metadata(verdicts []Verdict) Metadata {
+func (j *Judge) Metadata(verdicts []Judgment) Metadata {
 	var versions []string
 	for _, v := range verdicts {
 		if v.Model == "" {

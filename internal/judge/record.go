@@ -11,7 +11,7 @@ import (
 // an offline example, or human labels; set v.Model to say where the verdict came from
 // (e.g. "scripted-judge"). A verdict that does not fit the template is refused: every
 // key present, each an integer in range, or every key null with an EvaluatorError.
-func (j *Judge) Record(r Request, v Verdict) error {
+func (j *Judge) Record(r Request, v Judgment) error {
 	if j.cache == nil {
 		return errors.New("judge: cannot record a verdict with no_cache set")
 	}

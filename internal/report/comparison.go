@@ -10,10 +10,14 @@ import (
 )
 
 // RenderComparison writes a release-to-release diff (`evalgate compare A B`).
-func RenderComparison(w io.Writer, c *baseline.Comparison, a, b, format string) error {
+func RenderComparison(w io.Writer, c *baseline.Comparison, v *gate.Verdict, a, b, format string) error {
 	switch format {
 	case FormatJSON:
-		return writeJSON(w, c)
+		return writeJSON(w, struct {
+			*baseline.Comparison
+			Regression *gate.RegressionDecision `json:"regression"`
+			Verdict    *gate.Verdict            `json:"verdict"`
+		}{c, v.Regression, v})
 	case FormatTable, FormatMarkdown:
 	default:
 		return fmt.Errorf("unknown format %q; want %s", format, strings.Join(Formats, ", "))
@@ -24,11 +28,14 @@ func RenderComparison(w io.Writer, c *baseline.Comparison, a, b, format string) 
 		esc = Escape
 	}
 	var sb strings.Builder
-	status := "✅ within max drop"
-	if c.Decision.Blocked {
-		status = "❌ drop exceeds max drop"
+	icon := termIcon
+	if md {
+		icon = statusIcon
 	}
-	fmt.Fprintf(&sb, "%s → %s: %s\n", esc(a), esc(b), status)
+	fmt.Fprintf(&sb, "%s %s → %s: %s\n", icon(v.Status), esc(a), esc(b), verdictWords[v.Status])
+	if v.Regression != nil {
+		fmt.Fprintf(&sb, "%s\n", esc(v.Regression.DecidedBy))
+	}
 	for _, n := range c.Notes {
 		fmt.Fprintf(&sb, "note: %s\n", esc(n))
 	}

@@ -12,7 +12,10 @@ import (
 )
 
 // SchemaVersion is the version of the JSON report format (schema: report.schema.json).
-const SchemaVersion = 1
+// Version 2 added the typed verdict (inconclusive, blocks, decided_by) and the
+// regression decision; from here on changes are additive only: new fields, never
+// renamed or removed ones.
+const SchemaVersion = 2
 
 // Report is one evalgate check: scores, comparison, gates and verdict.
 type Report struct {
@@ -30,7 +33,13 @@ type Report struct {
 	Comparison    *baseline.Comparison `json:"comparison,omitempty"`
 	Gates         []gate.Result        `json:"gates"`
 	Grade         *gate.GradeResult    `json:"grade,omitempty"`
-	Verdict       Verdict              `json:"verdict"`
+	// Regression is the regression gate's decision: the figure that decided, its
+	// threshold and interval, the evidence items, the suite's resolving power. Absent
+	// without a baseline.
+	Regression *gate.RegressionDecision `json:"regression,omitempty"`
+	// Verdict is gate's verdict: status (pass, warn, inconclusive, fail, accepted),
+	// whether it blocks, the reason and the line that decided.
+	Verdict gate.Verdict `json:"verdict"`
 	// Findings are the diagnosis of the breakdown (internal/diagnose), first in every
 	// format; empty when no rule fired.
 	Findings []diagnose.Finding `json:"findings,omitempty"`
@@ -119,14 +128,6 @@ type Run struct {
 	PassRate float64            `json:"pass_rate"`
 	Missing  []string           `json:"missing_items"`
 	Metrics  map[string]float64 `json:"metrics"`
-}
-
-// Verdict is the outcome in one line.
-type Verdict struct {
-	Status     string `json:"status"` // pass, warn, fail (or accepted)
-	Reason     string `json:"reason"`
-	NoBaseline string `json:"no_baseline,omitempty"`
-	AcceptedBy string `json:"accepted_by,omitempty"`
 }
 
 // JudgeUsage is one judge's calls and tokens over the run.

@@ -20,6 +20,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	r.findingsTable(&b)
 	fmt.Fprintf(&b, "%s\n", r.summaryLine())
+	for _, l := range r.decisionLines() {
+		fmt.Fprintf(&b, "%s\n", plain(l))
+	}
 	if rep := r.repeatability(); rep != "" {
 		fmt.Fprintf(&b, "%s\n", rep)
 	}

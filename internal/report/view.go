@@ -12,51 +12,43 @@ const MaxListedItems = 20
 
 // icons marks statuses: emoji in markdown, single-width marks in a terminal (emoji
 // such as ⚠️ are two columns wide there but counted as one, which breaks table borders).
-type icons func(status string) string
+type icons func(status gate.Status) string
 
 // termIcon is the terminal's mark of a gate or verdict status.
-func termIcon(s string) string {
+func termIcon(s gate.Status) string {
 	switch s {
 	case gate.Pass:
 		return "✓"
 	case gate.Warn:
 		return "!"
+	case gate.Inconclusive:
+		return "?"
 	case gate.Fail:
 		return "✗"
-	case "accepted":
+	case gate.Accepted:
 		return "~"
 	}
 	return "-"
 }
 
 // statusIcon is the markdown mark of a gate or verdict status.
-func statusIcon(s string) string {
+func statusIcon(s gate.Status) string {
 	switch s {
 	case gate.Pass:
 		return "✅"
 	case gate.Warn:
 		return "⚠️"
+	case gate.Inconclusive:
+		return "❔"
 	case gate.Fail:
 		return "❌"
-	case "accepted":
+	case gate.Accepted:
 		return "☑️"
 	}
 	return "➖"
 }
 
-func statusWord(s string) string {
-	switch s {
-	case gate.Pass:
-		return "pass"
-	case gate.Warn:
-		return "warn"
-	case gate.Fail:
-		return "fail"
-	case gate.Skipped:
-		return "skipped"
-	}
-	return s
-}
+func statusWord(s gate.Status) string { return string(s) }
 
 // dimRow is one line of the breakdown table.
 type dimRow struct {
@@ -78,8 +70,8 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 			if dd.CI != nil {
 				row.delta = fmt.Sprintf("%s [%s, %s]", gate.FormatPts(dd.Delta), trimPts(gate.FormatPts(dd.CI.Lo)), gate.FormatPts(dd.CI.Hi))
 			}
-			if dd.Blocked {
-				row.status = icon(gate.Fail) + " " + row.status
+			if dec := r.decision("regression: " + d.Name); dec != nil && dec.Outcome != gate.Pass {
+				row.status = icon(dec.Outcome) + " " + row.status
 			}
 		}
 		rows = append(rows, row)
@@ -112,12 +104,12 @@ func (r *Report) gateRows(icon icons) []gateRow {
 			if mode == "" {
 				mode = gate.Absolute
 			}
+			if g.Name != "regression" {
+				mode = gate.Absolute // per-dimension max drops are absolute points
+			}
 			row.threshold = "drop ≤ " + gate.FormatDrop(g.Threshold, mode)
 			if g.Actual != nil {
-				row.actual = "drop " + gate.FormatDrop(*g.Actual, mode)
-				if r.Comparison != nil && g.Name == "regression" {
-					row.actual = "Δ " + gate.FormatDelta(r.Comparison.Delta, r.Comparison.RelDelta, mode)
-				}
+				row.actual = r.decisionActual(g.Name, *g.Actual, mode)
 			} else {
 				row.actual = "no baseline"
 			}
@@ -145,11 +137,15 @@ func num(x float64) string {
 }
 
 // verdictWords say what a verdict status means for the pull request.
-var verdictWords = map[string]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Fail: "blocked", "accepted": "regression accepted"}
+var verdictWords = map[gate.Status]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Inconclusive: "inconclusive",
+	gate.Fail: "blocked", gate.Accepted: "regression accepted"}
 
 // headline is the verdict in one line.
 func (r *Report) headline() string {
 	word := verdictWords[r.Verdict.Status]
+	if r.Verdict.Status == gate.Inconclusive && r.Verdict.Blocks {
+		word = "inconclusive, blocked"
+	}
 	return fmt.Sprintf("evalgate · %s: %s — %s", r.Suite, word, r.Verdict.Reason)
 }
 
@@ -286,6 +282,9 @@ func (r *Report) repeatability() string {
 // Title is the check run's one line: the verdict mark and the reason that matters.
 func (r *Report) Title() string {
 	word := verdictWords[r.Verdict.Status]
+	if r.Verdict.Status == gate.Inconclusive && r.Verdict.Blocks {
+		word = "inconclusive (blocks)"
+	}
 	s := fmt.Sprintf("%s %s · score %.3f", word, r.Suite, r.Summary.Mean)
 	if c := r.Comparison; c != nil {
 		s += " (Δ " + gate.FormatPts(c.Delta) + ")"
@@ -302,6 +301,55 @@ func (r *Report) judgeLines() []string {
 	for _, j := range r.Summary.Judges {
 		out = append(out, fmt.Sprintf("judge %s (%s): %d request(s), %d call(s), %d from cache, %d prompt + %d completion tokens",
 			j.Name, j.Model, j.Requests, j.Calls, j.CacheHits, j.PromptTokens, j.CompletionTokens))
+	}
+	return out
+}
+
+// decisionActual is a regression gate's "actual" cell: the figure that decided (the
+// estimated drop for the evidence method), with the plain Δ beside it when they differ.
+func (r *Report) decisionActual(name string, value float64, mode string) string {
+	d := r.decision(name)
+	if d == nil {
+		return "drop " + gate.FormatDrop(value, mode)
+	}
+	s := d.Statistic + " " + gate.FormatDrop2(d.Value, d.Mode)
+	if name == "regression" && r.Comparison != nil && d.Statistic != "drop" {
+		s += " (Δ " + gate.FormatDelta(r.Comparison.Delta, r.Comparison.RelDelta, mode) + ")"
+	}
+	return s
+}
+
+// decision is the regression decision of the named gate, or nil.
+func (r *Report) decision(name string) *gate.RegressionDecision {
+	d := r.Regression
+	if d == nil {
+		return nil
+	}
+	if d.Gate == name {
+		return d
+	}
+	for i := range d.Dimensions {
+		if d.Dimensions[i].Gate == name {
+			return &d.Dimensions[i]
+		}
+	}
+	return nil
+}
+
+// decisionLines are what the report says about the regression decision under the
+// headline: the line that decided, the resolving power, and, when the result is
+// inconclusive, the command that would settle it.
+func (r *Report) decisionLines() []string {
+	d := r.Regression
+	if d == nil {
+		return nil
+	}
+	out := []string{"Regression: " + d.DecidedBy}
+	if d.Power != nil {
+		out = append(out, "Resolving power: "+d.Power.Text)
+	}
+	if d.Outcome == gate.Inconclusive && d.RerunCommand != "" {
+		out = append(out, "To settle it, re-run the evidence items and check again: `"+d.RerunCommand+"`")
 	}
 	return out
 }

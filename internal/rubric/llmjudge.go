@@ -22,7 +22,7 @@ type Judges struct {
 	// Script, when set, answers for the model: its verdicts are recorded in the judge's
 	// cache (judge.Record) before the judge is asked, so a scripted judge can make the
 	// replay cache of an offline example. Label such verdicts with their Model.
-	Script func(r judge.Request) (judge.Verdict, bool)
+	Script func(r judge.Request) (judge.Judgment, bool)
 
 	mu    sync.Mutex
 	built map[string]*sharedJudge
@@ -33,9 +33,9 @@ type sharedJudge struct {
 	name     string
 	j        *judge.Judge
 	mu       sync.Mutex
-	verdicts map[string]judge.Verdict
+	verdicts map[string]judge.Judgment
 	stats    judge.Stats
-	script   func(judge.Request) (judge.Verdict, bool)
+	script   func(judge.Request) (judge.Judgment, bool)
 }
 
 // JudgeScorer builds the scorer of an llm_judge dimension.
@@ -68,7 +68,7 @@ func (s *Judges) JudgeScorer(d *Dimension, sc Scale) (Scorer, error) {
 		if err != nil {
 			return nil, optErr(d, "judge %q: %v", name, err)
 		}
-		sj = &sharedJudge{name: name, j: j, verdicts: map[string]judge.Verdict{}, script: s.Script}
+		sj = &sharedJudge{name: name, j: j, verdicts: map[string]judge.Judgment{}, script: s.Script}
 		s.built[name] = sj
 	}
 	key := d.Key
@@ -207,7 +207,7 @@ func (s *llmJudgeScorer) ContentHash() string {
 func (s *llmJudgeScorer) Evaluator() EvaluatorInfo {
 	s.sj.mu.Lock()
 	defer s.sj.mu.Unlock()
-	vs := make([]judge.Verdict, 0, len(s.sj.verdicts))
+	vs := make([]judge.Judgment, 0, len(s.sj.verdicts))
 	for _, v := range s.sj.verdicts {
 		vs = append(vs, v)
 	}

@@ -446,7 +446,7 @@ items:
 
 	// The run: REJECTED (seed 004's categorical veto) and a failing default veto gate,
 	// with no gate configured at all.
-	v := cfg.Grading.Evaluate(sc, nil, "")
+	v := cfg.Grading.Evaluate(sc, nil, gate.Inputs{})
 	if v.Grade == nil || v.Grade.Grade != gate.Rejected || v.Grade.VetoedBy != "safety" {
 		t.Fatalf("grade = %+v; want REJECTED by safety", v.Grade)
 	}
@@ -679,7 +679,7 @@ func TestSeed001RunLevelGates(t *testing.T) {
 	// aggregate: 17 perfect samples (1.0); s1 = 1 − 0.30 = 0.70; s2, s3 = 1 − 0.15 +
 	// 0.15·0.3 = 0.895. Mean = (17 + 0.70 + 2·0.895) / 20 = 0.9745.
 	wantNear(t, "aggregate_score", m["aggregate_score"], 0.9745)
-	v := cfg.Grading.Evaluate(sc, nil, "no baseline")
+	v := cfg.Grading.Evaluate(sc, nil, gate.Inputs{NoBaseline: "no baseline"})
 	for _, g := range v.Gates {
 		if g.Kind == gate.KindRegression {
 			continue
@@ -695,12 +695,12 @@ func TestSeed001RunLevelGates(t *testing.T) {
 	// One more faithfulness failure (s4): rate 0.10 > 0.05 and pass rate 0.80 < 0.85.
 	text := strings.Replace(run.String(), rec001("s4", "2", "2", 1000, 1000, 100, ""), rec001("s4", "2", "0", 1000, 1000, 100, ""), 1)
 	sc = scoreRuns(t, cfg, suiteOf(ids...), text)
-	v = cfg.Grading.Evaluate(sc, nil, "no baseline")
-	status := map[string]string{}
+	v = cfg.Grading.Evaluate(sc, nil, gate.Inputs{NoBaseline: "no baseline"})
+	status := map[string]gate.Status{}
 	for _, g := range v.Gates {
 		status[g.Name] = g.Status
 	}
-	want := map[string]string{"aggregate score": gate.Pass, "pass rate": gate.Fail, "faithfulness failures": gate.Fail, "p95 latency": gate.Pass}
+	want := map[string]gate.Status{"aggregate score": gate.Pass, "pass rate": gate.Fail, "faithfulness failures": gate.Fail, "p95 latency": gate.Pass}
 	for name, w := range want {
 		if status[name] != w {
 			t.Errorf("gate %q = %q; want %q", name, status[name], w)

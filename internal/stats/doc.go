@@ -1,7 +1,8 @@
-// Package stats holds the statistics behind evalgate's regression gate: means and
+// Package stats holds the measurements behind evalgate's regression gate: means and
 // sample standard deviations, percentiles, a paired bootstrap confidence interval, a
-// paired sign-flip permutation test, and the decision "did the candidate drop more than
-// max_drop below the baseline?".
+// paired sign-flip permutation test, the plain drop (MeasureDrop) and the item-by-item
+// evidence of a drop (EvidenceAccumulator, MeasureEvidence). It measures; package gate
+// decides.
 //
 // Everything here is pure: no I/O, no evalgate imports, and every random procedure
 // draws from a PCG generator with a fixed seed (42, 42 unless told otherwise), so the
@@ -10,6 +11,7 @@
 // Paired data are per-item differences, candidate − baseline, in points of the 0–1
 // score: a negative difference means the candidate got worse on that item.
 //
-// docs/gate-trust.md reports a simulation of the gate built from this package: how often
-// each decision method blocks when nothing changed and when the mean truly dropped.
+// docs/gate-trust.md reports the simulation of the gate built on this package: how
+// often each decision method blocks when nothing changed and when the mean truly
+// dropped.
 package stats

@@ -32,10 +32,10 @@ func main() {
 
 func run() error {
 	// The labels: (item id, candidate output) → the reviewer's scores.
-	labels := map[[2]string]judge.Verdict{}
+	labels := map[[2]string]judge.Judgment{}
 	env := &rubric.Env{Judges: &rubric.Judges{
 		Override: func(c *judge.Config) { c.Replay = true },
-		Script: func(r judge.Request) (judge.Verdict, bool) {
+		Script: func(r judge.Request) (judge.Judgment, bool) {
 			v, ok := labels[[2]string{r.ID, r.CandidateAnswer}]
 			return v, ok
 		},
@@ -56,7 +56,7 @@ func run() error {
 		}
 		runs = append(runs, run)
 		for _, res := range run.Results {
-			v := judge.Verdict{Model: "scripted-judge", Rationale: "scripted: the reviewer's label recorded in the results file", Scores: map[string]*float64{}}
+			v := judge.Judgment{Model: "scripted-judge", Rationale: "scripted: the reviewer's label recorded in the results file", Scores: map[string]*float64{}}
 			for _, k := range []string{"accuracy_score", "faithfulness_score"} {
 				raw, _ := res.Scores[k].(float64)
 				if res.Scores[k] == nil {
@@ -86,7 +86,7 @@ func run() error {
 }
 
 // scoresText prints a verdict's scores by value, for comparison.
-func scoresText(v judge.Verdict) string {
+func scoresText(v judge.Judgment) string {
 	out := ""
 	for _, k := range []string{"accuracy_score", "faithfulness_score"} {
 		if p := v.Scores[k]; p != nil {

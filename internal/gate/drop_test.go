@@ -1,4 +1,4 @@
-package stats
+package gate
 
 import "testing"
 
@@ -7,7 +7,7 @@ func TestDropExceeds(t *testing.T) {
 	// Variables, not constants: Go evaluates constant expressions exactly. 0.14 − 0.12
 	// is 0.020000000000000018 in float64, above 0.02 by noise alone. (0.95 − 0.93
 	// subtracted directly happens to land below, at 0.019999999999999907; computed as
-	// means of item scores it lands above: TestDecideRegressionDrop.)
+	// means of item scores it lands above: TestRegressionDrop.)
 	hi, lo := 0.14, 0.12
 	noisy := hi - lo
 	if !(noisy > 0.02) {

@@ -12,7 +12,7 @@ type Request struct {
 	CandidateAnswer string
 }
 
-// Evaluator error values of Verdict.EvaluatorError.
+// Evaluator error values of Judgment.EvaluatorError.
 const (
 	// ErrorParse: two replies in a row broke the template's parse rules (seed 001
 	// §2.2). Cached like a verdict: at temperature 0 a rerun would say the same.
@@ -24,8 +24,8 @@ const (
 	ErrorAPI = "api_error"
 )
 
-// Verdict is the judge's answer for one Request.
-type Verdict struct {
+// Judgment is the judge's answer for one Request.
+type Judgment struct {
 	// Scores has one entry per template key: the raw integer score, or nil (JSON
 	// null) when the judge gave none usable. A nil score counts as 0 and failing.
 	Scores map[string]*float64 `json:"scores"`
@@ -82,7 +82,7 @@ func nullScores(t *Template) map[string]*float64 {
 }
 
 // clone returns a copy of v whose Scores map is its own.
-func (v Verdict) clone() Verdict {
+func (v Judgment) clone() Judgment {
 	m := make(map[string]*float64, len(v.Scores))
 	for k, p := range v.Scores {
 		if p != nil {

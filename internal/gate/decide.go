@@ -1,0 +1,266 @@
+package gate
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/stats"
+)
+
+// Decide applies the regression rule to a comparison: the score's decision, with one
+// per configured dimension in Dimensions. It is the only place a regression is decided.
+func (r *Regression) Decide(cmp *baseline.Comparison) *RegressionDecision {
+	d := r.decideOne("regression", *r.MaxDrop, r.Mode, measured{
+		base: cmp.Base, delta: cmp.Delta, relDelta: cmp.RelDelta, ci: cmp.CI,
+		ev: &cmp.Evidence, evidence: cmp.EvidenceItems,
+	})
+	d.Power = r.power(cmp)
+	for _, dd := range cmp.Dimensions {
+		maxDrop, ok := r.Dimensions[dd.Name]
+		if !ok {
+			continue
+		}
+		rel := 0.0
+		if dd.Base != 0 {
+			rel = dd.Delta / dd.Base
+		}
+		m := measured{base: dd.Base, delta: dd.Delta, relDelta: rel, ev: dd.Evidence, evidence: dd.EvidenceItems}
+		if dd.CI != nil {
+			m.ci = *dd.CI
+		}
+		// Per-dimension max drops are absolute points of the dimension's mean.
+		d.Dimensions = append(d.Dimensions, r.decideOne("regression: "+dd.Name, maxDrop, Absolute, m))
+	}
+	return &d
+}
+
+// measured is what one decision reads from the comparison.
+type measured struct {
+	base, delta, relDelta float64
+	ci                    stats.Interval // of the mean paired difference, cand − base
+	ev                    *stats.EvidenceResult
+	evidence              []baseline.EvidenceItem
+}
+
+func (r *Regression) decideOne(name string, maxDrop float64, mode string, m measured) RegressionDecision {
+	d := RegressionDecision{Gate: name, Method: r.Method, Mode: mode, Unit: Unit(mode), Threshold: maxDrop, Alpha: Alpha}
+	if r.Notice != "" {
+		d.RequestedMethod, d.Notice = MethodStable, r.Notice
+	}
+	method := r.Method
+	if method == MethodEvidence && m.ev == nil {
+		method = MethodSignificance // no per-item measurement (cannot happen for the score)
+		d.Method = method
+	}
+	inUnit := func(drop float64) float64 { // an absolute drop in the mode's unit
+		if mode == Relative {
+			if m.base == 0 {
+				return 0
+			}
+			return drop / m.base
+		}
+		return drop
+	}
+	switch method {
+	case MethodEvidence:
+		ev := m.ev
+		d.Statistic = "estimated drop"
+		base := m.base
+		if mode == Relative {
+			base = ev.PredictedMean
+		}
+		d.Value = relOr(ev.Drop, base, mode)
+		half := 1.959963984540054 * ev.SE
+		d.Interval = stats.Interval{Lo: relOr(ev.Drop-half, base, mode), Hi: relOr(ev.Drop+half, base, mode), Level: 0.95}
+		p := ev.PValue
+		d.PValue = &p
+		d.Rejects = ev.Z > stats.CriticalZ(Alpha, ev.Skew)
+		for _, e := range m.evidence {
+			if e.Z >= MinEvidenceZ {
+				d.Evidence = append(d.Evidence, e)
+			}
+		}
+	default:
+		d.Statistic = "drop"
+		d.Value = inUnit(-m.delta)
+		d.Interval = stats.Interval{Lo: inUnit(-m.ci.Hi), Hi: inUnit(-m.ci.Lo), Level: m.ci.Level}
+		d.Rejects = true
+		if method == MethodSignificance {
+			d.Rejects = m.ci.Hi < 0
+			p := oneSidedFromCI(m.ci)
+			d.PValue = &p
+		}
+	}
+	if mode == Relative && m.base == 0 {
+		d.Value, d.Interval = 0, stats.Interval{Level: d.Interval.Level}
+	}
+	d.Exceeded = DropExceeds(d.Value, maxDrop)
+	switch {
+	case d.Exceeded && d.Rejects:
+		d.Outcome = Fail
+	case d.Exceeded:
+		d.Outcome = Inconclusive
+	default:
+		d.Outcome = Pass
+	}
+	if d.Outcome == Pass {
+		d.Evidence = nil
+	}
+	d.DecidedBy = decidedBy(d)
+	return d
+}
+
+// MinEvidenceZ is how far below its prediction an item must fall, in predicted
+// standard deviations, to be named as evidence: items closer are within their noise.
+const MinEvidenceZ = 1.5
+
+// relOr is an absolute drop in the mode's unit, relative to base in relative mode.
+func relOr(drop, base float64, mode string) float64 {
+	if mode != Relative {
+		return drop
+	}
+	if base == 0 {
+		return 0
+	}
+	return drop / base
+}
+
+// oneSidedFromCI is the p-value the significance method reports: the level at which
+// the interval's upper end would touch 0, read from the normal approximation.
+func oneSidedFromCI(ci stats.Interval) float64 {
+	mid, half := (ci.Lo+ci.Hi)/2, (ci.Hi-ci.Lo)/2
+	if half <= 0 {
+		if mid < 0 {
+			return 0
+		}
+		return 1
+	}
+	se := half / 1.959963984540054
+	return 0.5 * math.Erfc(mid/se/math.Sqrt2)
+}
+
+// decidedBy is the line that says what decided: the figure, its threshold, the test
+// and the evidence items.
+func decidedBy(d RegressionDecision) string {
+	var b strings.Builder
+	op := "≤"
+	if d.Exceeded {
+		op = ">"
+	}
+	fmt.Fprintf(&b, "decided by %s %s %s %s", d.Statistic, FormatDrop2(d.Value, d.Mode), op, FormatDrop2(d.Threshold, d.Mode))
+	fmt.Fprintf(&b, " (95%% interval %s to %s", FormatDrop2(d.Interval.Lo, d.Mode), FormatDrop2(d.Interval.Hi, d.Mode))
+	if d.PValue != nil {
+		rel := "<"
+		if !d.Rejects {
+			rel = "≥"
+		}
+		fmt.Fprintf(&b, "; one-sided %s %s %g", formatP(*d.PValue), rel, d.Alpha)
+	}
+	b.WriteString(")")
+	switch d.Outcome {
+	case Inconclusive:
+		b.WriteString(": over max_drop, but within the suite's noise")
+	case Fail:
+		if d.PValue != nil {
+			b.WriteString(": over max_drop, and beyond the suite's noise")
+		}
+	}
+	if len(d.Evidence) > 0 {
+		ids := make([]string, 0, len(d.Evidence))
+		for _, e := range d.Evidence {
+			ids = append(ids, e.ID)
+		}
+		fmt.Fprintf(&b, "; evidence: %s", strings.Join(ids, ", "))
+	}
+	return b.String()
+}
+
+func formatP(p float64) string {
+	if p < 0.0001 {
+		return "p < 0.0001"
+	}
+	return fmt.Sprintf("p = %.2g", p)
+}
+
+// shortDecidedBy is the decision in a few words, for the headline and the gate table:
+// the figure, its threshold and the evidence items.
+func shortDecidedBy(d RegressionDecision) string {
+	op := "≤"
+	if d.Exceeded {
+		op = ">"
+	}
+	s := fmt.Sprintf("decided by %s %s %s %s", d.Statistic, FormatDrop2(d.Value, d.Mode), op, FormatDrop2(d.Threshold, d.Mode))
+	if d.Outcome == Inconclusive {
+		s += ", within the suite's noise"
+	}
+	if len(d.Evidence) > 0 {
+		ids := make([]string, 0, len(d.Evidence))
+		for _, e := range d.Evidence {
+			ids = append(ids, e.ID)
+		}
+		s += "; evidence: " + strings.Join(ids, ", ")
+	}
+	return s
+}
+
+// FormatDrop2 prints a drop (or any figure in the mode's unit) with one decimal and
+// the unit, keeping its sign: "3.1 pts", "−0.4 %".
+func FormatDrop2(x float64, mode string) string {
+	return strings.TrimPrefix(signed(x*100, 1), "+") + " " + Unit(mode)
+}
+
+// regressionResults are the regression gate's rows in the gate table: the score's and
+// each dimension's.
+func regressionResults(rg *Regression, cmp *baseline.Comparison, d *RegressionDecision) []Result {
+	if rg.Disabled {
+		return nil
+	}
+	r := Result{Name: "regression", Kind: KindRegression, Level: rg.Level, Metric: "mean_score", Op: "drop <=", Threshold: *rg.MaxDrop}
+	if cmp == nil || d == nil {
+		r.Status = Skipped
+		r.Message = "no baseline: nothing to compare with"
+		return []Result{r}
+	}
+	out := []Result{decisionResult(r, rg, *d, fmt.Sprintf("Δ %s, %s → %s", FormatDelta(cmp.Delta, cmp.RelDelta, rg.Mode), fmtScore(cmp.Base), fmtScore(cmp.Cand)))}
+	for _, dd := range d.Dimensions {
+		dim := strings.TrimPrefix(dd.Gate, "regression: ")
+		dr := Result{Name: dd.Gate, Kind: KindRegression, Level: rg.Level, Metric: dim + "_score", Op: "drop <=", Threshold: dd.Threshold}
+		var delta float64
+		for _, c := range cmp.Dimensions {
+			if c.Name == dim {
+				delta = c.Delta
+			}
+		}
+		out = append(out, decisionResult(dr, rg, dd, fmt.Sprintf("%s Δ %s", dim, FormatPts(delta))))
+	}
+	return out
+}
+
+// decisionResult fills a gate row from a decision: its status by the gate's level, and
+// a message that always carries the deciding figure.
+func decisionResult(r Result, rg *Regression, d RegressionDecision, delta string) Result {
+	v := d.Value
+	r.Actual = &v
+	switch d.Outcome {
+	case Fail:
+		r.Status = failOrWarn(rg.Level)
+	case Inconclusive:
+		r.Status = Inconclusive
+	default:
+		r.Status = Pass
+	}
+	r.DecidedBy = d.DecidedBy
+	r.Message = shortDecidedBy(d) + " (" + delta + ")"
+	return r
+}
+
+// Compare is the verdict on a comparison alone, with no scores to gate (evalgate
+// compare): the regression gate decides it, at its level.
+func (r *Regression) Compare(cmp *baseline.Comparison) *Verdict {
+	v := &Verdict{Regression: r.Decide(cmp)}
+	v.Gates = regressionResults(r, cmp, v.Regression)
+	v.decide(r)
+	return v
+}

@@ -1,0 +1,361 @@
+package stats
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The evidence measurement: how strongly does a candidate's drop stand out from the
+// noise the baseline's runs predict, item by item?
+//
+// The model. Each item i has a true mean score p_i in [0, 1]; one run scores it with
+// mean p_i and variance λ·p_i·(1 − p_i), where λ = 1 for pass/fail scores and λ < 1
+// for graded scores that vary less than a coin would (λ is estimated from the baseline's
+// per-item spread, Prior.Lambda). Across the suite the p_i follow a Beta(α, β)
+// distribution, fitted to the baseline by the method of moments (Prior). Each item's
+// p_i is then estimated by its posterior given its own baseline runs: an item that
+// passed 3 of 3 runs is not certain to pass again (its posterior mean is below 1 by
+// how often items of this suite that look stable are not), and an item that flipped is
+// pulled toward the suite's distribution. This is empirical Bayes shrinkage; it never
+// treats 3/3 as certainty and it corrects the bias of selecting items on the baseline
+// alone (docs/gate-trust.md).
+//
+// For the candidate's mean y_i over its M_i runs, the model predicts, if nothing
+// changed, the mean μ̂_i (posterior mean of p_i) and the variance
+//
+//	V_i = λ·E[p(1 − p) | baseline]/M_i + Var(p | baseline)
+//
+// where the second term is the baseline's own uncertainty about the item. Then:
+//
+//   - the estimated drop is Σ(μ̂_i − y_i)/n, in points of the whole suite, with
+//     standard error √(ΣV_i)/n;
+//   - the test statistic weighs each item by its precision, Z = Σ(μ̂_i − y_i)/V_i /
+//     √(Σ1/V_i): a stable item that now fails moves Z a lot, a flip of an item that
+//     already flipped moves it little;
+//   - the one-sided p-value of "no drop" reads Z against the normal distribution with a
+//     Cornish–Fisher correction for the skewness of the weighted sum (a handful of
+//     stable items failing is a count, not a bell curve).
+//
+// Everything is closed form and one pass over the items after the prior: O(n) time, and
+// with EvidenceAccumulator O(1) memory per item besides the K largest contributions.
+
+// Prior is the suite's distribution of per-item true scores, fitted to the baseline.
+type Prior struct {
+	// Alpha and Beta are the Beta distribution of the per-item true mean score.
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+	// Lambda is the per-run variance of an item's score as a fraction of p·(1 − p):
+	// 1 for pass/fail scores, less for graded scores.
+	Lambda float64 `json:"lambda"`
+	// Items is the number of baseline items the prior was fitted on.
+	Items int `json:"items"`
+}
+
+// MinPriorStrength bounds α + β from below. A smaller sum puts the prior's mass at 0
+// and 1 and lets a stable-looking item be nearly certain; with 0.2 an item that passed
+// its only baseline run is still given a few percent chance to fail.
+const MinPriorStrength = 0.2
+
+// MaxPriorStrength bounds α + β from above: however alike the baseline's items look,
+// the prior never counts for more than this many runs, so a suite whose every item
+// passed every run is not read as certain to pass again.
+const MaxPriorStrength = 50
+
+// MinLambda bounds Prior.Lambda from below, so a suite whose items never varied in the
+// baseline is not read as noiseless.
+const MinLambda = 0.05
+
+// PriorFit accumulates baseline items for FitPrior, one at a time.
+type PriorFit struct {
+	n                     int
+	sumB, sumB2, sumNoise float64
+	sumNB, sumN           float64 // run-weighted: Σ runs·mean and Σ runs
+	sumVar, sumBinVar     float64
+}
+
+// Add counts one baseline item: the mean of its per-run scores, their sample variance
+// (n − 1 in the denominator; 0 with one run) and the number of runs.
+func (f *PriorFit) Add(mean, variance float64, runs int) {
+	f.n++
+	f.sumB += mean
+	f.sumNB += float64(runs) * mean
+	f.sumN += float64(runs)
+	f.sumB2 += mean * mean
+	if runs >= 2 {
+		bv := mean * (1 - mean) * float64(runs) / float64(runs-1) // unbiased p(1−p) for 0/1 scores
+		f.sumVar += variance
+		f.sumBinVar += bv
+		f.sumNoise += bv / float64(runs)
+	}
+}
+
+// Prior returns the fitted prior. The λ estimate compares the items' observed spread
+// with the spread pass/fail scores of the same means would have; the Beta's variance is
+// the spread of item means minus the part the runs' own noise explains.
+func (f *PriorFit) Prior() Prior {
+	p := Prior{Items: f.n, Lambda: 1}
+	if f.n == 0 {
+		p.Alpha, p.Beta = 1, 1
+		return p
+	}
+	n := float64(f.n)
+	if f.sumBinVar > 0 {
+		p.Lambda = math.Min(1, math.Max(MinLambda, f.sumVar/f.sumBinVar))
+	}
+	// The suite's mean over every run, with half a pass and half a failure of
+	// pseudo-data, which keeps it off 0 and 1 (a suite that passed 15 of 15 runs is at
+	// 15.5/16, not certain).
+	m := (f.sumNB + 0.5) / (f.sumN + 1)
+	varB := math.Max(0, f.sumB2/n-(f.sumB/n)*(f.sumB/n))
+	varP := varB - p.Lambda*f.sumNoise/n
+	s := float64(MaxPriorStrength) // every item alike: shrink as far as the bound allows
+	if varP > 0 {
+		s = math.Min(MaxPriorStrength, math.Max(MinPriorStrength, m*(1-m)/varP-1))
+	}
+	p.Alpha, p.Beta = m*s, (1-m)*s
+	return p
+}
+
+// posterior is what the prior and an item's baseline runs say about its true score.
+type posterior struct {
+	mean  float64 // E[p]
+	pq    float64 // E[p(1 − p)]
+	varP  float64 // Var(p)
+	skew1 float64 // skewness of one run's score about mean, for pass/fail scores
+}
+
+// Posterior returns the item's posterior mean score given its baseline mean over runs.
+func (p Prior) Posterior(baseMean float64, runs int) float64 {
+	return p.posterior(baseMean, runs).mean
+}
+
+func (p Prior) posterior(baseMean float64, runs int) posterior {
+	eff := float64(runs) / p.Lambda // a graded run says more than a coin flip
+	a := p.Alpha + eff*baseMean
+	b := p.Beta + eff*(1-baseMean)
+	t := a + b
+	mean := a / t
+	post := posterior{mean: mean, pq: a * b / (t * (t + 1)), varP: a * b / (t * t * (t + 1))}
+	if mean > 0 && mean < 1 {
+		post.skew1 = (2*mean - 1) / math.Sqrt(mean*(1-mean))
+	}
+	return post
+}
+
+// Observation is one item's candidate side for the evidence measurement, with the
+// baseline figures it is compared against.
+type Observation struct {
+	// Index identifies the item to the caller (its position in the suite).
+	Index int
+	// BaseMean and BaseRuns are the baseline's mean score and run count for the item.
+	BaseMean float64
+	BaseRuns int
+	// CandMean is the candidate's mean score over CandRuns ≥ 1 runs; run counts may
+	// differ from item to item (a re-run of a few items adds runs to those only).
+	CandMean float64
+	CandRuns int
+}
+
+// Contribution is one item's share of the evidence: how far the candidate fell below
+// what the baseline predicts, in units of the predicted noise.
+type Contribution struct {
+	Index int `json:"-"`
+	// Predicted is the posterior mean score the baseline predicts for the candidate.
+	Predicted float64 `json:"predicted"`
+	// Z is (Predicted − CandMean)/√V: positive when the candidate did worse than
+	// predicted. An item with Z above about 2 is evidence of a drop on its own.
+	Z float64 `json:"z"`
+	// Weight is the item's share of the test statistic: its term in Z·√(Σ1/V).
+	Weight float64 `json:"weight"`
+}
+
+// EvidenceResult is the measurement of a candidate against a baseline.
+type EvidenceResult struct {
+	Prior Prior `json:"prior"`
+	// Items is the number of items measured.
+	Items int `json:"items"`
+	// PredictedMean is the mean of the items' posterior means: what the baseline
+	// predicts the candidate scores if nothing changed. CandMean is the candidate's mean.
+	PredictedMean float64 `json:"predicted_mean"`
+	CandMean      float64 `json:"candidate_mean"`
+	// Drop is PredictedMean − CandMean, absolute points of the 0–1 score (0.02 = 2 pts);
+	// SE is its standard error under "nothing changed".
+	Drop float64 `json:"drop"`
+	SE   float64 `json:"se"`
+	// Z is the precision-weighted test statistic and Skew its skewness under "nothing
+	// changed"; PValue the one-sided p-value of "no drop" (Cornish–Fisher corrected).
+	Z      float64 `json:"z"`
+	Skew   float64 `json:"skew"`
+	PValue float64 `json:"p_value"`
+	// SumPQ and SumVarP are ΣλE[p(1−p)] and ΣVar(p) over the items: with them the
+	// standard error for any number of candidate runs M is √(SumPQ/M + SumVarP)/Items.
+	SumPQ   float64 `json:"sum_pq"`
+	SumVarP float64 `json:"sum_var_p"`
+	// Top are the items with the largest contributions, largest first.
+	Top []Contribution `json:"top"`
+}
+
+// SEForRuns is the standard error of Drop had every item M candidate runs.
+func (r EvidenceResult) SEForRuns(m int) float64 {
+	if r.Items == 0 || m < 1 {
+		return math.NaN()
+	}
+	return math.Sqrt(r.SumPQ/float64(m)+r.SumVarP) / float64(r.Items)
+}
+
+// CriticalZ is the value Z must exceed for the one-sided test at level alpha to reject
+// "no drop", given the statistic's skewness (Cornish–Fisher, first order).
+func CriticalZ(alpha, skew float64) float64 {
+	z := normalQuantile(1 - alpha)
+	return z + clampSkew(skew)*(z*z-1)/6
+}
+
+// EvidenceAccumulator measures the evidence one item at a time, keeping the K largest
+// contributions: O(1) memory per item, for suites read as a stream.
+type EvidenceAccumulator struct {
+	prior             Prior
+	k                 int
+	n                 int
+	sumPred, sumCand  float64
+	sumV, sumW, sumWE float64
+	sumW3M3           float64
+	sumPQ, sumVarP    float64
+	top               contribHeap
+	err               error
+}
+
+// NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
+func NewEvidenceAccumulator(prior Prior, k int) *EvidenceAccumulator {
+	return &EvidenceAccumulator{prior: prior, k: k}
+}
+
+// Add measures one item.
+func (a *EvidenceAccumulator) Add(o Observation) {
+	if a.err != nil {
+		return
+	}
+	if o.BaseRuns < 1 || o.CandRuns < 1 {
+		a.err = fmt.Errorf("item %d: %d baseline and %d candidate runs; want at least 1 each", o.Index, o.BaseRuns, o.CandRuns)
+		return
+	}
+	if !(o.BaseMean >= 0 && o.BaseMean <= 1 && o.CandMean >= 0 && o.CandMean <= 1) {
+		a.err = fmt.Errorf("item %d: scores %v and %v; want both in [0, 1]", o.Index, o.BaseMean, o.CandMean)
+		return
+	}
+	post := a.prior.posterior(o.BaseMean, o.BaseRuns)
+	m := float64(o.CandRuns)
+	pq := a.prior.Lambda * post.pq
+	v := pq/m + post.varP
+	e := post.mean - o.CandMean
+	a.n++
+	a.sumPred += post.mean
+	a.sumCand += o.CandMean
+	a.sumV += v
+	a.sumPQ += pq
+	a.sumVarP += post.varP
+	w := 1 / v
+	a.sumW += w
+	a.sumWE += w * e
+	// Third central moment of e: a run's skewness shrinks as 1/√M over M runs.
+	skew := post.skew1 / math.Sqrt(m/a.prior.Lambda)
+	a.sumW3M3 += w * w * w * skew * math.Pow(v, 1.5)
+	if a.k > 0 {
+		c := Contribution{Index: o.Index, Predicted: post.mean, Z: e / math.Sqrt(v), Weight: w * e}
+		if len(a.top) < a.k {
+			heap.Push(&a.top, c)
+		} else if c.Weight > a.top[0].Weight {
+			a.top[0] = c
+			heap.Fix(&a.top, 0)
+		}
+	}
+}
+
+// Result returns the measurement; an error for malformed input or no items.
+func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
+	if a.err != nil {
+		return EvidenceResult{}, a.err
+	}
+	if a.n == 0 {
+		return EvidenceResult{}, errors.New("no items to measure")
+	}
+	n := float64(a.n)
+	r := EvidenceResult{Prior: a.prior, Items: a.n, PredictedMean: a.sumPred / n, CandMean: a.sumCand / n,
+		SumPQ: a.sumPQ, SumVarP: a.sumVarP}
+	r.Drop = r.PredictedMean - r.CandMean
+	r.SE = math.Sqrt(a.sumV) / n
+	r.Z = a.sumWE / math.Sqrt(a.sumW)
+	r.Skew = a.sumW3M3 / math.Pow(a.sumW, 1.5)
+	r.PValue = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
+	h := append(contribHeap(nil), a.top...)
+	r.Top = make([]Contribution, len(h))
+	for i := len(h) - 1; i >= 0; i-- { // the heap's root is the smallest
+		r.Top[i] = heap.Pop(&h).(Contribution)
+	}
+	return r, nil
+}
+
+// MeasureEvidence fits the prior on the baseline items and measures every candidate
+// item against it; baseVar holds the baseline's per-item sample variances over runs.
+// The slices are paired by index.
+func MeasureEvidence(obs []Observation, baseVar []float64, k int) (EvidenceResult, error) {
+	if len(baseVar) != len(obs) {
+		return EvidenceResult{}, fmt.Errorf("%d baseline variances for %d items", len(baseVar), len(obs))
+	}
+	var fit PriorFit
+	for i, o := range obs {
+		fit.Add(o.BaseMean, baseVar[i], o.BaseRuns)
+	}
+	acc := NewEvidenceAccumulator(fit.Prior(), k)
+	for _, o := range obs {
+		acc.Add(o)
+	}
+	return acc.Result()
+}
+
+// cornishFisher maps a statistic with skewness g to the standard normal scale: the
+// inverse of the first-order expansion z + g(z² − 1)/6, kept monotone beyond the vertex.
+func cornishFisher(z, g float64) float64 {
+	g = clampSkew(g)
+	if g == 0 {
+		return z
+	}
+	// Solve q + g(q² − 1)/6 = z for q on the increasing branch:
+	// a·q² + q − (a + z) = 0 with a = g/6, so q = (−1 + √(1 + 4a(a + z)))/(2a).
+	a := g / 6
+	d := 1 + 4*a*(a+z)
+	if d < 0 {
+		// Beyond the branch's end (z far in the tail opposite to the skew).
+		return -1 / (2 * a)
+	}
+	return (-1 + math.Sqrt(d)) / (2 * a)
+}
+
+// clampSkew keeps the first-order correction in the range where it is reliable.
+func clampSkew(g float64) float64 { return math.Max(-1, math.Min(1, g)) }
+
+// normalCDF is the standard normal distribution function.
+func normalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+
+// normalQuantile is the standard normal quantile function.
+func normalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
+
+// contribHeap is a min-heap of contributions by Weight.
+type contribHeap []Contribution
+
+func (h contribHeap) Len() int { return len(h) }
+func (h contribHeap) Less(i, j int) bool {
+	if h[i].Weight != h[j].Weight {
+		return h[i].Weight < h[j].Weight
+	}
+	return h[i].Index > h[j].Index // ties: the earlier item ranks higher
+}
+func (h contribHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *contribHeap) Push(x any)   { *h = append(*h, x.(Contribution)) }
+func (h *contribHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
