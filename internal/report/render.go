@@ -17,7 +17,7 @@ const (
 )
 
 // Formats lists the accepted --format values.
-var Formats = []string{FormatTable, FormatMarkdown, FormatJSON}
+var Formats = []string{FormatTable, FormatMarkdown, FormatJSON, FormatJUnit}
 
 // Render writes the report in a format.
 func Render(w io.Writer, r *Report, format string) error {
@@ -29,6 +29,8 @@ func Render(w io.Writer, r *Report, format string) error {
 		return err
 	case FormatJSON:
 		return r.WriteJSON(w)
+	case FormatJUnit:
+		return r.WriteJUnit(w)
 	}
 	return fmt.Errorf("unknown format %q; want %s", format, strings.Join(Formats, ", "))
 }
