@@ -27,16 +27,16 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
-	Timestamp  string          `xml:"timestamp,attr,omitempty"`
-	Properties *junitProps     `xml:"properties,omitempty"`
-	Cases      []junitCase     `xml:"testcase"`
-	SystemOut  string          `xml:"system-out,omitempty"`
+	Name       string      `xml:"name,attr"`
+	Tests      int         `xml:"tests,attr"`
+	Failures   int         `xml:"failures,attr"`
+	Errors     int         `xml:"errors,attr"`
+	Skipped    int         `xml:"skipped,attr"`
+	Time       string      `xml:"time,attr"`
+	Timestamp  string      `xml:"timestamp,attr,omitempty"`
+	Properties *junitProps `xml:"properties,omitempty"`
+	Cases      []junitCase `xml:"testcase"`
+	SystemOut  string      `xml:"system-out,omitempty"`
 }
 
 type junitProps struct {
