@@ -30,8 +30,8 @@ func (s *containsScorer) Score(in *Input) (Value, error) {
 	if in.TextErr != "" {
 		return binary(false, in.TextErr), nil
 	}
-	if s.norm.match(in.Text, want) {
-		return binary(true, ""), nil
+	if why := s.norm.miss(in.Text, want); why != "" {
+		return binary(false, why), nil
 	}
-	return binary(false, "expected text not found"), nil
+	return binary(true, ""), nil
 }

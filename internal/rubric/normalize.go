@@ -1,6 +1,9 @@
 package rubric
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // normalizer applies seed 000's normalization steps.
 type normalizer struct {
@@ -39,22 +42,26 @@ func (n normalizer) apply(s string) string {
 	return s
 }
 
-// match reports whether the output satisfies the expected strings: with substring
-// matching every expected string must appear; otherwise the output must equal one.
-func (n normalizer) match(output string, expected []string) bool {
+// miss says why the output does not match, or "" when it does. With substring on (the
+// contains scorer) every expected string must appear, and the first missing one is
+// named; with it off (exact), the output must equal one of them.
+func (n normalizer) miss(output string, expected []string) string {
 	out := n.apply(output)
 	if n.substring {
+		if len(expected) == 0 {
+			return "no expected text"
+		}
 		for _, e := range expected {
 			if !strings.Contains(out, n.apply(e)) {
-				return false
+				return fmt.Sprintf("output does not contain %q", e)
 			}
 		}
-		return len(expected) > 0
+		return ""
 	}
 	for _, e := range expected {
 		if out == n.apply(e) {
-			return true
+			return ""
 		}
 	}
-	return false
+	return "output is not equal to any expected value"
 }

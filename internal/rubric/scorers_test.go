@@ -80,7 +80,7 @@ func TestContainsScorer(t *testing.T) {
 		{name: "every expected substring", dim: "{name: a, weight: 1, scorer: contains}",
 			item: "{id: q, expected_contains: [went, fue]}", result: `{"id": "q", "output": "He WENT; fue."}`, norm: 1},
 		{name: "one substring missing", dim: "{name: a, weight: 1, scorer: contains}",
-			item: "{id: q, expected_contains: [went, fue]}", result: `{"id": "q", "output": "He went."}`, norm: 0, note: "expected text not found"},
+			item: "{id: q, expected_contains: [went, fue]}", result: `{"id": "q", "output": "He went."}`, norm: 0, note: `output does not contain "fue"`},
 		{name: "falls back to expected", dim: "{name: a, weight: 1, scorer: contains}",
 			item: "{id: q, expected: Paris}", result: `{"id": "q", "output": "It is paris."}`, norm: 1},
 		{name: "dotted expected path and output field", dim: "{name: a, weight: 1, scorer: contains, output_field: english, expected: expected_contains.english}",
@@ -113,7 +113,7 @@ func TestExactScorer(t *testing.T) {
 		{name: "one of several expected", dim: "{name: a, weight: 1, scorer: exact}",
 			item: "{id: q, expected: [ate, eaten]}", result: `{"id": "q", "output": "Eaten."}`, norm: 1},
 		{name: "not equal", dim: "{name: a, weight: 1, scorer: exact}",
-			item: "{id: q, expected: ate}", result: `{"id": "q", "output": "he ate"}`, norm: 0},
+			item: "{id: q, expected: ate}", result: `{"id": "q", "output": "he ate"}`, norm: 0, note: "output is not equal to any expected value"},
 	})
 }
 
