@@ -55,6 +55,9 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 // safeio.WriteFile: atomic for a regular file, through a device or FIFO, refused for a
 // directory or socket.
 func (c *CLI) emit(r *report.Report, format, out string) error {
+	if (out == "" || out == safeio.Stdin) && format == report.FormatTable {
+		return r.WriteTerminal(c.Stdout, c.terminal())
+	}
 	if out == "" || out == safeio.Stdin {
 		return report.Render(c.Stdout, r, format)
 	}

@@ -131,16 +131,23 @@ func comparableTail(recs []history.Record, scoring string, n int) ([]history.Rec
 }
 
 // historyLine is the PR comment's one line: the last releases' scores, then the PR's.
-func (r *Report) historyLine() string {
+func (r *Report) historyLine() string { return r.historyText(true) }
+
+// historyText is the history line as markdown, or as plain text for a terminal.
+func (r *Report) historyText(markdown bool) string {
 	tail, cut := comparableTail(r.History, r.ScoringSystem, HistoryShown)
 	if len(tail) == 0 {
 		return ""
 	}
+	esc, bold := Escape, "**"
+	if !markdown {
+		esc, bold = plain, ""
+	}
 	var parts []string
 	for _, h := range tail {
-		parts = append(parts, fmt.Sprintf("%s %.3f", Escape(releaseName(h)), h.Mean))
+		parts = append(parts, fmt.Sprintf("%s %.3f", esc(releaseName(h)), h.Mean))
 	}
-	s := "History: " + strings.Join(parts, " → ") + fmt.Sprintf(" → **this PR %.3f**", r.Summary.Mean)
+	s := "History: " + strings.Join(parts, " → ") + fmt.Sprintf(" → %sthis PR %.3f%s", bold, r.Summary.Mean, bold)
 	if cut {
 		s += " (since the last scoring change)"
 	}
