@@ -268,10 +268,16 @@ func TestBadInputBase(t *testing.T) {
 // runMain runs the command in-process and turns a panic into a test failure.
 func runMain(t *testing.T, dir string, args []string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runMainEnv(t, dir, args, nil)
+}
+
+// runMainEnv is runMain with environment variables.
+func runMainEnv(t *testing.T, dir string, args []string, env map[string]string) (code int, stdout, stderr string) {
+	t.Helper()
 	var so, se bytes.Buffer
 	c := &cli.CLI{
 		Stdin: strings.NewReader(""), Stdout: &so, Stderr: &se,
-		Getenv: func(string) string { return "" },
+		Getenv: func(k string) string { return env[k] },
 		Now:    func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) },
 		GitSHA: func() string { return "0000000000000000000000000000000000000000" },
 	}

@@ -25,7 +25,9 @@ func TestHostileTextVisible(t *testing.T) {
 		}
 	}
 	for _, format := range []string{"markdown", "table"} {
-		code, stdout, stderr := runMain(t, dir, []string{"evalgate", "check", "--config", filepath.Join(dir, "evalgate.yaml"), "--format", format})
+		// A terminal wide enough that the output preview is not cut.
+		code, stdout, stderr := runMainEnv(t, dir, []string{"evalgate", "check", "--config", filepath.Join(dir, "evalgate.yaml"), "--format", format},
+			map[string]string{"COLUMNS": "400"})
 		if code == cli.ExitBadInput {
 			t.Fatalf("%s: exit 2: %s", format, stderr)
 		}
