@@ -82,8 +82,8 @@ func TestJUnitValidatesAndCountsEveryItem(t *testing.T) {
 	}
 	c := items.Cases[2] // e-39-03: "Speaked."
 	if c.Name != "e-39-03" || c.Line != 16 || c.Failure == nil ||
-		c.Failure.Message != "score 0.400: correctness: expected text not found" ||
-		!strings.Contains(c.Failure.Text, "correctness: 0.000 (weighted 0.000): expected text not found") {
+		c.Failure.Message != `score 0.400: correctness: output does not contain "spoke"` ||
+		!strings.Contains(c.Failure.Text, `correctness: 0.000 (weighted 0.000): output does not contain "spoke"`) {
 		t.Errorf("e-39-03: %+v", c)
 	}
 	for _, ex := range []string{"council-rubric", "flowmcp-grading", "release-readiness"} {
