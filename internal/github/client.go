@@ -20,6 +20,11 @@ const DefaultBaseURL = "https://api.github.com/"
 // retries (5xx answers and rate limits).
 const DefaultRetryBudget = 60 * time.Second
 
+// DefaultRequestTimeout bounds one request, from the first byte sent to the last byte
+// of the answer read, so a connection GitHub accepts and never answers cannot hang the
+// job.
+const DefaultRequestTimeout = 30 * time.Second
+
 // Options configure a Client. Only Token is usually set; the rest has defaults.
 type Options struct {
 	// Token authenticates every request (the workflow's GITHUB_TOKEN or a PAT).
@@ -33,6 +38,10 @@ type Options struct {
 	// RetryBudget bounds the time spent waiting between retries of one call;
 	// 0 means DefaultRetryBudget, a negative value disables retries.
 	RetryBudget time.Duration
+	// RequestTimeout bounds each request (each retry has its own); 0 means
+	// DefaultRequestTimeout, a negative value none. A whole call is also bounded by its
+	// context's deadline, and never waits between retries past it.
+	RequestTimeout time.Duration
 
 	// sleep and now replace the clock in tests.
 	sleep func(context.Context, time.Duration) error
@@ -73,7 +82,11 @@ func New(opts Options) (*Client, error) {
 	if budget == 0 {
 		budget = DefaultRetryBudget
 	}
-	hc.Transport = newRetryTransport(next, budget, opts.sleep, opts.now)
+	timeout := opts.RequestTimeout
+	if timeout == 0 {
+		timeout = DefaultRequestTimeout
+	}
+	hc.Transport = newRetryTransport(next, budget, max(timeout, 0), opts.sleep, opts.now)
 
 	c := gh.NewClient(&hc)
 	if opts.Token != "" {

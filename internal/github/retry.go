@@ -2,41 +2,77 @@ package github
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
 // Backoff between retries of a failed call, doubling from retryMinBackoff up to
 // retryMaxBackoff, unless the answer says how long to wait (Retry-After,
-// X-RateLimit-Reset). Within the Client's retry budget.
+// X-RateLimit-Reset). Within the Client's retry budget and the context's deadline.
 const (
 	retryMinBackoff = time.Second
 	retryMaxBackoff = 30 * time.Second
 )
 
-// retryTransport retries requests GitHub answered with a 5xx or a rate limit, and
-// idempotent requests that failed in transit. It gives up, returning the last answer,
-// when the next wait would take the call past budget.
+// WaitError is returned when GitHub asks the client to wait (Retry-After, or a rate
+// limit that resets later) for longer than the time left: the call gives up at once
+// instead of sleeping past its budget.
+type WaitError struct {
+	Status int           // the answer's HTTP status, e.g. 429
+	Wait   time.Duration // how long GitHub asked to wait
+	Left   time.Duration // the time left when the call gave up
+}
+
+func (e *WaitError) Error() string {
+	return fmt.Sprintf("GitHub answered %d %s and asked to wait %s before trying again, more than the %s left of the time budget: gave up without waiting",
+		e.Status, http.StatusText(e.Status), e.Wait.Round(time.Second), max(e.Left, 0).Round(100*time.Millisecond))
+}
+
+// TimeoutError is returned when one request got no complete answer within the
+// per-request timeout.
+type TimeoutError struct {
+	Method, URL string
+	Timeout     time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s %s: no complete answer within %s (the request timeout)", e.Method, e.URL, e.Timeout)
+}
+
+// errAttemptTimeout is the cause of a context cancelled by the per-request timeout.
+var errAttemptTimeout = errors.New("request timeout")
+
+// retryTransport bounds every request by a timeout, and retries requests GitHub
+// answered with a 5xx or a rate limit, idempotent requests that failed in transit, and
+// any request that provably never reached GitHub (see neverSent). It gives up,
+// returning the last answer, when the next wait would take the call past its budget or
+// its context's deadline; when GitHub itself asked for that wait, it says so with a
+// *WaitError.
 //
 // Rate limits: https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api
 // (a 403 or 429 with Retry-After, or with X-RateLimit-Remaining: 0 and X-RateLimit-Reset).
 type retryTransport struct {
-	next   http.RoundTripper
-	budget time.Duration
-	sleep  func(context.Context, time.Duration) error
-	now    func() time.Time
+	next    http.RoundTripper
+	budget  time.Duration
+	timeout time.Duration // per attempt, from the first byte sent to the last received; 0: none
+	sleep   func(context.Context, time.Duration) error
+	now     func() time.Time
 }
 
-func newRetryTransport(next http.RoundTripper, budget time.Duration, sleep func(context.Context, time.Duration) error, now func() time.Time) *retryTransport {
+func newRetryTransport(next http.RoundTripper, budget, timeout time.Duration, sleep func(context.Context, time.Duration) error, now func() time.Time) *retryTransport {
 	if sleep == nil {
 		sleep = sleepContext
 	}
 	if now == nil {
 		now = time.Now
 	}
-	return &retryTransport{next: next, budget: budget, sleep: sleep, now: now}
+	return &retryTransport{next: next, budget: budget, timeout: timeout, sleep: sleep, now: now}
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -55,15 +91,24 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				r.Body = body
 			}
 		}
-		resp, err := t.next.RoundTrip(r)
-		wait, retry := t.retryWait(req, resp, err, attempt)
-		spent := max(t.now().Sub(start), waited)
-		if !retry || t.budget < 0 || spent+wait > t.budget || !replayable(req) {
+		resp, err, sent := t.attempt(r)
+		wait, retry, asked := t.retryWait(req, resp, err, sent, attempt)
+		if !retry || t.budget < 0 || !replayable(req) {
+			return resp, err
+		}
+		left := t.budget - max(t.now().Sub(start), waited)
+		if dl, ok := req.Context().Deadline(); ok {
+			left = min(left, time.Until(dl))
+		}
+		if wait > left {
+			if asked && resp != nil {
+				drain(resp)
+				return nil, &WaitError{Status: resp.StatusCode, Wait: wait, Left: left}
+			}
 			return resp, err
 		}
 		if resp != nil {
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-			resp.Body.Close()
+			drain(resp)
 		}
 		if err := t.sleep(req.Context(), wait); err != nil {
 			return nil, err
@@ -72,47 +117,97 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// retryWait says whether the outcome of attempt deserves another try, and after how long.
-func (t *retryTransport) retryWait(req *http.Request, resp *http.Response, err error, attempt int) (time.Duration, bool) {
+// attempt sends r once within the per-request timeout. sent is false when the request
+// provably never reached the server.
+func (t *retryTransport) attempt(r *http.Request) (resp *http.Response, err error, sent bool) {
+	ctx, cancel := r.Context(), context.CancelFunc(func() {})
+	if t.timeout > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, t.timeout, errAttemptTimeout)
+	}
+	var connected atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }})
+	resp, err = t.next.RoundTrip(r.WithContext(ctx))
+	if err != nil {
+		timedOut := context.Cause(ctx) == errAttemptTimeout
+		cancel()
+		if timedOut {
+			err = &TimeoutError{Method: r.Method, URL: r.URL.Redacted(), Timeout: t.timeout}
+		}
+		return nil, err, connected.Load() || !neverSent(err)
+	}
+	resp.Body = &timedBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, req: r, timeout: t.timeout}
+	return resp, nil, true
+}
+
+// timedBody keeps the per-request timeout running while the body is read, and names
+// the timeout when it cuts the body short.
+type timedBody struct {
+	io.ReadCloser
+	ctx     context.Context
+	cancel  context.CancelFunc
+	req     *http.Request
+	timeout time.Duration
+}
+
+func (b *timedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && context.Cause(b.ctx) == errAttemptTimeout {
+		err = &TimeoutError{Method: b.req.Method, URL: b.req.URL.Redacted(), Timeout: b.timeout}
+	}
+	return n, err
+}
+
+func (b *timedBody) Close() error {
+	defer b.cancel()
+	return b.ReadCloser.Close()
+}
+
+// retryWait says whether the outcome of attempt deserves another try, after how long,
+// and whether GitHub asked for that wait.
+func (t *retryTransport) retryWait(req *http.Request, resp *http.Response, err error, sent bool, attempt int) (wait time.Duration, retry, asked bool) {
 	backoff := retryMinBackoff << attempt
 	if backoff > retryMaxBackoff || backoff <= 0 {
 		backoff = retryMaxBackoff
 	}
 	if err != nil {
-		// The request may have reached GitHub: only repeat what is safe to repeat.
 		if req.Context().Err() != nil {
-			return 0, false
+			return 0, false, false
 		}
+		if !sent {
+			// Nothing reached GitHub: any request may be sent again.
+			return backoff, true, false
+		}
+		// The request may have reached GitHub: only repeat what is safe to repeat.
 		switch req.Method {
 		case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
-			return backoff, true
+			return backoff, true, false
 		}
-		return 0, false
+		return 0, false, false
 	}
 	h := resp.Header
 	if d, ok := parseRetryAfter(h.Get("Retry-After"), t.now()); ok {
 		switch resp.StatusCode {
 		case http.StatusForbidden, http.StatusTooManyRequests, http.StatusServiceUnavailable:
-			return d, true
+			return d, true, true
 		}
 	}
 	switch {
 	case resp.StatusCode >= 500:
-		return backoff, true
+		return backoff, true, false
 	case resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests:
 		if h.Get("X-RateLimit-Remaining") == "0" {
 			if reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {
 				// One extra second: the reset time is rounded down to the second.
 				d := time.Unix(reset, 0).Sub(t.now()) + time.Second
-				return max(d, 0), true
+				return max(d, 0), true, true
 			}
-			return backoff, true
+			return backoff, true, false
 		}
 		if resp.StatusCode == http.StatusTooManyRequests {
-			return backoff, true
+			return backoff, true, false
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.
@@ -132,6 +227,12 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 // replayable reports whether req's body can be sent again.
 func replayable(req *http.Request) bool {
 	return req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+}
+
+// drain reads a little of an answer that is not used, so its connection can be reused.
+func drain(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	resp.Body.Close()
 }
 
 func sleepContext(ctx context.Context, d time.Duration) error {

@@ -157,7 +157,7 @@ func TestRetryTransportErrors(t *testing.T) {
 		t.Run(tt.method, func(t *testing.T) {
 			t.Parallel()
 			next := &flaky{}
-			rt := newRetryTransport(next, time.Minute, func(context.Context, time.Duration) error { return nil }, nil)
+			rt := newRetryTransport(next, time.Minute, 0, func(context.Context, time.Duration) error { return nil }, nil)
 			req, err := http.NewRequest(tt.method, "http://127.0.0.1/x", bytes.NewBufferString(`{"a":1}`))
 			if err != nil {
 				t.Fatal(err)
