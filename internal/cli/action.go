@@ -116,7 +116,12 @@ func (c *CLI) baseConfig(in ghaction.CheckInput) (*config.Config, error) {
 	}
 	cfg, err := config.Parse(in.ConfigPath, data, c.judgeEnv(&common{}))
 	if err != nil {
-		return nil, fmt.Errorf("the config as of the base commit: %w", err)
+		// Typed, so that the job summary says to fix it on the base branch.
+		rel := in.ConfigPath
+		if r, rerr := filepath.Rel(c.workspaceRoot(), in.ConfigPath); rerr == nil && !strings.HasPrefix(r, "..") {
+			rel = filepath.ToSlash(r)
+		}
+		return nil, &ghaction.BaseError{Path: rel, Err: err}
 	}
 	return cfg, nil
 }

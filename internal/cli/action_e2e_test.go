@@ -876,8 +876,11 @@ func TestActionE2E(t *testing.T) {
 		run := runAction(t, bin, f, prSpec("pull_request.opened", "regressed.jsonl", nil))
 		wantExit(t, run, 1)
 		wantOutputs(t, run, map[string]string{"verdict": "fail", "comment-url": ""})
-		wantWrites(t, f.takeCalls(), []string{"POST /check-runs"})
-		if !strings.HasPrefix(run.summary, "> [!NOTE]\n> The token cannot write here") {
+		// The refused check run does not keep the comment from being tried.
+		wantWrites(t, f.takeCalls(), []string{"POST /check-runs", "POST /issues/42/comments"})
+		wantOutputs(t, run, map[string]string{"failed-channels": "check-run,comment"})
+		if !strings.HasPrefix(run.summary, "> [!WARNING]\n> Not everything could be published on GitHub (failed-channels: `check-run,comment`)") ||
+			!strings.Contains(run.summary, "`permissions: checks: write`") {
 			t.Errorf("the summary does not say why there is no comment:\n%s", run.summary)
 		}
 		wantFallbackAnnotations(t, run, "e-39-03", "e-39-07", "e-39-12")

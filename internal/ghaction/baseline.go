@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/report"
 )
 
 // refreshBranchPrefix starts the branch a baseline refresh is proposed from; the
@@ -27,8 +29,7 @@ const tokenNote = "\n\n---\nOpened by evalgate's release workflow. Pull requests
 func (r *runner) baseline(ctx context.Context, baseline BaselineFunc) int {
 	results, err := r.ws.expandResults(r.in.Results)
 	if err != nil {
-		reportErrors(r.a, err)
-		return ExitBadInput
+		return r.cmd.stop(err, r.budget)
 	}
 	bin := BaselineInput{ConfigPath: r.ws.local(r.in.Config), Results: results, Tag: r.ev.ReleaseTag, SHA: r.sha}
 	if r.in.Baseline != "" {
@@ -39,8 +40,7 @@ func (r *runner) baseline(ctx context.Context, baseline BaselineFunc) int {
 		err = errors.New("the baseline command returned no file")
 	}
 	if err != nil {
-		reportErrors(r.a, err)
-		return ExitBadInput
+		return r.cmd.stop(err, r.budget)
 	}
 
 	r.cmd.setOutput("score", strconv.FormatFloat(out.Score, 'f', 4, 64))
@@ -49,22 +49,34 @@ func (r *runner) baseline(ctx context.Context, baseline BaselineFunc) int {
 	code := ExitPass
 	summary := out.Summary
 	if r.in.Refresh == RefreshPR {
-		url, note, err := r.proposeBaseline(ctx, out)
+		bctx, done := r.budget.context(ctx)
+		url, note, err := r.proposeBaseline(bctx, out)
+		done()
 		if err != nil {
+			err = r.budget.explain(err)
 			r.a.Errorf("evalgate: proposing the new baseline: %v", err)
+			r.failures[ChannelRefreshPR] = report.EscapeTrunc(oneLine(err.Error()), maxErrorShown)
 			code = ExitGateFailed
-			note = "The new baseline could not be proposed in a pull request: see the workflow log."
+			if note == "" {
+				note = "The new baseline could not be proposed in a pull request: " + r.failures[ChannelRefreshPR]
+			}
 		}
 		r.cmd.setOutput("refresh-pr-url", url)
-		summary = fmt.Sprintf("> [!NOTE]\n> %s\n\n%s", note, summary)
+		kind := "NOTE"
+		if err != nil {
+			kind = "CAUTION"
+		}
+		summary = fmt.Sprintf("> [!%s]\n> %s\n\n%s", kind, note, summary)
 	}
 	r.cmd.addSummary(summary)
+	r.cmd.setOutput("failed-channels", r.failures.list())
 	return code
 }
 
 // proposeBaseline opens or updates the pull request that proposes out's baseline on the
 // default branch, with refresh-token when given. It returns the pull request's URL and
-// a line for the summary.
+// a line for the summary; when it fails after pushing the branch, the line says how to
+// finish by hand.
 func (r *runner) proposeBaseline(ctx context.Context, out *BaselineOutcome) (string, string, error) {
 	var files []github.File
 	for _, p := range append([]string{out.Path}, out.Extra...) {
@@ -103,6 +115,14 @@ func (r *runner) proposeBaseline(ctx context.Context, out *BaselineOutcome) (str
 	title := fmt.Sprintf("evalgate: refresh baseline %s from %s", repoPath, what)
 	res, err := gh.OpenRefreshPR(ctx, r.owner, r.repo, base, refreshBranch(repoPath), files, title, out.Summary+tokenNote)
 	switch {
+	case errors.Is(err, github.ErrPRNotPermitted):
+		compare := r.compareURL(base, res.Branch)
+		r.a.Errorf("evalgate: GitHub does not let GitHub Actions open pull requests in %s/%s. The branch %s is pushed: open the pull request at %s . "+
+			"To let the action open it next time, turn on %s, or give the action a refresh-token.", r.owner, r.repo, res.Branch, compare, prSettingPlain)
+		return "", fmt.Sprintf("GitHub does not let GitHub Actions open pull requests here, so the new baseline is pushed on the branch `%s` "+
+			"but no pull request was opened: **[open it by hand](%s)**.\n>\n> To let the action open it next time, turn on %s, "+
+			"or give the action a `refresh-token` (see [docs/action.md](https://github.com/evalgate/evalgate/blob/main/docs/action.md#release-baseline-refresh)).",
+			codeSpan(res.Branch), compare, prSetting), err
 	case errors.Is(err, github.ErrReadOnly):
 		return "", "", fmt.Errorf("%w (the token needs contents: write and pull-requests: write)", err)
 	case err != nil:
@@ -113,6 +133,30 @@ func (r *runner) proposeBaseline(ctx context.Context, out *BaselineOutcome) (str
 		return res.URL, fmt.Sprintf("Opened %s to refresh `%s`.", res.URL, repoPath), nil
 	}
 	return res.URL, fmt.Sprintf("Updated %s to refresh `%s`.", res.URL, repoPath), nil
+}
+
+// The repository setting that lets a workflow's GITHUB_TOKEN open pull requests.
+const (
+	prSetting = "**Settings → Actions → General → Workflow permissions → Allow GitHub Actions to create and approve pull requests** " +
+		"(in the repository; if it is greyed out, first in the organization's settings)"
+	prSettingPlain = `Settings > Actions > General > Workflow permissions > "Allow GitHub Actions to create and approve pull requests" ` +
+		`(in the repository; if it is greyed out, first in the organization's settings)`
+)
+
+// compareURL is the page that opens a pull request from branch into base.
+func (r *runner) compareURL(base, branch string) string {
+	server := strings.TrimSuffix(r.serverURL, "/")
+	if server == "" {
+		server = "https://github.com"
+	}
+	esc := func(ref string) string {
+		parts := strings.Split(ref, "/")
+		for i, p := range parts {
+			parts[i] = url.PathEscape(p)
+		}
+		return strings.Join(parts, "/")
+	}
+	return fmt.Sprintf("%s/%s/%s/compare/%s...%s?expand=1", server, url.PathEscape(r.owner), url.PathEscape(r.repo), esc(base), esc(branch))
 }
 
 // badRefChars matches what a branch name should not hold.

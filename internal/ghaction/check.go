@@ -10,12 +10,13 @@ import (
 )
 
 // check runs mode check: prepare the input (reading the gate from the base commit),
-// run the callback, publish, report.
+// run the callback, publish, report. Each channel (check run, comment, job summary,
+// outputs) is written whatever becomes of the others, and the exit code follows the
+// verdict whatever failed to publish.
 func (r *runner) check(ctx context.Context, check CheckFunc) int {
 	gh, err := r.client(r.in.Token)
 	if err != nil {
-		r.a.Errorf("evalgate: %v", err)
-		return ExitBadInput
+		return r.cmd.stop(err, r.budget)
 	}
 	p := publisher{r: r, gh: gh, headSHA: r.ev.HeadSHA}
 	if p.headSHA == "" {
@@ -32,20 +33,22 @@ func (r *runner) check(ctx context.Context, check CheckFunc) int {
 		}
 	}
 	if err != nil {
-		reportErrors(r.a, err)
+		err = r.budget.explain(err)
 		p.fail(ctx, err)
-		return ExitBadInput
+		return r.cmd.stop(err, r.budget)
 	}
 
 	notices := notices(r.ev, cin, out)
 	p.publish(ctx, out, notices)
 	r.writeCheckOutputs(out, p.commentURL)
 	summary := notices + out.CommentMarkdown
-	if p.fallback != "" {
-		summary = fmt.Sprintf("> [!NOTE]\n> %s\n\n%s", p.fallback, summary)
+	if p.skip != "" {
+		summary = fmt.Sprintf("> [!NOTE]\n> %s\n\n%s", p.skip, summary)
 	}
-	r.cmd.addSummary(summary)
-	r.cmd.annotate(r.logAnnotations(out, p.fallback != ""))
+	r.cmd.addSummary(r.failures.note() + summary)
+	_, checkFailed := r.failures[ChannelCheckRun]
+	r.cmd.annotate(r.logAnnotations(out, p.skip != "" || checkFailed || p.headSHA == ""))
+	r.cmd.setOutput("failed-channels", r.failures.list())
 	return r.exitCode(out)
 }
 

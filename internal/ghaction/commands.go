@@ -27,16 +27,24 @@ const summaryTruncationNote = "\n\n---\n:warning: **Truncated** to fit the 1 MiB
 
 // commands writes workflow commands and files through go-githubactions, which panics
 // when a file command cannot be written (GITHUB_OUTPUT unwritable, for instance); such
-// a failure is turned into an error annotation and remembered, not a crash.
+// a failure is turned into an error annotation and recorded in failures (the summary
+// or outputs channel), not a crash.
 type commands struct {
-	a      *githubactions.Action
-	failed bool
+	a        *githubactions.Action
+	failures channelFailures
 }
 
-func (c *commands) file(what string, f func()) {
+func newCommandsFor(a *githubactions.Action) *commands {
+	return &commands{a: a, failures: channelFailures{}}
+}
+
+func (c *commands) file(ch Channel, what string, f func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			c.failed = true
+			if c.failures == nil {
+				c.failures = channelFailures{}
+			}
+			c.failures[ch] = fmt.Sprint(r)
 			c.a.Errorf("evalgate: cannot write the %s: %v", what, r)
 		}
 	}()
@@ -44,7 +52,7 @@ func (c *commands) file(what string, f func()) {
 }
 
 func (c *commands) setOutput(name, value string) {
-	c.file("output "+strconv.Quote(name), func() { c.a.SetOutput(name, value) })
+	c.file(ChannelOutputs, "output "+strconv.Quote(name), func() { c.a.SetOutput(name, value) })
 }
 
 // addSummary appends markdown to the job summary, cut below GitHub's limit.
@@ -54,7 +62,7 @@ func (c *commands) addSummary(markdown string) {
 	}
 	// One byte for the line end go-githubactions appends.
 	md := github.Truncate(markdown, maxStepSummary-1, summaryTruncationNote)
-	c.file("job summary", func() { c.a.AddStepSummary(md) })
+	c.file(ChannelSummary, "job summary", func() { c.a.AddStepSummary(md) })
 }
 
 // annotate writes anns as ::error/::warning/::notice commands on their file lines, at

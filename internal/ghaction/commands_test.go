@@ -15,7 +15,7 @@ import (
 func newCommands(env map[string]string) (*commands, *strings.Builder) {
 	var out strings.Builder
 	a := githubactions.New(githubactions.WithGetenv(func(k string) string { return env[k] }), githubactions.WithWriter(&out))
-	return &commands{a: a}, &out
+	return newCommandsFor(a), &out
 }
 
 func TestAnnotateLimits(t *testing.T) {
@@ -68,7 +68,7 @@ func TestUnwritableOutputIsReported(t *testing.T) {
 	t.Parallel()
 	c, out := newCommands(map[string]string{"GITHUB_OUTPUT": filepath.Join(t.TempDir(), "no", "such", "dir", "output")})
 	c.setOutput("score", "0.9100")
-	if !c.failed || !strings.Contains(out.String(), `::error::evalgate: cannot write the output "score"`) {
-		t.Errorf("failed = %v, log:\n%s", c.failed, out)
+	if c.failures.list() != "outputs" || !strings.Contains(out.String(), `::error::evalgate: cannot write the output "score"`) {
+		t.Errorf("failed channels %q, log:\n%s", c.failures.list(), out)
 	}
 }

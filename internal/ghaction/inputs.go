@@ -3,7 +3,9 @@ package ghaction
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/sethvargo/go-githubactions"
@@ -52,6 +54,10 @@ type Inputs struct {
 	RefreshToken     string
 	Refresh          Refresh
 	AcceptLabel      string
+	// RequestTimeout bounds each GitHub API request; PublishBudget all of them
+	// together (base-commit reads, check run, comment, refresh), scoring excluded.
+	RequestTimeout time.Duration
+	PublishBudget  time.Duration
 }
 
 // inputDefaults are the defaults action.yml declares, applied when an input is unset
@@ -70,7 +76,12 @@ var inputDefaults = map[string]string{
 	"refresh-token":     "",
 	"refresh":           "pr",
 	"accept-label":      "evalgate/accept",
+	"request-timeout":   "30s",
+	"publish-budget":    "3m",
 }
+
+// maxDurationInput bounds request-timeout and publish-budget: a job runs 6 hours at most.
+const maxDurationInput = 6 * time.Hour
 
 // InputError is a bad input value.
 type InputError struct {
@@ -117,6 +128,8 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		Refresh:          Refresh(oneOf("refresh", "pr", "file")),
 		AcceptLabel:      get("accept-label"),
 	}
+	in.RequestTimeout = durationInput(get, "request-timeout", &errs)
+	in.PublishBudget = durationInput(get, "publish-budget", &errs)
 	if in.Config == "" {
 		errs = append(errs, &InputError{Input: "config", Msg: "is empty; want the path of the evalgate config"})
 	}
@@ -137,4 +150,22 @@ func splitPatterns(s string) []string {
 		}
 	}
 	return out
+}
+
+// durationInput reads input name as a Go duration ("30s", "2m30s") or a number of
+// seconds ("30"), greater than zero and at most maxDurationInput.
+func durationInput(get func(string) string, name string, errs *[]error) time.Duration {
+	v := strings.TrimSpace(get(name))
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		// A bare number is seconds; NaN and huge values fail the range check below.
+		if s, ferr := strconv.ParseFloat(v, 64); ferr == nil && s > 0 && s <= maxDurationInput.Seconds() {
+			d, err = time.Duration(s*float64(time.Second)), nil
+		}
+	}
+	if err != nil || d <= 0 || d > maxDurationInput {
+		*errs = append(*errs, &InputError{Input: name, Value: v, Msg: "is not a duration between 1ms and 6h, such as 30s, 3m or 90 (seconds)"})
+		return 0
+	}
+	return d
 }

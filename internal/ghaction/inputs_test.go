@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sethvargo/go-githubactions"
@@ -33,6 +34,7 @@ func TestReadInputs(t *testing.T) {
 		Config: "evalgate.yaml", Results: []string{"runs/a.jsonl", "runs/b.jsonl", "runs/c/*.jsonl"},
 		Token: "ghs_x", Comment: "on-failure", CheckName: "evalgate", FailOn: FailOnSoft, Mode: ModeCheck,
 		WorkingDirectory: ".", Refresh: RefreshPR, AcceptLabel: "evalgate/accept",
+		RequestTimeout: 30 * time.Second, PublishBudget: 3 * time.Minute,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("readInputs (-want +got):\n%s", diff)
@@ -43,6 +45,7 @@ func TestReadInputsErrors(t *testing.T) {
 	t.Parallel()
 	_, err := readInputs(actionWith(map[string]string{
 		"fail-on": "sometimes", "mode": "release", "comment": "loud", "refresh": "push",
+		"request-timeout": "0s", "publish-budget": "forever",
 	}))
 	var got []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
@@ -57,8 +60,38 @@ func TestReadInputsErrors(t *testing.T) {
 		`input "fail-on": "sometimes" is not one of hard, soft, never`,
 		`input "mode": "release" is not one of check, baseline`,
 		`input "refresh": "push" is not one of pr, file`,
+		`input "request-timeout": "0s" is not a duration between 1ms and 6h, such as 30s, 3m or 90 (seconds)`,
+		`input "publish-budget": "forever" is not a duration between 1ms and 6h, such as 30s, 3m or 90 (seconds)`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestDurationInputs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want time.Duration // 0: refused
+	}{
+		{"30s", 30 * time.Second},
+		{"2m30s", 150 * time.Second},
+		{" 90 ", 90 * time.Second},
+		{"0.5", 500 * time.Millisecond},
+		{"6h", 6 * time.Hour},
+		{"6h1s", 0},
+		{"21601", 0}, // seconds: just over 6 h
+		{"-5s", 0},
+		{"0", 0},
+		{"NaN", 0},
+		{"1e400", 0},
+		{"soon", 0},
+	}
+	for _, tt := range tests {
+		var errs []error
+		got := durationInput(func(string) string { return tt.in }, "publish-budget", &errs)
+		if got != tt.want || (len(errs) > 0) != (tt.want == 0) {
+			t.Errorf("%q: %s with errors %v, want %s", tt.in, got, errs, tt.want)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package ghaction
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -45,7 +44,13 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 	base := r.ev.BaseSHA
 	in.BaseSHA = base
 	in.ReadBase = func(ctx context.Context, repoPath string) ([]byte, error) {
-		return gh.FileAtRef(ctx, r.owner, r.repo, repoPath, base)
+		bctx, done := r.budget.context(ctx)
+		defer done()
+		b, err := gh.FileAtRef(bctx, r.owner, r.repo, repoPath, base)
+		if err != nil && !errors.Is(err, github.ErrNotFound) {
+			return nil, &readError{path: repoPath, sha: short(base), err: r.budget.explain(err)}
+		}
+		return b, err
 	}
 	configRepo, err := r.ws.repoPath(r.in.Config)
 	if err != nil {
@@ -73,6 +78,8 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		dirs = append(dirs, d+"/")
 	}
 
+	ctx, done := r.budget.context(ctx)
+	defer done()
 	if changed, err := gh.ChangedFiles(ctx, r.owner, r.repo, r.ev.PRNumber); err != nil {
 		r.a.Warningf("evalgate: cannot list the files this pull request changes: %v", err)
 	} else {
@@ -94,7 +101,7 @@ func (r *runner) fetchBase(ctx context.Context, read func(context.Context, strin
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("reading %s at the base commit %s: %w", repoPath, short(r.ev.BaseSHA), err)
+		return "", err
 	}
 	dir, err := r.tempDir()
 	if err != nil {

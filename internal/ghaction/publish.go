@@ -6,24 +6,94 @@ import (
 	"fmt"
 	"github.com/evalgate/evalgate/internal/gate"
 	"regexp"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/report"
 )
 
-// Why a run reports in the job summary only. Each says the verdict still holds.
+// Why a channel is not published on GitHub although nothing failed. Each says the
+// verdict still holds.
 const (
-	fallbackNoToken  = "No `github-token`: no pull-request comment or check run; the step's exit code enforces the verdict."
-	fallbackFork     = "Pull request from a fork: its token is read-only, so there is no pull-request comment or check run; the step's exit code enforces the verdict."
-	fallbackReadOnly = "The token cannot write here (it needs `checks: write` and `pull-requests: write`): no pull-request comment or check run; the step's exit code enforces the verdict."
+	fallbackNoToken = "No `github-token`: no pull-request comment or check run; the step's exit code enforces the verdict."
+	fallbackFork    = "Pull request from a fork: its token is read-only, so there is no pull-request comment or check run; the step's exit code enforces the verdict."
 )
 
-// publisher publishes one check mode run on GitHub, or records why it cannot.
+// readOnlyReason is why a write the token may not make failed, by channel.
+var readOnlyReason = map[Channel]string{
+	ChannelCheckRun: "the token may not write check runs: give the job `permissions: checks: write`",
+	ChannelComment:  "the token may not comment: give the job `permissions: pull-requests: write`",
+}
+
+// Channel is one place the action reports in; each is published independently, so one
+// that fails never keeps the others from being written.
+type Channel string
+
+// Channels, in the order the failed-channels output lists them.
+const (
+	ChannelCheckRun Channel = "check-run"
+	ChannelComment  Channel = "comment"
+	ChannelSummary  Channel = "summary"
+	ChannelOutputs  Channel = "outputs"
+	// ChannelRefreshPR is baseline mode's refresh pull request.
+	ChannelRefreshPR Channel = "refresh-pr"
+)
+
+var channelOrder = []Channel{ChannelCheckRun, ChannelComment, ChannelSummary, ChannelOutputs, ChannelRefreshPR}
+
+// channelFailures records the channels that failed and why, one line each.
+type channelFailures map[Channel]string
+
+// list returns the failed channels in channelOrder, comma separated: the
+// failed-channels output.
+func (f channelFailures) list() string {
+	var names []string
+	for _, c := range channelOrder {
+		if _, ok := f[c]; ok {
+			names = append(names, string(c))
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// note is the job summary's account of the GitHub channels that failed; "" when none.
+func (f channelFailures) note() string {
+	var b strings.Builder
+	for _, c := range []Channel{ChannelCheckRun, ChannelComment} {
+		if why, ok := f[c]; ok {
+			fmt.Fprintf(&b, "> - %s: %s\n", channelName(c), why)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "> [!WARNING]\n> Not everything could be published on GitHub (failed-channels: `" + f.list() +
+		"`); the step's exit code still enforces the verdict.\n" + b.String() + "\n"
+}
+
+func channelName(c Channel) string {
+	switch c {
+	case ChannelCheckRun:
+		return "the check run"
+	case ChannelComment:
+		return "the pull-request comment"
+	case ChannelSummary:
+		return "the job summary"
+	case ChannelRefreshPR:
+		return "the baseline-refresh pull request"
+	}
+	return "the step outputs"
+}
+
+// publisher publishes one check mode run on GitHub (the check run and the sticky
+// comment, each on its own), or records why it cannot.
 type publisher struct {
 	r          *runner
 	gh         *github.Client
 	headSHA    string
 	runID      int64
-	fallback   string // why nothing (more) is published on GitHub; "" while publishing
+	skip       string // why nothing is published on GitHub (fork, no token); "" otherwise
+	noCheckRun bool   // the check run cannot be written: its start was refused (403)
 	commentURL string
 }
 
@@ -31,25 +101,29 @@ type publisher struct {
 func (p *publisher) start(ctx context.Context) {
 	switch {
 	case p.gh == nil:
-		p.fallback = fallbackNoToken
+		p.skip = fallbackNoToken
 		return
 	case p.r.ev.ReadOnly():
-		p.fallback = fallbackFork
+		p.skip = fallbackFork
 		return
 	case p.headSHA == "":
 		return
 	}
+	ctx, done := p.r.budget.context(ctx)
 	run, err := p.gh.StartCheckRun(ctx, p.r.owner, p.r.repo, p.r.in.CheckName, p.headSHA)
+	done()
 	if err != nil {
-		p.failed(err)
+		p.failed(ChannelCheckRun, err)
+		p.noCheckRun = errors.Is(err, github.ErrReadOnly)
 		return
 	}
 	p.runID = run.ID
 }
 
-// publish completes the check run and writes the sticky comment.
+// publish completes the check run and writes the sticky comment, each whatever becomes
+// of the other.
 func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
-	if p.fallback != "" {
+	if p.skip != "" {
 		return
 	}
 	r := p.r
@@ -65,7 +139,7 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 	if summary == "" {
 		summary = out.CommentMarkdown
 	}
-	res, err := p.gh.Publish(ctx, github.Publication{
+	pub := github.Publication{
 		Owner: r.owner, Repo: r.repo, PRNumber: r.ev.PRNumber, HeadSHA: p.headSHA,
 		Marker:      marker(suite),
 		CommentBody: notices + out.CommentMarkdown,
@@ -78,40 +152,91 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 		CheckSummary: notices + summary,
 		CheckText:    out.CheckText,
 		Annotations:  r.repoAnnotations(out.Annotations),
-	})
-	p.commentURL = res.CommentURL
-	if err != nil {
-		p.failed(err)
+	}
+	p.checkRun(ctx, pub)
+	if pub.PRNumber > 0 {
+		cctx, done := r.budget.context(ctx)
+		url, err := p.gh.UpsertComment(cctx, pub)
+		done()
+		if err != nil {
+			p.failed(ChannelComment, err)
+		}
+		p.commentURL = url
 	}
 }
 
-// fail concludes a started check run as failed when the check itself could not run,
-// so a required check never stays in progress.
-func (p *publisher) fail(ctx context.Context, cause error) {
-	if p.fallback != "" || p.headSHA == "" {
+// checkRun concludes the check run with pub's conclusion and output, starting one
+// first if the start failed (unless it was refused).
+func (p *publisher) checkRun(ctx context.Context, pub github.Publication) {
+	if p.headSHA == "" || p.noCheckRun {
 		return
 	}
-	_, err := p.gh.Publish(ctx, github.Publication{
+	ctx, done := p.r.budget.context(ctx)
+	defer done()
+	run := github.CheckRun{ID: p.runID}
+	var err error
+	if run.ID == 0 {
+		run, err = p.gh.StartCheckRun(ctx, pub.Owner, pub.Repo, pub.CheckName, pub.HeadSHA)
+	}
+	if err == nil {
+		p.runID = run.ID
+		_, err = p.gh.CompleteCheckRun(ctx, run.ID, pub)
+	}
+	if err != nil {
+		p.failed(ChannelCheckRun, err)
+		return
+	}
+	delete(p.r.failures, ChannelCheckRun) // an earlier failure to start is made good
+}
+
+// fail concludes the check run as failed when the check itself could not run, so a
+// required check never stays in progress.
+func (p *publisher) fail(ctx context.Context, cause error) {
+	if p.skip != "" {
+		return
+	}
+	p.checkRun(ctx, github.Publication{
 		Owner: p.r.owner, Repo: p.r.repo, HeadSHA: p.headSHA,
-		CheckName: p.r.in.CheckName, CheckRunID: p.runID,
+		CheckName:    p.r.in.CheckName,
 		Conclusion:   github.ConclusionFailure,
 		CheckTitle:   "evalgate could not run",
-		CheckSummary: fmt.Sprintf("evalgate stopped before judging this commit:\n\n```\n%v\n```\n\nSee the workflow log.", cause),
+		CheckSummary: "evalgate stopped before judging this commit:\n\n" + quoteError(cause) + "\nSee the job summary and the workflow log.",
 	})
-	if err != nil {
-		p.failed(err)
-	}
 }
 
-// failed records a publishing error: a read-only token falls back quietly to the job
-// summary, anything else also warns.
-func (p *publisher) failed(err error) {
+// failed records that channel c could not be published, and warns in the log.
+func (p *publisher) failed(c Channel, err error) {
+	err = p.r.budget.explain(err)
+	why := report.EscapeTrunc(oneLine(err.Error()), maxErrorShown) + " (re-run the job to publish it)"
 	if errors.Is(err, github.ErrReadOnly) {
-		p.fallback = fallbackReadOnly
-		return
+		why = readOnlyReason[c]
 	}
-	p.r.a.Warningf("evalgate: publishing on GitHub failed: %v", err)
-	p.fallback = "Publishing on GitHub failed (see the workflow log); the step's exit code enforces the verdict."
+	p.r.a.Warningf("evalgate: publishing %s on GitHub failed: %v", channelName(c), err)
+	p.r.failures[c] = why
+}
+
+// maxErrorShown bounds, in characters, one error shown in the job summary or check run.
+const maxErrorShown = 2000
+
+// oneLine joins the lines of s with "; ".
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ; ")), " ")
+}
+
+// quoteError renders err as a markdown list, one line per joined error, escaped.
+func quoteError(err error) string {
+	var errs []error
+	var joined interface{ Unwrap() []error }
+	if errors.As(err, &joined) {
+		errs = joined.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	var b strings.Builder
+	for _, e := range errs {
+		b.WriteString("- " + report.EscapeTrunc(oneLine(e.Error()), maxErrorShown) + "\n")
+	}
+	return b.String()
 }
 
 // unsafeMarker matches what may not appear in a marker's suite name; runs of dashes are

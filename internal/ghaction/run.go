@@ -67,7 +67,7 @@ func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) i
 		stdout = os.Stdout
 	}
 	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(stdout))
-	cmd := &commands{a: a}
+	cmd := newCommandsFor(a)
 
 	in, err := readInputs(a)
 	for _, tok := range []string{in.Token, in.RefreshToken} {
@@ -76,18 +76,15 @@ func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) i
 		}
 	}
 	if err != nil {
-		reportErrors(a, err)
-		return ExitBadInput
+		return cmd.stop(err, nil)
 	}
 	gctx, err := a.Context()
 	if err != nil {
-		a.Errorf("evalgate: reading the workflow context: %v", err)
-		return ExitBadInput
+		return cmd.stop(&eventError{fmt.Errorf("reading the workflow context: %w", err)}, nil)
 	}
 	ev, err := readEvent(gctx)
 	if err != nil {
-		a.Errorf("evalgate: %v", err)
-		return ExitBadInput
+		return cmd.stop(&eventError{err}, nil)
 	}
 	root := gctx.Workspace
 	if root == "" {
@@ -95,33 +92,25 @@ func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) i
 	}
 	ws, err := newWorkspace(root, in.WorkingDirectory)
 	if err != nil {
-		reportErrors(a, err)
-		return ExitBadInput
+		return cmd.stop(err, nil)
 	}
 	owner, repo := gctx.Repo()
 	r := &runner{
-		in: in, ev: ev, ws: ws, cmd: cmd, a: a,
-		owner: owner, repo: repo, sha: gctx.SHA, apiURL: gctx.APIURL, httpClient: env.HTTPClient,
+		in: in, ev: ev, ws: ws, cmd: cmd, a: a, failures: cmd.failures, budget: newTimeBudget(in.PublishBudget),
+		owner: owner, repo: repo, sha: gctx.SHA, apiURL: gctx.APIURL, serverURL: gctx.ServerURL, httpClient: env.HTTPClient,
 	}
 	defer func() {
 		if r.tmp != "" {
 			os.RemoveAll(r.tmp)
 		}
 	}()
-	var code int
 	switch {
 	case in.Mode == ModeBaseline && baseline != nil:
-		code = r.baseline(ctx, baseline)
+		return r.baseline(ctx, baseline)
 	case in.Mode == ModeCheck && check != nil:
-		code = r.check(ctx, check)
-	default:
-		a.Errorf("evalgate: mode %q is not available in this build", in.Mode)
-		return ExitBadInput
+		return r.check(ctx, check)
 	}
-	if cmd.failed && code == ExitPass {
-		code = ExitGateFailed
-	}
-	return code
+	return cmd.stop(&InputError{Input: "mode", Value: string(in.Mode), Msg: "is not available in this build"}, nil)
 }
 
 // runner holds one Run's state.
@@ -134,8 +123,11 @@ type runner struct {
 	owner, repo string
 	sha         string // GITHUB_SHA
 	apiURL      string
+	serverURL   string // GITHUB_SERVER_URL: https://github.com, or a GitHub Enterprise host
 	httpClient  *http.Client
-	tmp         string // temporary directory, made on first use, removed at the end
+	budget      *timeBudget     // the publish-budget input, for every GitHub API call
+	failures    channelFailures // the channels that could not be published, and why
+	tmp         string          // temporary directory, made on first use, removed at the end
 }
 
 // client returns a GitHub client for token, or nil when there is no token.
@@ -143,7 +135,7 @@ func (r *runner) client(token string) (*github.Client, error) {
 	if token == "" {
 		return nil, nil
 	}
-	return github.New(github.Options{Token: token, BaseURL: r.apiURL, HTTPClient: r.httpClient})
+	return github.New(github.Options{Token: token, BaseURL: r.apiURL, HTTPClient: r.httpClient, RequestTimeout: r.in.RequestTimeout})
 }
 
 // readEvent parses the payload at GITHUB_EVENT_PATH, if any.

@@ -197,6 +197,7 @@ func TestRunPullRequest(t *testing.T) {
 		wantOutputs: map[string]string{
 			"score": "0.8100", "baseline-score": "0.9100", "delta": "-0.1000", "verdict": "fail", "grade": "C",
 			"report-path": "evalgate-report.md", "comment-url": "https://github.com/Codertocat/Hello-World/pull/2#issuecomment-1",
+			"failed-channels": "",
 		},
 		wantConclusion: "failure",
 		wantCommentHas: []string{
@@ -243,9 +244,10 @@ func TestRunPullRequest(t *testing.T) {
 		event: "pull_request.opened.json",
 		api:   fakeOptions{forbidden: true},
 		check: failing, wantExit: ExitGateFailed,
-		wantSummaryHas: []string{fallbackReadOnly},
+		wantSummaryHas: []string{"failed-channels: `check-run,comment`", "> - the check run: " + readOnlyReason[ChannelCheckRun], "> - the pull-request comment: " + readOnlyReason[ChannelComment]},
 		wantStdoutHas:  []string{"file=suite.yaml"},
-		wantWrites:     []string{"POST /check-runs"},
+		// Each channel is tried on its own: the refused check run does not skip the comment.
+		wantWrites: []string{"POST /check-runs", "POST /issues/2/comments"},
 	}, {
 		name:  "the check cannot run: exit 2, and the check run does not stay in progress",
 		event: "pull_request.opened.json",
@@ -397,7 +399,7 @@ func TestRunReleaseRefreshesTheBaseline(t *testing.T) {
 	}
 	wantOutputs := map[string]string{
 		"score": "0.9300", "verdict": "baseline", "report-path": "baselines/tutor.json",
-		"refresh-pr-url": "https://github.com/Codertocat/Hello-World/pull/9",
+		"refresh-pr-url": "https://github.com/Codertocat/Hello-World/pull/9", "failed-channels": "",
 	}
 	if diff := cmp.Diff(wantOutputs, env.readOutputs(t)); diff != "" {
 		t.Errorf("outputs (-want +got):\n%s", diff)
@@ -461,7 +463,7 @@ func TestRunWithoutTheModesCallback(t *testing.T) {
 	if code := env.run(fakeCheck(&seen{}, failing), nil); code != ExitBadInput {
 		t.Errorf("exit code %d, want %d", code, ExitBadInput)
 	}
-	if want := `::error::evalgate: mode "baseline" is not available in this build`; !strings.Contains(env.stdout.String(), want) {
+	if want := `::error::evalgate: input "mode": "baseline" is not available in this build`; !strings.Contains(env.stdout.String(), want) {
 		t.Errorf("log lacks %q:\n%s", want, env.stdout.String())
 	}
 }

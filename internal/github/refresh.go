@@ -3,8 +3,10 @@ package github
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	gh "github.com/google/go-github/v60/github"
 )
@@ -19,7 +21,16 @@ type Refresh struct {
 	Created bool
 	// Unchanged is true when the base branch already holds content: no pull request.
 	Unchanged bool
+	// Branch is the branch the files were committed on; set once it is pushed, also
+	// when opening the pull request then failed (ErrPRNotPermitted).
+	Branch string
 }
+
+// ErrPRNotPermitted matches the refusal GitHub gives a workflow's GITHUB_TOKEN that may
+// not open pull requests: the repository (or its organization) has not turned on
+// "Allow GitHub Actions to create and approve pull requests" (Settings → Actions →
+// General → Workflow permissions). It is also an ErrReadOnly.
+var ErrPRNotPermitted = errors.New("github: GitHub Actions is not permitted to create pull requests in this repository")
 
 // File is one file a refresh proposes: its path in the repository and its content.
 type File struct {
@@ -91,27 +102,41 @@ func (c *Client) OpenRefreshPR(ctx context.Context, owner, repo, baseBranch, bra
 		}
 	}
 
+	pushed := Refresh{Branch: branch}
 	open, _, err := c.gh.PullRequests.List(ctx, owner, repo, &gh.PullRequestListOptions{
 		State: "open", Head: owner + ":" + branch, Base: baseBranch,
 	})
 	if err != nil {
-		return Refresh{}, classify(err, fmt.Sprintf("list pull requests from %q in %s/%s", branch, owner, repo))
+		return pushed, classify(err, fmt.Sprintf("list pull requests from %q in %s/%s", branch, owner, repo))
 	}
 	if len(open) > 0 {
 		pr, _, err := c.gh.PullRequests.Edit(ctx, owner, repo, open[0].GetNumber(), &gh.PullRequest{Title: &title, Body: &body})
 		if err != nil {
-			return Refresh{}, classify(err, fmt.Sprintf("update pull request %s/%s#%d", owner, repo, open[0].GetNumber()))
+			return pushed, classify(err, fmt.Sprintf("update pull request %s/%s#%d", owner, repo, open[0].GetNumber()))
 		}
-		return Refresh{URL: pr.GetHTMLURL(), Number: pr.GetNumber()}, nil
+		return Refresh{URL: pr.GetHTMLURL(), Number: pr.GetNumber(), Branch: branch}, nil
 	}
 	pr, _, err := c.gh.PullRequests.Create(ctx, owner, repo, &gh.NewPullRequest{
 		Title: &title, Head: &branch, Base: &baseBranch, Body: &body,
 		MaintainerCanModify: gh.Bool(true),
 	})
 	if err != nil {
-		return Refresh{}, classify(err, fmt.Sprintf("open pull request from %q in %s/%s", branch, owner, repo))
+		op := fmt.Sprintf("open pull request from %q in %s/%s", branch, owner, repo)
+		if notPermitted(err) {
+			return pushed, fmt.Errorf("%s: %w: %w", op, ErrPRNotPermitted, classify(err, op))
+		}
+		return pushed, classify(err, op)
 	}
-	return Refresh{URL: pr.GetHTMLURL(), Number: pr.GetNumber(), Created: true}, nil
+	return Refresh{URL: pr.GetHTMLURL(), Number: pr.GetNumber(), Created: true, Branch: branch}, nil
+}
+
+// notPermitted reports whether err is GitHub refusing to let Actions open a pull
+// request: a 403 saying "GitHub Actions is not permitted to create or approve pull
+// requests."
+func notPermitted(err error) bool {
+	var e *gh.ErrorResponse
+	return errors.As(err, &e) && status(err) == http.StatusForbidden &&
+		strings.Contains(strings.ToLower(e.Message), "not permitted to create or approve pull requests")
 }
 
 // resetBranch points branch at sha, creating it if needed.

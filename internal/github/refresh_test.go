@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -21,6 +22,8 @@ type fakeRepo struct {
 	files    map[string]map[string]string // commit sha -> path -> content
 	prs      []*gh.PullRequest
 	commits  int
+	// refusePR answers POST pulls as GitHub does when Actions may not open pull requests.
+	refusePR bool
 }
 
 func blobSHA(content string) string { return fmt.Sprintf("%x", sha1.Sum([]byte(content))) }
@@ -104,6 +107,11 @@ func newFakeRepo(t *testing.T, f *fakeGitHub, mainFiles map[string]string) *fake
 	})
 	f.handle("POST /repos/o/r/pulls", func(w http.ResponseWriter, r *http.Request) {
 		in := decode[gh.NewPullRequest](t, r)
+		if repo.refusePR {
+			reply(t, w, http.StatusForbidden, map[string]string{"message": "GitHub Actions is not permitted to create or approve pull requests.",
+				"documentation_url": "https://docs.github.com/rest/pulls/pulls#create-a-pull-request"})
+			return
+		}
 		n := 12 + len(repo.prs)
 		pr := &gh.PullRequest{Number: &n, Title: in.Title, Body: in.Body, Head: &gh.PullRequestBranch{Ref: in.Head},
 			HTMLURL: gh.String(fmt.Sprintf("https://github.com/o/r/pull/%d", n))}
@@ -139,7 +147,7 @@ func TestOpenRefreshPR(t *testing.T) {
 	}
 
 	first := refresh(`{"mean":0.92}`, "v1.1.0")
-	if diff := cmp.Diff(Refresh{URL: "https://github.com/o/r/pull/12", Number: 12, Created: true}, first); diff != "" {
+	if diff := cmp.Diff(Refresh{URL: "https://github.com/o/r/pull/12", Number: 12, Created: true, Branch: "evalgate/refresh-baseline"}, first); diff != "" {
 		t.Errorf("first refresh (-want +got):\n%s", diff)
 	}
 	wantFirst := []string{
@@ -156,7 +164,7 @@ func TestOpenRefreshPR(t *testing.T) {
 	}
 
 	second := refresh(`{"mean":0.93}`, "v1.2.0")
-	if diff := cmp.Diff(Refresh{URL: "https://github.com/o/r/pull/12", Number: 12}, second); diff != "" {
+	if diff := cmp.Diff(Refresh{URL: "https://github.com/o/r/pull/12", Number: 12, Branch: "evalgate/refresh-baseline"}, second); diff != "" {
 		t.Errorf("second refresh (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(wantFirst[:2], f.requests()[7:9]); diff != "" {
@@ -232,5 +240,28 @@ func TestOpenRefreshPRSeveralFiles(t *testing.T) {
 	}
 	if puts != 2 {
 		t.Errorf("%d PUT requests; want 2 (the unchanged index is not committed)", puts)
+	}
+}
+
+// When the repository does not let Actions open pull requests, the branch is pushed
+// all the same and the error says which refusal it was.
+func TestOpenRefreshPRNotPermitted(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	repo := newFakeRepo(t, f, map[string]string{"baselines/tutor.json": `{"mean":0.90}`})
+	repo.refusePR = true
+	got, err := f.client(time.Now()).OpenRefreshPR(context.Background(), "o", "r", "main", "evalgate/refresh/baselines/tutor", []File{{"baselines/tutor.json", []byte(`{"mean":0.93}`)}}, "t", "b")
+	if !errors.Is(err, ErrPRNotPermitted) || !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("err = %v, want ErrPRNotPermitted", err)
+	}
+	if got.Branch != "evalgate/refresh/baselines/tutor" || got.URL != "" {
+		t.Errorf("got %+v, want the pushed branch and no pull request", got)
+	}
+	if files := repo.files[repo.branches["evalgate/refresh/baselines/tutor"]]; files["baselines/tutor.json"] != `{"mean":0.93}` {
+		t.Errorf("branch holds %q, want the new baseline", files)
+	}
+	// Any other 403 is not this refusal.
+	if notPermitted(fmt.Errorf("x: %w", &gh.ErrorResponse{Response: &http.Response{StatusCode: http.StatusForbidden}, Message: "Resource not accessible by integration"})) {
+		t.Error("a plain 403 taken for the Actions setting")
 	}
 }
