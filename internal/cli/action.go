@@ -32,7 +32,16 @@ func (c *CLI) action(args []string) int {
 		}
 		return ExitBadInput
 	}
-	return ghaction.Run(context.Background(), ghaction.Env{Getenv: c.Getenv, Stdout: c.Stdout}, c.actionCheck, c.actionBaseline)
+	// What the check prints itself may quote model outputs and files: in the action's
+	// log no such line may start a workflow command. Run's own commands go out as is.
+	safe := *c
+	stdout, stderr := ghaction.LogWriter(c.Stdout), ghaction.LogWriter(c.Stderr)
+	safe.Stdout, safe.Stderr = stdout, stderr
+	defer func() {
+		_ = stdout.Flush()
+		_ = stderr.Flush()
+	}()
+	return ghaction.Run(context.Background(), ghaction.Env{Getenv: c.Getenv, Stdout: c.Stdout}, safe.actionCheck, safe.actionBaseline)
 }
 
 // actionCheck is evalgate check for the action: the gates from the base commit, the

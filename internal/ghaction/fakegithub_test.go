@@ -47,6 +47,14 @@ type fakeOptions struct {
 	labeledBy string            // who applied each label
 	writers   []string          // logins with write permission
 	forbidden bool              // every write answers 403
+	// fault, when set, sees every request first (after it is recorded) and may answer
+	// it, hang, or break the connection instead of the fake; it returns false to let
+	// the fake answer. serve runs the fake's own handler (e.g. to record a comment
+	// before the answer is lost).
+	fault func(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request)) bool
+	// prNotPermitted answers POST pulls as GitHub does when Actions may not open pull
+	// requests.
+	prNotPermitted bool
 }
 
 func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
@@ -62,13 +70,14 @@ func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
 		f.auth[call] = r.Header.Get("Authorization")
 		f.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
+		if o.fault != nil && o.fault(w, r, f.serve) {
+			return
+		}
 		if o.forbidden && r.Method != http.MethodGet {
 			f.reply(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
 			return
 		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.mux.ServeHTTP(w, r)
+		f.serve(w, r)
 	}))
 	t.Cleanup(f.srv.Close)
 
@@ -172,10 +181,22 @@ func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
 	})
 	f.mux.HandleFunc("POST "+prefix+"/pulls", func(w http.ResponseWriter, r *http.Request) {
 		in := decodeBody[gh.NewPullRequest](t, r)
+		if o.prNotPermitted {
+			f.reply(w, http.StatusForbidden, map[string]string{"message": "GitHub Actions is not permitted to create or approve pull requests.",
+				"documentation_url": "https://docs.github.com/rest/pulls/pulls#create-a-pull-request"})
+			return
+		}
 		f.prs = append(f.prs, &in)
 		f.reply(w, http.StatusCreated, &gh.PullRequest{Number: gh.Int(9), HTMLURL: gh.String("https://github.com/" + owner + "/" + repo + "/pull/9")})
 	})
 	return f
+}
+
+// serve answers r with the fake's handlers.
+func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.mux.ServeHTTP(w, r)
 }
 
 func (f *fakeAPI) reply(w http.ResponseWriter, code int, v any) {

@@ -44,7 +44,7 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 	base := r.ev.BaseSHA
 	in.BaseSHA = base
 	in.ReadBase = func(ctx context.Context, repoPath string) ([]byte, error) {
-		bctx, done := r.budget.context(ctx)
+		bctx, done := r.budget.context(ctx, false)
 		defer done()
 		b, err := gh.FileAtRef(bctx, r.owner, r.repo, repoPath, base)
 		if err != nil && !errors.Is(err, github.ErrNotFound) {
@@ -78,7 +78,7 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		dirs = append(dirs, d+"/")
 	}
 
-	ctx, done := r.budget.context(ctx)
+	ctx, done := r.budget.context(ctx, false)
 	defer done()
 	if changed, err := gh.ChangedFiles(ctx, r.owner, r.repo, r.ev.PRNumber); err != nil {
 		r.a.Warningf("evalgate: cannot list the files this pull request changes: %v", err)

@@ -109,7 +109,7 @@ func (p *publisher) start(ctx context.Context) {
 	case p.headSHA == "":
 		return
 	}
-	ctx, done := p.r.budget.context(ctx)
+	ctx, done := p.r.budget.context(ctx, false)
 	run, err := p.gh.StartCheckRun(ctx, p.r.owner, p.r.repo, p.r.in.CheckName, p.headSHA)
 	done()
 	if err != nil {
@@ -155,7 +155,7 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 	}
 	p.checkRun(ctx, pub)
 	if pub.PRNumber > 0 {
-		cctx, done := r.budget.context(ctx)
+		cctx, done := r.budget.context(ctx, true)
 		url, err := p.gh.UpsertComment(cctx, pub)
 		done()
 		if err != nil {
@@ -171,7 +171,7 @@ func (p *publisher) checkRun(ctx context.Context, pub github.Publication) {
 	if p.headSHA == "" || p.noCheckRun {
 		return
 	}
-	ctx, done := p.r.budget.context(ctx)
+	ctx, done := p.r.budget.context(ctx, true)
 	defer done()
 	run := github.CheckRun{ID: p.runID}
 	var err error

@@ -35,14 +35,13 @@ func (e *WaitError) Error() string {
 }
 
 // TimeoutError is returned when one request got no complete answer within the
-// per-request timeout.
+// per-request timeout. (The HTTP client names the request around it.)
 type TimeoutError struct {
-	Method, URL string
-	Timeout     time.Duration
+	Timeout time.Duration
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("%s %s: no complete answer within %s (the request timeout)", e.Method, e.URL, e.Timeout)
+	return fmt.Sprintf("no complete answer within %s (the request timeout)", e.Timeout)
 }
 
 // errAttemptTimeout is the cause of a context cancelled by the per-request timeout.
@@ -131,11 +130,11 @@ func (t *retryTransport) attempt(r *http.Request) (resp *http.Response, err erro
 		timedOut := context.Cause(ctx) == errAttemptTimeout
 		cancel()
 		if timedOut {
-			err = &TimeoutError{Method: r.Method, URL: r.URL.Redacted(), Timeout: t.timeout}
+			err = &TimeoutError{Timeout: t.timeout}
 		}
 		return nil, err, connected.Load() || !neverSent(err)
 	}
-	resp.Body = &timedBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, req: r, timeout: t.timeout}
+	resp.Body = &timedBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, timeout: t.timeout}
 	return resp, nil, true
 }
 
@@ -145,14 +144,13 @@ type timedBody struct {
 	io.ReadCloser
 	ctx     context.Context
 	cancel  context.CancelFunc
-	req     *http.Request
 	timeout time.Duration
 }
 
 func (b *timedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if err != nil && err != io.EOF && context.Cause(b.ctx) == errAttemptTimeout {
-		err = &TimeoutError{Method: b.req.Method, URL: b.req.URL.Redacted(), Timeout: b.timeout}
+		err = &TimeoutError{Timeout: b.timeout}
 	}
 	return n, err
 }

@@ -203,7 +203,7 @@ func TestNeverSent(t *testing.T) {
 		{"connection refused", &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, true},
 		{"TLS alert from the server", &net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")}, true},
 		{"reset while reading the answer", &net.OpError{Op: "read", Err: syscall.ECONNRESET}, false},
-		{"a timeout", &TimeoutError{Method: "POST", URL: "x", Timeout: time.Second}, false},
+		{"a timeout", &TimeoutError{Timeout: time.Second}, false},
 		{"unknown", errors.New("connection reset by peer"), false},
 	}
 	for _, tt := range tests {

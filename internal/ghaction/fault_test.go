@@ -1,0 +1,295 @@
+package ghaction
+
+import (
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/github"
+)
+
+// The fault-injection suite: the action against a GitHub that fails in every way seen
+// in practice. Budgets are test-sized (2 s for all API calls, 250 ms per request), so
+// each scenario runs in about that; the real defaults are 3 min and 30 s. In every
+// scenario the run ends within its budget, the verdict is enforced by the exit code and
+// the outputs, the job summary is written, and no comment is written twice.
+
+const (
+	faultBudget  = 2 * time.Second
+	faultTimeout = 250 * time.Millisecond
+	// faultSlack covers what is not GitHub time: scoring (none here), file writes, and
+	// the scheduling of a loaded machine.
+	faultSlack = 1500 * time.Millisecond
+)
+
+// faults are fakeOptions.fault functions.
+var faults = struct {
+	status      func(code int, header map[string]string, only func(*http.Request) bool) func(http.ResponseWriter, *http.Request, func(http.ResponseWriter, *http.Request)) bool
+	neverAnswer func(only func(*http.Request) bool) func(http.ResponseWriter, *http.Request, func(http.ResponseWriter, *http.Request)) bool
+}{
+	// status answers code (with header) to every request only selects.
+	status: func(code int, header map[string]string, only func(*http.Request) bool) func(http.ResponseWriter, *http.Request, func(http.ResponseWriter, *http.Request)) bool {
+		return func(w http.ResponseWriter, r *http.Request, _ func(http.ResponseWriter, *http.Request)) bool {
+			if !only(r) {
+				return false
+			}
+			for k, v := range header {
+				w.Header().Set(k, v)
+			}
+			w.WriteHeader(code)
+			io.WriteString(w, `{"message":"`+http.StatusText(code)+`"}`)
+			return true
+		}
+	},
+	// neverAnswer holds every request only selects until the client gives up.
+	neverAnswer: func(only func(*http.Request) bool) func(http.ResponseWriter, *http.Request, func(http.ResponseWriter, *http.Request)) bool {
+		return func(w http.ResponseWriter, r *http.Request, _ func(http.ResponseWriter, *http.Request)) bool {
+			if !only(r) {
+				return false
+			}
+			// The server notices the client hang up only once the body is read.
+			io.Copy(io.Discard, r.Body)
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * faultBudget): // a bound, should the client never hang up
+			}
+			return true
+		}
+	},
+}
+
+func every(*http.Request) bool       { return true }
+func posts(r *http.Request) bool      { return r.Method == http.MethodPost }
+func writesOnly(r *http.Request) bool { return r.Method != http.MethodGet }
+
+// halfOpen processes a POST (GitHub did the work: a comment exists), then never
+// answers and never closes the connection, as when the network drops the way back.
+func halfOpen(t *testing.T) func(http.ResponseWriter, *http.Request, func(http.ResponseWriter, *http.Request)) bool {
+	var mu sync.Mutex
+	var held []net.Conn
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return func(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request)) bool {
+		if r.Method != http.MethodPost {
+			return false
+		}
+		serve(httptest.NewRecorder(), r) // done, but the answer is lost
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return true
+		}
+		mu.Lock()
+		held = append(held, conn)
+		mu.Unlock()
+		return true
+	}
+}
+
+// resetPOST reads each POST whole, then resets the connection (TCP RST) unanswered.
+func resetPOST(t *testing.T) func(http.ResponseWriter, *http.Request, func(http.ResponseWriter, *http.Request)) bool {
+	return func(w http.ResponseWriter, r *http.Request, _ func(http.ResponseWriter, *http.Request)) bool {
+		if r.Method != http.MethodPost {
+			return false
+		}
+		io.Copy(io.Discard, r.Body)
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return true
+		}
+		conn.(*net.TCPConn).SetLinger(0)
+		conn.Close()
+		return true
+	}
+}
+
+func TestFaultInjection(t *testing.T) {
+	t.Parallel()
+	noBaseline := map[string]string{"evalgate.yaml": baseFiles["evalgate.yaml"]}
+	// longComment is a report of 5,000 table rows: about 190,000 characters.
+	longComment := "### ❌ evalgate: score dropped 10.0 pts\n\n| item | baseline | PR |\n|---|---|---|\n" +
+		strings.Repeat("| t-0001 newly fails — ünïcödé | 0.91 | 0.81 |\n", 5000)
+	tests := []struct {
+		name  string
+		api   func(t *testing.T) fakeOptions
+		check func(CheckInput) (*Outcome, error)
+		// wantExit and wantVerdict: the verdict enforced (a GitHub that cannot be read
+		// fails closed: nothing judged, exit 2, verdict "error").
+		wantExit    int
+		wantVerdict string
+		wantFailed  string   // the failed-channels output
+		wantSummary []string // what the job summary must say
+		wantLog     []string
+		// wantComments is how many comments exist at the end.
+		wantComments int
+		// wantConclusion is the last conclusion sent; "" when none got through.
+		wantConclusion string
+	}{{
+		name: "500 on every call, forever",
+		api: func(t *testing.T) fakeOptions {
+			return fakeOptions{fault: faults.status(http.StatusInternalServerError, nil, every)}
+		},
+		check:       failing,
+		wantExit:    ExitBadInput,
+		wantVerdict: "error", wantFailed: "check-run",
+		wantSummary: []string{"evalgate could not judge this run", "reading evalgate.yaml at the base commit f95f852 through the GitHub API", "500 Internal Server Error", "Re-run the job"},
+		wantLog:     []string{"::warning::evalgate: publishing the check run on GitHub failed"},
+	}, {
+		name:        "a response that never comes",
+		api:         func(t *testing.T) fakeOptions { return fakeOptions{fault: faults.neverAnswer(every)} },
+		check:       failing,
+		wantExit:    ExitBadInput,
+		wantVerdict: "error", wantFailed: "check-run",
+		wantSummary: []string{"evalgate could not judge this run", "reading evalgate.yaml at the base commit", "publish-budget", "no complete answer within 250ms"},
+	}, {
+		name:        "a half-open connection on POST: the comment is made once, never again",
+		api:         func(t *testing.T) fakeOptions { return fakeOptions{fault: halfOpen(t)} },
+		check:       failing,
+		wantExit:    ExitGateFailed,
+		wantVerdict: "fail", wantFailed: "check-run,comment",
+		wantSummary:  []string{"failed-channels: `check-run,comment`", "no complete answer within 250ms", "### ❌ evalgate: score dropped 10.0 pts"},
+		wantComments: 1,
+	}, {
+		name: "502 on the base config read: fails closed, and the check run says so",
+		api: func(t *testing.T) fakeOptions {
+			return fakeOptions{fault: faults.status(http.StatusBadGateway, nil, func(r *http.Request) bool {
+				return r.URL.Path == prefix+"/contents/evalgate.yaml"
+			})}
+		},
+		check:       failing,
+		wantExit:    ExitBadInput,
+		wantVerdict: "error", wantFailed: "",
+		wantSummary:    []string{"reading evalgate.yaml at the base commit f95f852 through the GitHub API", "502 Bad Gateway", "a pull request is never judged by its own copy of the gate", "Re-run the job"},
+		wantConclusion: "failure",
+	}, {
+		name: "404 on the base baseline: no baseline yet, the other gates decide",
+		api:  func(t *testing.T) fakeOptions { return fakeOptions{baseFiles: noBaseline} },
+		check: func(in CheckInput) (*Outcome, error) {
+			if in.BaselinePath != "" || in.BaseConfigPath == "" {
+				return nil, errors.New("want the base config and no baseline")
+			}
+			return &Outcome{Suite: "tutor", Verdict: VerdictPass, Score: 0.93, CommentMarkdown: "### ✅ evalgate: no baseline yet\n"}, nil
+		},
+		wantExit:    ExitPass,
+		wantVerdict: "pass", wantFailed: "",
+		wantSummary:  []string{"### ✅ evalgate: no baseline yet"},
+		wantComments: 1, wantConclusion: "success",
+	}, {
+		name:        "RST on every POST",
+		api:         func(t *testing.T) fakeOptions { return fakeOptions{fault: resetPOST(t)} },
+		check:       failing,
+		wantExit:    ExitGateFailed,
+		wantVerdict: "fail", wantFailed: "check-run,comment",
+		wantSummary: []string{"failed-channels: `check-run,comment`", "the check run:", "the pull-request comment:", "### ❌ evalgate: score dropped 10.0 pts"},
+		// Log annotations stand in for the check run's.
+		wantLog: []string{"file=suite.yaml"},
+	}, {
+		name: "Retry-After: 3600 on every call: gives up at once and says so",
+		api: func(t *testing.T) fakeOptions {
+			return fakeOptions{fault: faults.status(http.StatusTooManyRequests, map[string]string{"Retry-After": "3600"}, every)}
+		},
+		check:       failing,
+		wantExit:    ExitBadInput,
+		wantVerdict: "error", wantFailed: "check-run",
+		wantSummary: []string{"asked to wait 1h0m0s before trying again", "gave up without waiting"},
+	}, {
+		name: "Retry-After: 3600 on writes: the verdict still fails the step",
+		api: func(t *testing.T) fakeOptions {
+			return fakeOptions{fault: faults.status(http.StatusForbidden, map[string]string{"Retry-After": "3600"}, writesOnly)}
+		},
+		check:       failing,
+		wantExit:    ExitGateFailed,
+		wantVerdict: "fail", wantFailed: "check-run,comment",
+		wantSummary: []string{"failed-channels: `check-run,comment`", "asked to wait 1h0m0s", "### ❌ evalgate"},
+	}, {
+		name: "a comment over 65,536 characters is cut, the job summary keeps it whole",
+		api:  func(t *testing.T) fakeOptions { return fakeOptions{} },
+		check: func(in CheckInput) (*Outcome, error) {
+			out, _ := failing(in)
+			out.CommentMarkdown = longComment
+			return out, nil
+		},
+		wantExit:    ExitGateFailed,
+		wantVerdict: "fail", wantFailed: "",
+		wantSummary:  []string{longComment},
+		wantComments: 1, wantConclusion: "failure",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			o := tt.api(t)
+			if o.baseFiles == nil {
+				o.baseFiles = baseFiles
+			}
+			api := newFakeAPI(t, o)
+			env := newActionEnv(t, api.srv.URL, "pull_request", "pull_request.opened.json", nil, map[string]string{
+				"publish-budget": faultBudget.String(), "request-timeout": faultTimeout.String(),
+			})
+			start := time.Now()
+			code := env.run(fakeCheck(&seen{}, tt.check), nil)
+			if took := time.Since(start); took > faultBudget+faultSlack {
+				t.Errorf("took %s, over the %s budget", took.Round(time.Millisecond), faultBudget)
+			}
+			log := env.stdout.String()
+			if code != tt.wantExit {
+				t.Errorf("exit code %d, want %d; log:\n%s", code, tt.wantExit, log)
+			}
+			outputs := env.readOutputs(t)
+			if outputs["verdict"] != tt.wantVerdict || outputs["failed-channels"] != tt.wantFailed {
+				t.Errorf("outputs verdict=%q failed-channels=%q, want %q and %q", outputs["verdict"], outputs["failed-channels"], tt.wantVerdict, tt.wantFailed)
+			}
+			summary := env.readSummary(t)
+			if os.Getenv("FAULT_SHOW") != "" {
+				t.Logf("summary:\n%.2500s\nlog:\n%s\nrequests: %q", summary, log, api.requests())
+			}
+			for _, want := range tt.wantSummary {
+				if !strings.Contains(summary, want) {
+					t.Errorf("summary lacks %.200q:\n%.3000s", want, summary)
+				}
+			}
+			for _, want := range tt.wantLog {
+				if !strings.Contains(log, want) {
+					t.Errorf("log lacks %q:\n%s", want, log)
+				}
+			}
+			api.mu.Lock()
+			defer api.mu.Unlock()
+			if n := len(api.comments); n != tt.wantComments {
+				t.Errorf("%d comments, want %d", n, tt.wantComments)
+			}
+			for _, c := range api.comments {
+				body := c.GetBody()
+				if n := utf8.RuneCountInString(body); n >= 65536 {
+					t.Errorf("comment of %d characters; GitHub takes fewer than 65,536", n)
+				}
+				if len(body) < len(longComment) && tt.wantSummary[0] == longComment && !strings.HasSuffix(body, github.TruncationNote) {
+					t.Errorf("cut comment does not end with the truncation note: ...%q", body[len(body)-100:])
+				}
+			}
+			conclusion := ""
+			if n := len(api.updates); n > 0 {
+				conclusion = api.updates[n-1].GetConclusion()
+				if s := api.updates[n-1].GetOutput().GetSummary(); utf8.RuneCountInString(s) > 65535 {
+					t.Errorf("check run summary of %d characters", utf8.RuneCountInString(s))
+				}
+			}
+			if conclusion != tt.wantConclusion {
+				t.Errorf("check conclusion %q, want %q", conclusion, tt.wantConclusion)
+			}
+		})
+	}
+}
