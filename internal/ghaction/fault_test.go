@@ -66,7 +66,7 @@ var faults = struct {
 	},
 }
 
-func every(*http.Request) bool       { return true }
+func every(*http.Request) bool        { return true }
 func posts(r *http.Request) bool      { return r.Method == http.MethodPost }
 func writesOnly(r *http.Request) bool { return r.Method != http.MethodGet }
 
