@@ -850,6 +850,23 @@ func TestActionE2E(t *testing.T) {
 		}
 	})
 
+	t.Run("a malformed config at the base commit: fails closed, and the summary says what to do", func(t *testing.T) {
+		t.Parallel()
+		base := baseFiles(t)
+		base["evalgate.yaml"] = "{\"suite\": [1, 2,\n"
+		f := newFakeGitHub(t, fakeRepo{baseFiles: base})
+		run := runAction(t, bin, f, prSpec("pull_request.opened", "regressed.jsonl", nil))
+		wantExit(t, run, 2)
+		wantOutputs(t, run, map[string]string{"verdict": "error", "failed-channels": ""})
+		wantCheckRun(t, f, 1, "failure", "evalgate could not run")
+		for _, want := range []string{"### ❌ evalgate could not judge this run", "evalgate.yaml as of the base commit: ",
+			"`evalgate.yaml` is broken on the base branch", "fix `evalgate.yaml` on the base branch first"} {
+			if !strings.Contains(run.summary, want) {
+				t.Errorf("the summary lacks %q:\n%s", want, run.summary)
+			}
+		}
+	})
+
 	t.Run("fork: summary and log only, the verdict still fails the step", func(t *testing.T) {
 		t.Parallel()
 		f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), forbidWrites: true})

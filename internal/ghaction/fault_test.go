@@ -67,7 +67,6 @@ var faults = struct {
 }
 
 func every(*http.Request) bool        { return true }
-func posts(r *http.Request) bool      { return r.Method == http.MethodPost }
 func writesOnly(r *http.Request) bool { return r.Method != http.MethodGet }
 
 // halfOpen processes a POST (GitHub did the work: a comment exists), then never
@@ -174,6 +173,22 @@ func TestFaultInjection(t *testing.T) {
 		wantExit:    ExitBadInput,
 		wantVerdict: "error", wantFailed: "",
 		wantSummary:    []string{"reading evalgate.yaml at the base commit f95f852 through the GitHub API", "502 Bad Gateway", "a pull request is never judged by its own copy of the gate", "Re-run the job"},
+		wantConclusion: "failure",
+	}, {
+		name: "malformed JSON for the base config: fails closed, with a summary and outputs",
+		api: func(t *testing.T) fakeOptions {
+			return fakeOptions{fault: func(w http.ResponseWriter, r *http.Request, _ func(http.ResponseWriter, *http.Request)) bool {
+				if r.URL.Path != prefix+"/contents/evalgate.yaml" {
+					return false
+				}
+				io.WriteString(w, `{"type": "file", "encoding": "base64", "content": "c3VpdGU6`)
+				return true
+			}}
+		},
+		check:       failing,
+		wantExit:    ExitBadInput,
+		wantVerdict: "error", wantFailed: "",
+		wantSummary:    []string{"evalgate could not judge this run", "reading evalgate.yaml at the base commit f95f852 through the GitHub API", "unexpected EOF"},
 		wantConclusion: "failure",
 	}, {
 		name: "404 on the base baseline: no baseline yet, the other gates decide",

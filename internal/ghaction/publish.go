@@ -59,7 +59,7 @@ func (f channelFailures) list() string {
 // note is the job summary's account of the GitHub channels that failed; "" when none.
 func (f channelFailures) note() string {
 	var b strings.Builder
-	for _, c := range []Channel{ChannelCheckRun, ChannelComment} {
+	for _, c := range channelOrder {
 		if why, ok := f[c]; ok {
 			fmt.Fprintf(&b, "> - %s: %s\n", channelName(c), why)
 		}
