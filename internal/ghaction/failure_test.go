@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/google/go-cmp/cmp"
 )
@@ -86,7 +87,7 @@ func TestRunStopsWithASummary(t *testing.T) {
 func TestRunUnwritableOutputs(t *testing.T) {
 	t.Parallel()
 	pass := func(CheckInput) (*Outcome, error) {
-		return &Outcome{Verdict: VerdictPass, Score: 0.97, CommentMarkdown: "### ✅ evalgate"}, nil
+		return &Outcome{Verdict: gate.Pass, Score: 0.97, CommentMarkdown: "### ✅ evalgate"}, nil
 	}
 	for _, tt := range []struct {
 		check    func(CheckInput) (*Outcome, error)

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 )
 
@@ -197,7 +198,7 @@ func TestFaultInjection(t *testing.T) {
 			if in.BaselinePath != "" || in.BaseConfigPath == "" {
 				return nil, errors.New("want the base config and no baseline")
 			}
-			return &Outcome{Suite: "tutor", Verdict: VerdictPass, Score: 0.93, CommentMarkdown: "### ✅ evalgate: no baseline yet\n"}, nil
+			return &Outcome{Suite: "tutor", Verdict: gate.Pass, Score: 0.93, CommentMarkdown: "### ✅ evalgate: no baseline yet\n"}, nil
 		},
 		wantExit:    ExitPass,
 		wantVerdict: "pass", wantFailed: "",
