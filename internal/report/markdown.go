@@ -138,6 +138,7 @@ func (r *Report) mdFindings(MarkdownOptions) []block {
 // mdHistory is the chart and history section: the score's history under baselines/.
 func (r *Report) mdHistory(MarkdownOptions) []block {
 	var b strings.Builder
+	b.WriteString(r.MermaidChart())
 	if h := r.historyLine(); h != "" {
 		fmt.Fprintf(&b, "<sub>%s</sub>\n\n", h)
 	}
