@@ -84,6 +84,15 @@ func hardeningCases(t *testing.T) []badCase {
 			want: `results\.jsonl:2: item "c-02": field "latency_e2e_ms" is 1\.7e\+308; want at most 1e\+12 ms`},
 		{name: "tokens_huge", files: map[string]string{"results.jsonl": results(baseLine1, strings.Replace(baseLine2, `"input_tokens": 118`, `"input_tokens": 1e16`, 1), baseLine3)},
 			want: `results\.jsonl:2: item "c-02": field "input_tokens" is 1e\+16; want at most 1e\+15 tokens`},
+		// NaN and infinities in the config: reported with file and line whether or not a
+		// baseline exists (a NaN max_drop never blocks; a NaN threshold failed closed
+		// with exit 1 instead of exit 2).
+		{name: "max_drop_nan", files: map[string]string{"evalgate.yaml": strings.Replace(config, "  gates:", "  regression: {max_drop: .nan}\n  gates:", 1)},
+			want: `evalgate\.yaml:13:26: \.nan is not a finite number`},
+		{name: "gate_threshold_nan", files: map[string]string{"evalgate.yaml": strings.Replace(config, "min: 0.5", "min: .NaN", 1)},
+			want: `evalgate\.yaml:14:\d+: \.NaN is not a finite number`},
+		{name: "weight_infinite", files: map[string]string{"evalgate.yaml": strings.Replace(config, "weight: 0.1,", "weight: -.inf,", 1)},
+			want: `evalgate\.yaml:10:\d+: -\.inf is not a finite number`},
 		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
 			want: `--results - \(standard input\) may be given once`},
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -93,6 +94,9 @@ func Parse(path string, data []byte, env *rubric.Env) (*Config, error) {
 	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
 		return nil, eval.Errorf(path, 0, "", "want one YAML document with scoring: and grading:")
 	}
+	if err := checkFinite(path, f); err != nil {
+		return nil, err
+	}
 	cfg := &Config{File: path, Dir: filepath.Dir(path), ast: f}
 	if err := eval.NodeToValue(path, f.Docs[0].Body, cfg, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
 		return nil, withFieldHint(f, err)
@@ -101,6 +105,43 @@ func Parse(path string, data []byte, env *rubric.Env) (*Config, error) {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// checkFinite refuses NaN and infinities anywhere in the config (.nan, .inf, 1e999):
+// no setting takes one, and a NaN threshold compares false with everything, so a gate
+// with `max_drop: .nan` would never block. The error points at the value.
+func checkFinite(path string, f *ast.File) error {
+	var err error
+	ast.Walk(visitFunc(func(n ast.Node) bool {
+		if err != nil {
+			return false
+		}
+		bad := false
+		switch n := n.(type) {
+		case *ast.NanNode, *ast.InfinityNode:
+			bad = true
+		case *ast.FloatNode:
+			bad = math.IsInf(n.Value, 0) || math.IsNaN(n.Value)
+		}
+		if bad {
+			p := n.GetToken().Position
+			err = &eval.InputError{File: path, Line: p.Line, Col: p.Column,
+				Msg: fmt.Sprintf("%s is not a finite number; every number in the config is finite", n.GetToken().Value)}
+		}
+		return !bad
+	}), f.Docs[0].Body)
+	return err
+}
+
+// visitFunc adapts a function to ast.Visitor; it returns whether to walk into n.
+type visitFunc func(n ast.Node) bool
+
+// Visit implements ast.Visitor.
+func (v visitFunc) Visit(n ast.Node) ast.Visitor {
+	if v(n) {
+		return v
+	}
+	return nil
 }
 
 func (c *Config) validate(env *rubric.Env) error {
