@@ -93,6 +93,18 @@ func hardeningCases(t *testing.T) []badCase {
 			want: `evalgate\.yaml:14:\d+: \.NaN is not a finite number`},
 		{name: "weight_infinite", files: map[string]string{"evalgate.yaml": strings.Replace(config, "weight: 0.1,", "weight: -.inf,", 1)},
 			want: `evalgate\.yaml:10:\d+: -\.inf is not a finite number`},
+		// Paths a config names stay inside its repository (here: no .git, so the
+		// config's directory), symlinks resolved; a schema's $ref too, never the network.
+		{name: "suite_outside_repository", files: map[string]string{"evalgate.yaml": strings.Replace(config, "suite: suite.yaml", "suite: /etc/hostname", 1)},
+			want: `evalgate\.yaml:3:\d+: suite /etc/hostname is outside the repository`},
+		{name: "suite_symlink_outside_repository", setup: symlink("suite.yaml", "/etc/hostname"),
+			want: `evalgate\.yaml:3:\d+: suite .*suite\.yaml resolves to /etc/hostname, outside the repository`},
+		{name: "schema_ref_outside_repository", files: map[string]string{"schema.json": `{"properties": {"english": {"$ref": "file:///etc/passwd"}}}`},
+			want: `evalgate\.yaml:9:\d+: dimension "schema" \(scorer json_schema\): schema file .*schema\.json: \$ref "file:///etc/passwd": schema file /etc/passwd is outside the repository`},
+		{name: "schema_ref_network", files: map[string]string{"schema.json": `{"properties": {"english": {"$ref": "http://127.0.0.1:9/s.json"}}}`},
+			want: `evalgate\.yaml:9:\d+: .*\$ref "http://127\.0\.0\.1:9/s\.json": only files beside the schema are read, never the network`},
+		{name: "judge_template_outside_repository", files: map[string]string{"evalgate.yaml": config + "judges:\n  j: {model: m, template: /etc/passwd}\n"},
+			want: `evalgate\.yaml:16:\d+: judge template /etc/passwd is outside the repository`},
 		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
 			want: `--results - \(standard input\) may be given once`},
 	}

@@ -6,9 +6,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -171,6 +173,9 @@ func (c *Config) validate(env *rubric.Env) error {
 			c.Judges[name] = jc
 		}
 	}
+	if err := c.contain(); err != nil {
+		return err
+	}
 	for i := range c.Scoring.Dimensions {
 		d := &c.Scoring.Dimensions[i]
 		d.Dir = c.Dir
@@ -196,6 +201,43 @@ func (c *Config) validate(env *rubric.Env) error {
 	}
 	if err := c.Grading.Validate("$.grading", func(m string) bool { return known[m] }, names, dims); err != nil {
 		return c.fieldErr(err)
+	}
+	return nil
+}
+
+// contain refuses a path the config names (the suite, a judge's template and cache
+// directory; JSON Schema files are held to it by the scorer) that leaves the config's
+// repository: the git toplevel, else the config's directory, with symlinks resolved.
+// A pull request's config must not read /etc/passwd or ~/.ssh into a report.
+func (c *Config) contain() error {
+	root := safeio.RepoRoot(c.Dir)
+	check := func(yamlPath, what, p string) error {
+		if p == "" {
+			return nil
+		}
+		_, err := safeio.Within(root, p)
+		var oe *safeio.OutsideError
+		switch {
+		case errors.As(err, &oe):
+			return c.errAt(yamlPath, what+" "+oe.Error())
+		case err != nil:
+			return c.errAt(yamlPath, fmt.Sprintf("%s %s: %v", what, p, err))
+		}
+		return nil
+	}
+	if err := check("$.suite", "suite", c.Path(c.Suite)); err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Judges)) {
+		jc := c.Judges[name]
+		if !judge.IsBuiltin(jc.Template) {
+			if err := check("$.judges."+name+".template", "judge template", jc.Template); err != nil {
+				return err
+			}
+		}
+		if err := check("$.judges."+name+".cache_dir", "judge cache_dir", jc.CacheDir); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -1,11 +1,7 @@
 package rubric
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,32 +31,11 @@ func init() {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(d.Dir, path)
 		}
-		data, err := safeio.ReadFile(path, "JSON Schema", safeio.MaxSmallFileBytes)
+		sch, hash, err := compileSchema(path, safeio.RepoRoot(d.Dir))
 		if err != nil {
-			var ie *safeio.InputError
-			if errors.As(err, &ie) {
-				err = errors.New(strings.TrimPrefix(ie.Msg, "cannot read JSON Schema file: "))
-			}
-			return nil, optErr(d, "schema file %s: %v", path, err)
+			return nil, optErr(d, "%v", err)
 		}
-		if err := safeio.CheckJSONDepth(path, data, 1); err != nil {
-			return nil, optErr(d, "schema file %v", err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(data)))
-		if err != nil {
-			return nil, optErr(d, "schema file %s is not valid JSON: %v", path, err)
-		}
-		c := jsonschema.NewCompiler()
-		url := "file:///" + filepath.ToSlash(filepath.Base(path))
-		if err := c.AddResource(url, doc); err != nil {
-			return nil, optErr(d, "schema file %s: %v", path, err)
-		}
-		sch, err := c.Compile(url)
-		if err != nil {
-			return nil, optErr(d, "schema file %s: %v", path, err)
-		}
-		sum := sha256.Sum256(data)
-		return &jsonSchemaScorer{schema: sch, hash: hex.EncodeToString(sum[:])}, nil
+		return &jsonSchemaScorer{schema: sch, hash: hash}, nil
 	})
 }
 
@@ -92,11 +67,4 @@ func firstLeaf(ve *jsonschema.ValidationError) string {
 	}
 	b, _ := json.Marshal(ve.InstanceLocation)
 	return "schema: at " + string(b) + ": " + strings.TrimSpace(ve.ErrorKind.LocalizedString(schemaPrinter))
-}
-
-func unwrapOS(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
