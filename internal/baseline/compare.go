@@ -3,6 +3,7 @@ package baseline
 import (
 	"context"
 	"fmt"
+	"strings"
 	"math"
 	"sort"
 
@@ -290,6 +291,14 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dim
 	if len(c.Changed)+len(c.Added)+len(c.Removed) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("suite changed since the baseline: %d changed, %d added, %d removed item(s) are left out; %d unchanged item(s) compared",
 			len(c.Changed), len(c.Added), len(c.Removed), c.Compared))
+		for _, l := range []struct {
+			what string
+			ids  []string
+		}{{"changed", c.Changed}, {"added", c.Added}, {"removed (in the baseline, no longer in the suite)", c.Removed}} {
+			if len(l.ids) > 0 {
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: %s", l.what, listIDs(l.ids, maxListedIDs)))
+			}
+		}
 	}
 	m, err := stats.MeasureDrop(base, cnd, stats.ResampleOptions{})
 	if err != nil {
@@ -434,4 +443,15 @@ func dimensionCI(base, cand []float64) *stats.Interval {
 	iv := m.CI
 	iv.Lo, iv.Hi = rubric.Round9(iv.Lo), rubric.Round9(iv.Hi)
 	return &iv
+}
+
+// maxListedIDs bounds the ids a note lists; the JSON report keeps them all.
+const maxListedIDs = 20
+
+// listIDs joins ids for a note, the first n of them and how many more.
+func listIDs(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:n], ", "), len(ids)-n)
 }

@@ -67,6 +67,7 @@ type Reader struct {
 	v1Next int
 	outs   [][]map[string]any
 	done   bool
+	seen   map[string]int // item id → line (version 1: position), to refuse repeats
 }
 
 // Open reads a baseline's header. Errors name the file and line.
@@ -176,7 +177,11 @@ func (r *Reader) Next() (it Item, ok bool, err error) {
 			return Item{}, false, nil
 		}
 		r.v1Next++
-		return r.v1.Items[r.v1Next-1], true, nil
+		it := r.v1.Items[r.v1Next-1]
+		if first, dup := r.firstSeen(it.ID, r.v1Next); dup {
+			return Item{}, false, eval.Errorf(r.path, 0, it.ID, "duplicate item id: items %d and %d of the baseline; a baseline holds each item once (refresh it with `evalgate baseline`)", first, r.v1Next)
+		}
+		return it, true, nil
 	}
 	if r.read >= r.count {
 		return Item{}, false, nil
@@ -202,8 +207,23 @@ func (r *Reader) Next() (it Item, ok bool, err error) {
 	if err := checkItem(it); err != nil {
 		return Item{}, false, eval.Errorf(r.path, r.sc.Line(), it.ID, "%v", err)
 	}
+	if first, dup := r.firstSeen(it.ID, r.sc.Line()); dup {
+		return Item{}, false, eval.Errorf(r.path, r.sc.Line(), it.ID, "duplicate item id; first on line %d (a baseline holds each item once: refresh it with `evalgate baseline`)", first)
+	}
 	r.read++
 	return it, true, nil
+}
+
+// firstSeen records id at pos and reports where it was first seen, if before.
+func (r *Reader) firstSeen(id string, pos int) (int, bool) {
+	if r.seen == nil {
+		r.seen = map[string]int{}
+	}
+	if first, ok := r.seen[id]; ok {
+		return first, true
+	}
+	r.seen[id] = pos
+	return 0, false
 }
 
 // checkItem refuses figures no run could produce.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -105,6 +106,10 @@ func hardeningCases(t *testing.T) []badCase {
 			want: `evalgate\.yaml:9:\d+: .*\$ref "http://127\.0\.0\.1:9/s\.json": only files beside the schema are read, never the network`},
 		{name: "judge_template_outside_repository", files: map[string]string{"evalgate.yaml": config + "judges:\n  j: {model: m, template: /etc/passwd}\n"},
 			want: `evalgate\.yaml:16:\d+: judge template /etc/passwd is outside the repository`},
+		// Baselines: each item once.
+		{name: "baseline_duplicate_item_id", files: map[string]string{"evalgate.yaml": config + "baseline: baseline.json\n"},
+			setup: func(t *testing.T, dir string) { duplicateBaselineItem(t, dir) },
+			want:  `baseline\.json:3: item "c-01": duplicate item id; first on line 2`},
 		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
 			want: `--results - \(standard input\) may be given once`},
 	}
@@ -194,5 +199,57 @@ func TestLargestNumbersStayFinite(t *testing.T) {
 	}
 	if strings.Contains(stdout, "Inf") || strings.Contains(stdout, "NaN") {
 		t.Errorf("non-finite figure in the report")
+	}
+}
+
+// makeBaseline runs `evalgate baseline` over the case's config and results.
+func makeBaseline(t *testing.T, dir string) string {
+	t.Helper()
+	out := filepath.Join(dir, "baseline.json")
+	code, _, stderr := runMain(t, dir, []string{"evalgate", "baseline", "--config", filepath.Join(dir, "evalgate.yaml"), "--out", out})
+	if code != cli.ExitPass {
+		t.Fatalf("evalgate baseline: exit %d: %s", code, stderr)
+	}
+	return out
+}
+
+// duplicateBaselineItem writes a baseline whose second item line repeats the first.
+func duplicateBaselineItem(t *testing.T, dir string) {
+	t.Helper()
+	p := makeBaseline(t, dir)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	if len(lines) < 4 || !strings.Contains(lines[1], `"c-01"`) {
+		t.Fatalf("unexpected baseline layout:\n%s", b)
+	}
+	lines[2] = lines[1]
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRemovedItemsListed: an item the suite no longer has is listed by id, not only
+// counted.
+func TestRemovedItemsListed(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "bad", "_base"), dir)
+	cfg := filepath.Join(dir, "evalgate.yaml")
+	os.WriteFile(cfg, []byte(readBase(t, "evalgate.yaml")+"baseline: baseline.json\n"), 0o644)
+	makeBaseline(t, dir)
+	suite := readBase(t, "suite.yaml")
+	suite = suite[:strings.Index(suite, "  - id: c-03")]
+	os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(suite), 0o644)
+	os.WriteFile(filepath.Join(dir, "results.jsonl"), []byte(results(baseLine1, baseLine2)), 0o644)
+	for _, format := range []string{"markdown", "table"} {
+		code, stdout, stderr := runMain(t, dir, []string{"evalgate", "check", "--config", cfg, "--format", format})
+		if code == cli.ExitBadInput {
+			t.Fatalf("exit 2: %s", stderr)
+		}
+		if !regexp.MustCompile(`removed \(in the baseline, no longer in the suite\): c-03`).MatchString(stdout) {
+			t.Errorf("%s: removed item not listed:\n%s", format, stdout)
+		}
 	}
 }
