@@ -107,9 +107,9 @@ func hardeningCases(t *testing.T) []badCase {
 		{name: "judge_template_outside_repository", files: map[string]string{"evalgate.yaml": config + "judges:\n  j: {model: m, template: /etc/passwd}\n"},
 			want: `evalgate\.yaml:16:\d+: judge template /etc/passwd is outside the repository`},
 		// Baselines: each item once.
-		{name: "baseline_duplicate_item_id", files: map[string]string{"evalgate.yaml": config + "baseline: baseline.json\n"},
+		{name: "baseline_duplicate_item_id", files: map[string]string{"evalgate.yaml": config + "baseline: baselines/bad-base.json\n"},
 			setup: func(t *testing.T, dir string) { duplicateBaselineItem(t, dir) },
-			want:  `baseline\.json:3: item "c-01": duplicate item id; first on line 2`},
+			want:  `bad-base\.json:3: item "c-01": duplicate item id; first on line 2`},
 		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
 			want: `--results - \(standard input\) may be given once`},
 	}
@@ -205,7 +205,7 @@ func TestLargestNumbersStayFinite(t *testing.T) {
 // makeBaseline runs `evalgate baseline` over the case's config and results.
 func makeBaseline(t *testing.T, dir string) string {
 	t.Helper()
-	out := filepath.Join(dir, "baseline.json")
+	out := filepath.Join(dir, "baselines", "bad-base.json") // its own directory: the index reads every baseline there
 	code, _, stderr := runMain(t, dir, []string{"evalgate", "baseline", "--config", filepath.Join(dir, "evalgate.yaml"), "--out", out})
 	if code != cli.ExitPass {
 		t.Fatalf("evalgate baseline: exit %d: %s", code, stderr)
@@ -237,7 +237,7 @@ func TestRemovedItemsListed(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "bad", "_base"), dir)
 	cfg := filepath.Join(dir, "evalgate.yaml")
-	os.WriteFile(cfg, []byte(readBase(t, "evalgate.yaml")+"baseline: baseline.json\n"), 0o644)
+	os.WriteFile(cfg, []byte(readBase(t, "evalgate.yaml")+"baseline: baselines/bad-base.json\n"), 0o644)
 	makeBaseline(t, dir)
 	suite := readBase(t, "suite.yaml")
 	suite = suite[:strings.Index(suite, "  - id: c-03")]
@@ -251,5 +251,17 @@ func TestRemovedItemsListed(t *testing.T) {
 		if !regexp.MustCompile(`removed \(in the baseline, no longer in the suite\): c-03`).MatchString(stdout) {
 			t.Errorf("%s: removed item not listed:\n%s", format, stdout)
 		}
+	}
+}
+
+// TestCompareNaNMaxDrop: --max-drop NaN is bad usage (exit 2), not a gate that can
+// never block.
+func TestCompareNaNMaxDrop(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "bad", "_base"), dir)
+	b := makeBaseline(t, dir)
+	code, _, stderr := runMain(t, dir, []string{"evalgate", "compare", "--max-drop", "NaN", b, b})
+	if code != cli.ExitBadInput || !strings.Contains(stderr, "max_drop NaN; want a fraction in [0, 1]") {
+		t.Errorf("exit %d: %s", code, stderr)
 	}
 }

@@ -46,7 +46,7 @@ func (r *Regression) validate(base string, dims []string) error {
 		d := DefaultMaxDrop
 		r.MaxDrop = &d
 	}
-	if *r.MaxDrop < 0 || *r.MaxDrop > 1 {
+	if !(*r.MaxDrop >= 0 && *r.MaxDrop <= 1) { // NaN too: it compares false with every drop
 		return &FieldError{base + ".max_drop", fmt.Sprintf("max_drop %v; want a fraction in [0, 1] (0.02 = 2 points)", *r.MaxDrop)}
 	}
 	if r.Mode == "" {
