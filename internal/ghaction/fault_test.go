@@ -156,13 +156,32 @@ func TestFaultInjection(t *testing.T) {
 		wantVerdict: "error", wantFailed: "check-run",
 		wantSummary: []string{"evalgate could not judge this run", "reading evalgate.yaml at the base commit", "publish-budget", "no complete answer within 250ms"},
 	}, {
-		name:        "a half-open connection on POST: the comment is made once, never again",
+		name:        "a half-open connection on POST: the comment is made once, and found again",
 		api:         func(t *testing.T) fakeOptions { return fakeOptions{fault: halfOpen(t)} },
 		check:       failing,
 		wantExit:    ExitGateFailed,
-		wantVerdict: "fail", wantFailed: "check-run,comment",
-		wantSummary:  []string{"failed-channels: `check-run,comment`", "no complete answer within 250ms", "### ❌ evalgate: score dropped 10.0 pts"},
+		// The comment's create is not sent again blindly: the comments are listed, and
+		// the one made is found.
+		wantVerdict: "fail", wantFailed: "check-run",
+		wantSummary:  []string{"failed-channels: `check-run`", "no complete answer within 250ms", "### ❌ evalgate: score dropped 10.0 pts"},
 		wantComments: 1,
+	}, {
+		name: "502 after the comment is made: found again, not made twice",
+		api: func(t *testing.T) fakeOptions {
+			return fakeOptions{fault: func(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request)) bool {
+				if r.Method != http.MethodPost || r.URL.Path != prefix+"/issues/2/comments" {
+					return false
+				}
+				serve(httptest.NewRecorder(), r)
+				w.WriteHeader(http.StatusBadGateway)
+				return true
+			}}
+		},
+		check:       failing,
+		wantExit:    ExitGateFailed,
+		wantVerdict: "fail", wantFailed: "",
+		wantSummary:  []string{"### ❌ evalgate: score dropped 10.0 pts"},
+		wantComments: 1, wantConclusion: "failure",
 	}, {
 		name: "502 on the base config read: fails closed, and the check run says so",
 		api: func(t *testing.T) fakeOptions {

@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -53,11 +54,10 @@ func (c *Client) UpsertComment(ctx context.Context, p Publication) (string, erro
 		}
 	}
 	if len(found) == 0 {
-		com, _, err := c.gh.Issues.CreateComment(ctx, p.Owner, p.Repo, p.PRNumber, &gh.IssueComment{Body: &body})
-		if err != nil {
-			return "", classify(err, fmt.Sprintf("create comment on %s/%s#%d", p.Owner, p.Repo, p.PRNumber))
+		var com *gh.IssueComment
+		if com, found, err = c.createComment(ctx, p, body); err != nil || com != nil {
+			return com.GetHTMLURL(), err
 		}
-		return com.GetHTMLURL(), nil
 	}
 
 	newest := found[len(found)-1]
@@ -74,6 +74,45 @@ func (c *Client) UpsertComment(ctx context.Context, p Publication) (string, erro
 		return "", classify(err, fmt.Sprintf("update comment %d on %s/%s#%d", newest.GetID(), p.Owner, p.Repo, p.PRNumber))
 	}
 	return com.GetHTMLURL(), nil
+}
+
+// maxCreateAttempts bounds the tries of creating the sticky comment.
+const maxCreateAttempts = 3
+
+// createComment creates the sticky comment with body. A create GitHub may have done
+// although the answer said otherwise (a 5xx, a timeout, a connection lost after the
+// request was sent) is never sent again blindly: the comments are listed first, and
+// when the comment is there, it is returned in found for the caller to update, so a
+// flaky GitHub never gets the comment twice.
+func (c *Client) createComment(ctx context.Context, p Publication, body string) (*gh.IssueComment, []*gh.IssueComment, error) {
+	op := fmt.Sprintf("create comment on %s/%s#%d", p.Owner, p.Repo, p.PRNumber)
+	for attempt := 1; ; attempt++ {
+		com, _, err := c.gh.Issues.CreateComment(withoutBlindRetry(ctx), p.Owner, p.Repo, p.PRNumber, &gh.IssueComment{Body: &body})
+		if err == nil {
+			return com, nil, nil
+		}
+		if !mayHaveLanded(err) || attempt == maxCreateAttempts || ctx.Err() != nil {
+			return nil, nil, classify(err, op)
+		}
+		found, lerr := c.markedComments(ctx, p.Owner, p.Repo, p.PRNumber, p.Marker)
+		if lerr != nil {
+			return nil, nil, classify(err, op)
+		}
+		if len(found) > 0 {
+			return nil, found, nil
+		}
+	}
+}
+
+// mayHaveLanded reports whether a failed write may have been done by GitHub all the
+// same: it answered 5xx, or the answer was lost. A refusal (4xx, a rate limit) or a
+// request that never left was not done.
+func mayHaveLanded(err error) bool {
+	if s := status(err); s != 0 {
+		return s >= 500
+	}
+	var we *WaitError
+	return !errors.As(err, &we) && !neverSent(err)
 }
 
 // markedComments lists, oldest first, the comments on issue n that start with marker.

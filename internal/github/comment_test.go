@@ -331,3 +331,55 @@ func TestCheckMarker(t *testing.T) {
 		t.Errorf("checkMarker(%q) = %v", testMarker, err)
 	}
 }
+
+// A create GitHub answers 5xx (or whose answer is lost) may have been done: the
+// comments are listed before trying again, so the comment is never made twice.
+func TestUpsertCommentCreateAnsweredBadly(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		done      bool // GitHub made the comment before answering 502
+		wantPosts int
+	}{
+		{"made, then 502", true, 1},
+		{"not made, 502", false, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t)
+			s := newCommentStore(t, f)
+			posts := 0
+			f.mux = http.NewServeMux() // the store's handlers, but the first POST answers 502
+			f.mux.HandleFunc("GET /repos/o/r/issues/7/comments", func(w http.ResponseWriter, r *http.Request) {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				reply(t, w, http.StatusOK, s.comments)
+			})
+			f.mux.HandleFunc("POST /repos/o/r/issues/7/comments", func(w http.ResponseWriter, r *http.Request) {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				posts++
+				in := decode[gh.IssueComment](t, r)
+				if posts == 1 {
+					if tt.done {
+						s.add(in.GetBody())
+					}
+					reply(t, w, http.StatusBadGateway, map[string]string{"message": "Bad Gateway"})
+					return
+				}
+				reply(t, w, http.StatusCreated, s.add(in.GetBody()))
+			})
+			url, err := f.client(time.Now()).UpsertComment(context.Background(), publication("hello", CommentAlways))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.comments) != 1 || url == "" || url != s.comments[0].GetHTMLURL() {
+				t.Errorf("%d comments, URL %q; want one comment and its URL", len(s.comments), url)
+			}
+			if posts != tt.wantPosts {
+				t.Errorf("%d POSTs, want %d", posts, tt.wantPosts)
+			}
+		})
+	}
+}

@@ -44,6 +44,15 @@ func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("no complete answer within %s (the request timeout)", e.Timeout)
 }
 
+// noBlindRetry marks a request context whose write must not be repeated after an answer
+// that does not say whether it was done (a 5xx, a timeout, a lost connection): the
+// caller checks first.
+type noBlindRetry struct{}
+
+func withoutBlindRetry(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noBlindRetry{}, true)
+}
+
 // errAttemptTimeout is the cause of a context cancelled by the per-request timeout.
 var errAttemptTimeout = errors.New("request timeout")
 
@@ -191,6 +200,9 @@ func (t *retryTransport) retryWait(req *http.Request, resp *http.Response, err e
 	}
 	switch {
 	case resp.StatusCode >= 500:
+		if req.Context().Value(noBlindRetry{}) != nil {
+			return 0, false, false
+		}
 		return backoff, true, false
 	case resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests:
 		if h.Get("X-RateLimit-Remaining") == "0" {
