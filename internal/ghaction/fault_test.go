@@ -156,10 +156,10 @@ func TestFaultInjection(t *testing.T) {
 		wantVerdict: "error", wantFailed: "check-run",
 		wantSummary: []string{"evalgate could not judge this run", "reading evalgate.yaml at the base commit", "publish-budget", "no complete answer within 250ms"},
 	}, {
-		name:        "a half-open connection on POST: the comment is made once, and found again",
-		api:         func(t *testing.T) fakeOptions { return fakeOptions{fault: halfOpen(t)} },
-		check:       failing,
-		wantExit:    ExitGateFailed,
+		name:     "a half-open connection on POST: the comment is made once, and found again",
+		api:      func(t *testing.T) fakeOptions { return fakeOptions{fault: halfOpen(t)} },
+		check:    failing,
+		wantExit: ExitGateFailed,
 		// The comment's create is not sent again blindly: the comments are listed, and
 		// the one made is found.
 		wantVerdict: "fail", wantFailed: "check-run",
