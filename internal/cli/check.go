@@ -23,6 +23,8 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format table|markdown|json] [--out FILE]", c.Stderr)
 	o.register(fs, !scoreOnly)
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
+	var maxMem memoryFlag
+	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -36,7 +38,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	}
 	r, err := Check(context.Background(), CheckOptions{
 		Config: o.Config, Results: o.Results, Baseline: o.Baseline, NoBaseline: scoreOnly,
-		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice,
+		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem),
 	})
 	if err != nil {
 		return c.fail(err)

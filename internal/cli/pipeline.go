@@ -34,6 +34,12 @@ type CheckOptions struct {
 	Now             time.Time
 	CodeVersion     string
 	Env             *rubric.Env
+	// StreamAbove overrides the results size above which check streams (StreamAbove);
+	// negative: always.
+	StreamAbove int64
+	// MaxMemory, when set, is the heap the scoring may hold (bytes): a suite that needs
+	// more stops with an error.
+	MaxMemory int64
 	// Stdin is read for the results path "-" (at most once).
 	Stdin io.Reader
 	// Notice receives what the rubric tests skipped (judge verdicts not cached); nil
@@ -144,7 +150,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 	if err := l.RunRubricTests(ctx, opts.Notice); err != nil {
 		return nil, err
 	}
-	if l.Runs == nil && !l.large() {
+	if l.Runs == nil && !l.large(opts.StreamAbove) {
 		if err := l.LoadRuns(); err != nil {
 			return nil, err
 		}
@@ -165,7 +171,10 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 }
 
 // large reports whether the results are streamed: over StreamAbove, or compressed.
-func (l *Loaded) large() bool {
+func (l *Loaded) large(above int64) bool {
+	if above == 0 {
+		above = StreamAbove
+	}
 	var total int64
 	for _, p := range l.Paths {
 		if eval.Compressed(p) {
@@ -175,7 +184,7 @@ func (l *Loaded) large() bool {
 			total += st.Size()
 		}
 	}
-	return total > StreamAbove
+	return total > above
 }
 
 // sources are the runs to score: the loaded ones, or the files streamed.
@@ -188,18 +197,16 @@ func (l *Loaded) sources() []rubric.RunSource {
 		return out
 	}
 	for _, p := range l.Paths {
-		out = append(out, rubric.RunSource{File: p, Each: func(fn func(*eval.Result) error) error {
-			return eval.ScanRun(p, false, fn)
-		}})
+		out = append(out, rubric.FileRun(p))
 	}
 	return out
 }
 
 func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.ItemStream) (*report.Report, error) {
 	cfg := l.Config
-	so := rubric.ScoreOptions{KeepSamples: true}
+	so := rubric.ScoreOptions{KeepSamples: true, MaxMemory: opts.MaxMemory}
 	if stream != nil {
-		so = rubric.ScoreOptions{OnFirst: stream.First, DropFields: true}
+		so = rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.Put, DropFields: true, MaxMemory: opts.MaxMemory}
 	}
 	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, l.sources(), so)
 	if err != nil {

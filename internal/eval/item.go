@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/jsonenc"
 )
 
 // Item is one entry of the regression set.
@@ -50,7 +52,10 @@ func Lookup(m map[string]any, path string) (any, bool) {
 
 // hashFields is the sha256 of the canonical JSON (sorted keys) of fields.
 func hashFields(fields map[string]any) string {
-	b, _ := json.Marshal(fields) // maps marshal with sorted keys; values are JSON types
+	b, ok := jsonenc.Append(nil, fields, true) // as json.Marshal: sorted keys, HTML escaped
+	if !ok {
+		b, _ = json.Marshal(fields)
+	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

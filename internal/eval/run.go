@@ -23,7 +23,7 @@ func (r *Run) Result(id string) (*Result, bool) {
 // instead (ScanRun).
 func LoadRun(path string) (*Run, error) {
 	run := &Run{File: path, byID: map[string]*Result{}}
-	if err := ScanRun(path, true, run.add); err != nil {
+	if err := ScanRun(path, ScanOptions{KeepRecord: true}, run.add); err != nil {
 		return nil, err
 	}
 	return run, nil
@@ -39,13 +39,13 @@ func ParseRun(path string, data []byte) (*Run, error) {
 // is read.
 func ReadRun(name string, r io.Reader) (*Run, error) {
 	run := &Run{File: name, byID: map[string]*Result{}}
-	if err := ScanReader(name, r, true, run.add); err != nil {
+	if err := ScanReader(name, r, ScanOptions{KeepRecord: true}, run.add); err != nil {
 		return nil, err
 	}
 	return run, nil
 }
 
-func (r *Run) add(res *Result) error {
+func (r *Run) add(res *Result, _ any) error {
 	if prev, dup := r.byID[res.ID]; dup {
 		return Errorf(r.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
 	}
@@ -95,15 +95,33 @@ func NewSuite(file string) *Suite {
 
 // AddResult adds the item whose suite fields a result record carries.
 func (s *Suite) AddResult(res *Result) (*Item, error) {
+	it, err := ItemFromResult(s.File, res)
+	if err != nil {
+		return nil, err
+	}
+	return it, s.AddItem(it)
+}
+
+// ItemFromResult builds (and hashes) the item a result record carries, without adding
+// it to a suite: safe to call in parallel.
+func ItemFromResult(file string, res *Result) (*Item, error) {
 	fields := make(map[string]any, len(res.Fields)+1)
 	fields["id"] = res.ID
 	for k, v := range res.Fields {
 		fields[k] = v
 	}
-	if err := s.add(res.Line, fields); err != nil {
-		return nil, err
+	return newItem(file, res.Line, fields)
+}
+
+// AddItem adds an item built by ItemFromResult, refusing a repeated id.
+func (s *Suite) AddItem(it *Item) error {
+	if prev, dup := s.byID[it.ID]; dup {
+		return Errorf(s.File, it.Line, it.ID, "duplicate id; first defined on line %d", prev.Line)
 	}
-	return s.Items[len(s.Items)-1], nil
+	it.Index = len(s.Items)
+	s.byID[it.ID] = it
+	s.Items = append(s.Items, it)
+	return nil
 }
 
 // Finish computes the hash of a suite built from results: it covers every item's

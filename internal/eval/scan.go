@@ -12,28 +12,38 @@ type scanBatch struct {
 	ends    []int  // end offset of each line in buf
 	nums    []int  // line numbers
 	results []*Result
+	preps   []any
 	err     error // the first error, in line order; later lines are not decoded
 	done    chan struct{}
 }
 
 const scanBatchLines = 256
 
+// ScanOptions say what a scan keeps and computes.
+type ScanOptions struct {
+	// KeepRecord keeps each record's decoded map in Result.Record (a baseline stores its
+	// outputs); otherwise it is dropped once the Result is built.
+	KeepRecord bool
+	// Prep, when set, runs on the decoding workers for each record, in parallel, and
+	// its value is handed to fn with the record: work that needs no order (scoring).
+	Prep func(res *Result) any
+}
+
 // ScanRun reads a results file (JSONL, optionally .gz or .zst) as a stream and calls fn
-// with each record in file order. Records are decoded in parallel on the machine's cores
-// while fn runs; memory holds a few batches of lines, never the file. fn's error, or the
-// first bad record, stops the scan and is returned. keepRecord keeps each record's
-// decoded map in Result.Record (a baseline stores its outputs); otherwise it is dropped.
-func ScanRun(path string, keepRecord bool, fn func(res *Result) error) error {
+// with each record in file order. Records are decoded (and prepared) in parallel on the
+// machine's cores while fn runs; memory holds a few batches of lines, never the file.
+// fn's error, or the first bad record, stops the scan and is returned.
+func ScanRun(path string, opts ScanOptions, fn func(res *Result, prep any) error) error {
 	r, closeFn, err := openResults(path)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	return ScanReader(path, r, keepRecord, fn)
+	return ScanReader(path, r, opts, fn)
 }
 
 // ScanReader is ScanRun over a stream (standard input); name labels it in errors.
-func ScanReader(name string, r io.Reader, keepRecord bool, fn func(res *Result) error) error {
+func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result, prep any) error) error {
 	path := name
 	lr := newLineReader(name, "results", r)
 	workers := max(runtime.GOMAXPROCS(0), 1)
@@ -46,7 +56,7 @@ func ScanReader(name string, r io.Reader, keepRecord bool, fn func(res *Result) 
 		go func() {
 			defer wg.Done()
 			for b := range work {
-				b.decode(path, keepRecord)
+				b.decode(path, opts)
 				close(b.done)
 			}
 		}()
@@ -94,8 +104,12 @@ func ScanReader(name string, r io.Reader, keepRecord bool, fn func(res *Result) 
 	defer close(stop)
 	for b := range ordered {
 		<-b.done
-		for _, res := range b.results {
-			if err := fn(res); err != nil {
+		for k, res := range b.results {
+			var p any
+			if b.preps != nil {
+				p = b.preps[k]
+			}
+			if err := fn(res, p); err != nil {
 				return err
 			}
 		}
@@ -108,7 +122,7 @@ func ScanReader(name string, r io.Reader, keepRecord bool, fn func(res *Result) 
 
 // decode decodes the batch's lines up to the first bad one. A reader error already set
 // on the batch comes after its lines, so a bad record before it is reported first.
-func (b *scanBatch) decode(path string, keepRecord bool) {
+func (b *scanBatch) decode(path string, opts ScanOptions) {
 	start := 0
 	b.results = make([]*Result, 0, len(b.nums))
 	for i, end := range b.ends {
@@ -119,10 +133,13 @@ func (b *scanBatch) decode(path string, keepRecord bool) {
 			var res *Result
 			res, err = newResult(path, b.nums[i], fields)
 			if err == nil {
-				if !keepRecord {
+				if !opts.KeepRecord {
 					res.Record = nil
 				}
 				b.results = append(b.results, res)
+				if opts.Prep != nil {
+					b.preps = append(b.preps, opts.Prep(res))
+				}
 				continue
 			}
 		}

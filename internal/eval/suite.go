@@ -80,13 +80,7 @@ func (s *Suite) add(line int, fields map[string]any) error {
 	if err != nil {
 		return err
 	}
-	if prev, dup := s.byID[it.ID]; dup {
-		return Errorf(s.File, line, it.ID, "duplicate id; first defined on line %d", prev.Line)
-	}
-	it.Index = len(s.Items)
-	s.byID[it.ID] = it
-	s.Items = append(s.Items, it)
-	return nil
+	return s.AddItem(it)
 }
 
 // parseYAML accepts a list of items, or a mapping with `items:` and an optional `name:`.

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/evalgate/evalgate/internal/jsonenc"
 )
 
 // Item is one suite item in the report. It serializes seed 000's keys first (item,
@@ -44,28 +46,22 @@ type KV struct {
 }
 
 // MarshalJSON writes the item with a stable key order.
-func (it Item) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+func (it Item) MarshalJSON() ([]byte, error) { return it.appendJSON(nil) }
+
+// appendJSON appends the item's JSON to b.
+func (it Item) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	first := true
 	put := func(k string, v any) error {
 		if !first {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		first = false
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		if raw, ok := v.(json.RawMessage); ok {
-			b.Write(raw)
-			return nil
-		}
-		vb, err := marshal(v)
-		if err != nil {
-			return err
-		}
-		b.Write(vb)
-		return nil
+		b = jsonenc.AppendString(b, k, true)
+		b = append(b, ':')
+		var err error
+		b, err = appendValue(b, v)
+		return err
 	}
 	var prompt, expected, got any = it.Prompt, it.Expected, it.Got
 	if it.pre != nil {
@@ -112,31 +108,44 @@ func (it Item) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // ordered is a JSON object that keeps its key order.
 type ordered []KV
 
-func (o ordered) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+func (o ordered) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
+
+func (o ordered) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	for i, kv := range o {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		kb, _ := json.Marshal(kv.Key)
-		b.Write(kb)
-		b.WriteByte(':')
-		vb, err := marshal(kv.Value)
-		if err != nil {
+		b = jsonenc.AppendString(b, kv.Key, true)
+		b = append(b, ':')
+		var err error
+		if b, err = appendValue(b, kv.Value); err != nil {
 			return nil, err
 		}
-		b.Write(vb)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
+}
+
+// appendValue appends v's JSON as marshal writes it, without reflection for the
+// types a report item holds.
+func appendValue(b []byte, v any) ([]byte, error) {
+	if o, ok := v.(ordered); ok {
+		return o.appendJSON(b)
+	}
+	if out, ok := jsonenc.Append(b, v, false); ok {
+		return out, nil
+	}
+	vb, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, vb...), nil
 }
 
 // marshal encodes without HTML escaping, so model outputs read as written.

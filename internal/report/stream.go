@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"container/heap"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -38,7 +41,8 @@ type ItemStream struct {
 	items  *os.File // the finished items, indented for the report
 	iw     *bufio.Writer
 	count  int
-	buf    bytes.Buffer
+	rd     *bufio.Reader // reads the captured parts back, in order
+	rdPos  int64
 }
 
 // NewItemStream opens the temporary files (removed at once; they live while open).
@@ -77,9 +81,10 @@ type detailParts struct {
 	notes                 json.RawMessage
 }
 
-// First records item i's first sample (sm nil: no run has a result for it). It is a
-// rubric.ScoreOptions.OnFirst.
-func (s *ItemStream) First(i int, it *eval.Item, sm *rubric.Sample) error {
+// Capture renders what the report needs of an item's first sample (sm nil: no run has
+// a result for it): its prompt, reference, output, per-sample fields and notes. It is
+// rubric.ScoreOptions.Capture and safe to call in parallel.
+func (s *ItemStream) Capture(it *eval.Item, sm *rubric.Sample) ([]byte, error) {
 	var d Item
 	d.Prompt, d.Expected = it.Prompt, expectedOf(it, s.sys)
 	if sm != nil {
@@ -96,47 +101,39 @@ func (s *ItemStream) First(i int, it *eval.Item, sm *rubric.Sample) error {
 			}
 		}
 	}
-	b := &s.buf
-	b.Reset()
-	// Layout: a JSON array [prompt, expected, got, {sample fields in order as [k, v] pairs}, notes].
-	b.WriteByte('[')
+	// Layout: uvarint-prefixed prompt, expected, got and notes JSON, then the number of
+	// sample fields and each key and value JSON.
+	var b []byte
+	var err error
 	for _, v := range []any{d.Prompt, d.Expected, d.Got} {
-		vb, err := marshal(v)
-		if err != nil {
-			return err
+		if b, err = appendPart(b, v); err != nil {
+			return nil, err
 		}
-		b.Write(vb)
-		b.WriteByte(',')
 	}
-	b.WriteByte('[')
-	for k, kv := range d.Sample {
-		if k > 0 {
-			b.WriteByte(',')
+	if d.Notes == nil {
+		b = binary.AppendUvarint(b, 0)
+	} else if b, err = appendPart(b, d.Notes); err != nil {
+		return nil, err
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Sample)))
+	for _, kv := range d.Sample {
+		b = binary.AppendUvarint(b, uint64(len(kv.Key)))
+		b = append(b, kv.Key...)
+		if b, err = appendPart(b, kv.Value); err != nil {
+			return nil, err
 		}
-		kb, _ := marshal(kv.Key)
-		vb, err := marshal(kv.Value)
-		if err != nil {
-			return err
-		}
-		b.WriteByte('[')
-		b.Write(kb)
-		b.WriteByte(',')
-		b.Write(vb)
-		b.WriteByte(']')
 	}
-	b.WriteString("],")
-	nb, err := marshal(d.Notes)
-	if err != nil {
-		return err
-	}
-	b.Write(nb)
-	b.WriteByte(']')
+	return b, nil
+}
+
+// Put stores item i's captured parts (rubric.ScoreOptions.OnFirst), in any order.
+func (s *ItemStream) Put(i int, b []byte) error {
 	for len(s.off) <= i {
 		s.off = append(s.off, -1)
 		s.size = append(s.size, 0)
 	}
-	s.off[i], s.size[i] = s.dpos, int32(b.Len())
-	n, err := s.dw.Write(b.Bytes())
+	s.off[i], s.size[i] = s.dpos, int32(len(b))
+	n, err := s.dw.Write(b)
 	s.dpos += int64(n)
 	if err != nil {
 		return fmt.Errorf("report: writing the items: %w", err)
@@ -144,29 +141,65 @@ func (s *ItemStream) First(i int, it *eval.Item, sm *rubric.Sample) error {
 	return nil
 }
 
-// parts reads back item i's first-sample fragments.
-func (s *ItemStream) parts(i int) (detailParts, error) {
-	var p detailParts
+// appendPart appends v's JSON after its length.
+func appendPart(b []byte, v any) ([]byte, error) {
+	vb, err := appendValue(nil, v)
+	if err != nil {
+		return nil, err
+	}
+	b = binary.AppendUvarint(b, uint64(len(vb)))
+	return append(b, vb...), nil
+}
+
+// readRaw reads back item i's captured bytes (a copy), in suite order mostly, so the
+// reads are sequential.
+func (s *ItemStream) readRaw(i int) ([]byte, error) {
 	if i >= len(s.off) || s.off[i] < 0 {
-		return p, fmt.Errorf("report: item %d has no recorded sample", i)
+		return nil, fmt.Errorf("report: item %d has no recorded sample", i)
+	}
+	if s.rd == nil || s.rdPos != s.off[i] {
+		s.rd = bufio.NewReaderSize(io.NewSectionReader(s.detail, s.off[i], s.dpos-s.off[i]), 1<<20)
+		s.rdPos = s.off[i]
 	}
 	raw := make([]byte, s.size[i])
-	if _, err := s.detail.ReadAt(raw, s.off[i]); err != nil {
-		return p, fmt.Errorf("report: reading the items back: %w", err)
+	if _, err := io.ReadFull(s.rd, raw); err != nil {
+		return nil, fmt.Errorf("report: reading the items back: %w", err)
 	}
-	var arr []json.RawMessage
-	if err := json.Unmarshal(raw, &arr); err != nil || len(arr) != 5 {
-		return p, fmt.Errorf("report: item %d: bad fragment", i)
+	s.rdPos += int64(len(raw))
+	return raw, nil
+}
+
+// parseParts splits captured bytes (Capture's layout) into their parts.
+func parseParts(i int, raw []byte) (detailParts, error) {
+	var p detailParts
+	bad := fmt.Errorf("report: item %d: bad captured parts", i)
+	next := func() (json.RawMessage, bool) {
+		l, k := binary.Uvarint(raw)
+		if k <= 0 || uint64(len(raw)-k) < l {
+			return nil, false
+		}
+		part := raw[k : k+int(l)]
+		raw = raw[k+int(l):]
+		return part, true
 	}
-	p.prompt, p.expected, p.got, p.notes = arr[0], arr[1], arr[2], arr[4]
-	var pairs [][2]json.RawMessage
-	if err := json.Unmarshal(arr[3], &pairs); err != nil {
-		return p, fmt.Errorf("report: item %d: bad fragment", i)
+	var ok bool
+	for _, dst := range []*json.RawMessage{&p.prompt, &p.expected, &p.got, &p.notes} {
+		if *dst, ok = next(); !ok {
+			return p, bad
+		}
 	}
-	for _, kv := range pairs {
-		var k string
-		_ = json.Unmarshal(kv[0], &k)
-		p.sample = append(p.sample, KV{k, kv[1]})
+	count, k := binary.Uvarint(raw)
+	if k <= 0 {
+		return p, bad
+	}
+	raw = raw[k:]
+	for range count {
+		key, ok1 := next()
+		val, ok2 := next()
+		if !ok1 || !ok2 {
+			return p, bad
+		}
+		p.sample = append(p.sample, KV{string(key), val})
 	}
 	return p, nil
 }
@@ -179,60 +212,105 @@ type streamed struct {
 	stream           *ItemStream
 }
 
-// build renders every item of sc to the items file, in suite order, and keeps the
-// items the renderers need.
+// buildChunk is a run of consecutive items rendered by one worker.
+type buildChunk struct {
+	start   int
+	raws    [][]byte
+	out     []byte // the items' indented JSON, each after ",\n    " but the report's first
+	passed  int
+	missing []string
+	pending []string
+	items   []Item // the failing items (all items when every item is kept), materialized
+	idx     []int
+	err     error
+	done    chan struct{}
+}
+
+const buildChunkItems = 512
+
+// build renders every item of sc to the items file, in suite order, on the machine's
+// cores, and keeps the items the renderers need.
 func (s *ItemStream) build(sc *rubric.Scored) (*streamed, error) {
 	if err := s.dw.Flush(); err != nil {
 		return nil, fmt.Errorf("report: writing the items: %w", err)
 	}
 	out := &streamed{stream: s, missing: []string{}}
-	keepAll := sc.NumItems() <= KeepAllItems
+	n := sc.NumItems()
+	keepAll := n <= KeepAllItems
+	workers := max(runtime.GOMAXPROCS(0), 1)
+	work := make(chan *buildChunk, workers)
+	ordered := make(chan *buildChunk, 2*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range work {
+				c.render(sc, keepAll)
+				close(c.done)
+			}
+		}()
+	}
+	stop := make(chan struct{})
+	readErr := make(chan error, 1)
+	go func() { // reads the captured parts in order, hands out chunks
+		defer close(ordered)
+		defer close(work)
+		for start := 0; start < n; start += buildChunkItems {
+			c := &buildChunk{start: start, done: make(chan struct{})}
+			for i := start; i < min(start+buildChunkItems, n); i++ {
+				raw, err := s.readRaw(i)
+				if err != nil {
+					readErr <- err
+					return
+				}
+				c.raws = append(c.raws, raw)
+			}
+			select {
+			case ordered <- c:
+			case <-stop:
+				return
+			}
+			select {
+			case work <- c:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	defer wg.Wait()
+	defer close(stop)
 	var worst failHeap
-	var line bytes.Buffer
-	err := sc.EachItem(func(i int, is *rubric.ItemScore) error {
-		p, err := s.parts(i)
-		if err != nil {
-			return err
+	for c := range ordered {
+		<-c.done
+		if c.err != nil {
+			return nil, c.err
 		}
-		it := buildItem(sc, is, nil)
-		it.pre = &p
-		if it.Pass {
-			out.passed++
+		if _, err := s.iw.Write(c.out); err != nil {
+			return nil, fmt.Errorf("report: writing the items: %w", err)
 		}
-		if it.Missing {
-			out.missing = append(out.missing, it.ID)
+		s.count += len(c.raws)
+		out.passed += c.passed
+		out.missing = append(out.missing, c.missing...)
+		out.pending = append(out.pending, c.pending...)
+		if keepAll {
+			out.kept = append(out.kept, c.items...)
+			continue
 		}
-		if it.Pending {
-			out.pending = append(out.pending, it.ID)
-		}
-		js, err := it.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		line.Reset()
-		if s.count > 0 {
-			line.WriteString(",\n    ")
-		}
-		if err := json.Indent(&line, js, "    ", "  "); err != nil {
-			return err
-		}
-		if _, err := s.iw.Write(line.Bytes()); err != nil {
-			return fmt.Errorf("report: writing the items: %w", err)
-		}
-		s.count++
-		switch {
-		case keepAll:
-			out.kept = append(out.kept, it.materialize())
-		case !it.Pass:
-			heap.Push(&worst, ranked{it.materialize(), i})
+		for k, it := range c.items {
+			if worst.Len() == MaxKeptFailing && it.Score >= worst[0].item.Score {
+				continue // no better than every kept one (and later in the suite)
+			}
+			heap.Push(&worst, ranked{it, c.idx[k]})
 			if worst.Len() > MaxKeptFailing {
 				heap.Pop(&worst)
 			}
 		}
-		return nil
-	})
-	if err != nil {
+	}
+	select {
+	case err := <-readErr:
 		return nil, err
+	default:
 	}
 	if err := s.iw.Flush(); err != nil {
 		return nil, fmt.Errorf("report: writing the items: %w", err)
@@ -244,6 +322,50 @@ func (s *ItemStream) build(sc *rubric.Scored) (*streamed, error) {
 		}
 	}
 	return out, nil
+}
+
+// render builds, marshals and indents the chunk's items.
+func (c *buildChunk) render(sc *rubric.Scored, keepAll bool) {
+	var buf []rubric.Sample
+	var compact []byte
+	var line bytes.Buffer
+	for k, raw := range c.raws {
+		i := c.start + k
+		p, err := parseParts(i, raw)
+		if err != nil {
+			c.err = err
+			return
+		}
+		is := sc.ItemAt(i, &buf)
+		it := buildItem(sc, &is, nil)
+		it.pre = &p
+		if it.Pass {
+			c.passed++
+		}
+		if it.Missing {
+			c.missing = append(c.missing, it.ID)
+		}
+		if it.Pending {
+			c.pending = append(c.pending, it.ID)
+		}
+		if compact, err = it.appendJSON(compact[:0]); err != nil {
+			c.err = err
+			return
+		}
+		line.Reset()
+		if i > 0 {
+			line.WriteString(",\n    ")
+		}
+		if err := json.Indent(&line, compact, "    ", "  "); err != nil {
+			c.err = err
+			return
+		}
+		c.out = append(c.out, line.Bytes()...)
+		if keepAll || !it.Pass {
+			c.items = append(c.items, it.materialize())
+			c.idx = append(c.idx, i)
+		}
+	}
 }
 
 // writeItems copies the items' JSON into w.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/metrics"
+	"slices"
 
 	"github.com/evalgate/evalgate/internal/eval"
 )
@@ -58,18 +60,27 @@ type suiteFieldError struct{ error }
 // streamed by eval.ScanRun.
 type RunSource struct {
 	File string
-	Each func(fn func(res *eval.Result) error) error
+	// Each calls fn with every result in file order, with what prep returned for it;
+	// prep may run in parallel (eval.ScanOptions.Prep).
+	Each func(prep func(res *eval.Result) any, fn func(res *eval.Result, prepped any) error) error
 }
 
 // MemoryRun is a source over a loaded run.
 func MemoryRun(run *eval.Run) RunSource {
-	return RunSource{File: run.File, Each: func(fn func(*eval.Result) error) error {
+	return RunSource{File: run.File, Each: func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
 		for _, res := range run.Results {
-			if err := fn(res); err != nil {
+			if err := fn(res, prep(res)); err != nil {
 				return err
 			}
 		}
 		return nil
+	}}
+}
+
+// FileRun is a source that streams a results file.
+func FileRun(path string) RunSource {
+	return RunSource{File: path, Each: func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
+		return eval.ScanRun(path, eval.ScanOptions{Prep: prep}, fn)
 	}}
 }
 
@@ -79,10 +90,15 @@ type ScoreOptions struct {
 	// every item's score (Scored.Items). Without it only compact per-item numbers are
 	// held, so a million-item suite fits in well under a gigabyte.
 	KeepSamples bool
-	// OnFirst is called with each item's first sample (the first run that has a result
-	// for it) while the result is in memory: the only time its output can be read.
-	// For an item no run has a result for it is called at the end with sm nil.
-	OnFirst func(i int, it *eval.Item, sm *Sample) error
+	// Capture renders what the report needs of an item's first sample (the first run
+	// that has a result for it) while the result is in memory: the only time its output
+	// can be read. It runs in parallel; for an item no run has a result for it is
+	// called at the end with sm nil. OnFirst then receives what it returned, in order.
+	Capture func(it *eval.Item, sm *Sample) ([]byte, error)
+	OnFirst func(i int, captured []byte) error
+	// MaxMemory, when set, bounds the live heap (bytes): past it the scoring stops
+	// with an error saying how far it got, rather than the machine running out.
+	MaxMemory int64
 	// DropFields releases each item's fields (prompt, references) once its last run is
 	// scored and OnFirst has seen it. Only a caller that reads nothing more from the
 	// items' fields sets it.
@@ -129,45 +145,75 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			kept = make([]Sample, len(suite.Items))
 		}
 		last := r == len(srcs)-1
+		build := building && r == 0
 		lines := make([]int32, len(suite.Items)) // line of the item's result in this run
-		type queued struct {
-			idx int
-			ins []*Input
+		seenBefore := slices.Clone(seenFirst)    // read by the parallel prep
+		var queue []*prepared
+		read := 0
+		// prep runs on the decoding workers: it reads the suite and scores, never writes.
+		prep := func(res *eval.Result) any {
+			p := &prepared{}
+			if build {
+				p.it, p.err = eval.ItemFromResult(src.File, res)
+			} else {
+				p.it, _ = suite.Item(res.ID)
+			}
+			if p.it == nil || p.err != nil || preparing {
+				return p
+			}
+			p.ins = sys.inputsFor(p.it, res, r)
+			p.score(sys, suite, src.File, opts.Capture, build || !seenBefore[p.it.Index])
+			return p
 		}
-		var queue []queued
-		score := func(idx int, ins []*Input) error {
-			sm, err := sys.scoreSample(ins, suite, src.File)
-			if err != nil {
-				return err
+		finish := func(p *prepared) error {
+			if p.err != nil {
+				return p.err
 			}
+			idx := p.it.Index
 			if opts.KeepSamples {
-				kept[idx] = sm
+				kept[idx] = p.sm
 			}
-			cols.put(idx, &sm, in)
+			cols.put(idx, &p.sm, in)
 			if !seenFirst[idx] {
 				seenFirst[idx] = true
 				if opts.OnFirst != nil {
-					if err := opts.OnFirst(idx, suite.Items[idx], &sm); err != nil {
+					if err := opts.OnFirst(idx, p.captured); err != nil {
 						return err
 					}
 				}
 			}
 			if last && opts.DropFields {
-				suite.Items[idx].Release()
+				p.it.Release()
 			}
 			return nil
 		}
-		err := src.Each(func(res *eval.Result) error {
+		err := src.Each(prep, func(res *eval.Result, v any) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			it, ok := suite.Item(res.ID)
-			switch {
-			case ok && lines[it.Index] != 0:
-				return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first on line %d", lines[it.Index])
-			case !ok && building && r == 0:
-				var err error
-				if it, err = suite.AddResult(res); err != nil {
+			if read++; read%memoryCheckEvery == 0 && opts.MaxMemory > 0 {
+				if err := checkMemory(opts.MaxMemory, src.File, res.Line, read); err != nil {
+					return err
+				}
+			}
+			p := v.(*prepared)
+			if build {
+				if prev, dup := suite.Item(res.ID); dup {
+					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
+				}
+			} else {
+				if p.it == nil {
+					return eval.Errorf(src.File, res.Line, res.ID, "no such item in suite %s", suite.File)
+				}
+				if prev := lines[p.it.Index]; prev != 0 {
+					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev)
+				}
+			}
+			if p.err != nil {
+				return p.err
+			}
+			if build {
+				if err := suite.AddItem(p.it); err != nil {
 					return err
 				}
 				seenFirst = append(seenFirst, false)
@@ -176,21 +222,19 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				if opts.KeepSamples {
 					kept = append(kept, Sample{})
 				}
-			case !ok:
-				return eval.Errorf(src.File, res.Line, res.ID, "no such item in suite %s", suite.File)
 			}
-			lines[it.Index] = int32(min(res.Line, math.MaxInt32))
-			ins := sys.inputsFor(it, res, r)
+			lines[p.it.Index] = int32(min(res.Line, math.MaxInt32))
 			if preparing {
-				queue = append(queue, queued{it.Index, ins})
+				p.ins = sys.inputsFor(p.it, res, r)
+				queue = append(queue, p)
 				return nil
 			}
-			return score(it.Index, ins)
+			return finish(p)
 		})
 		if err != nil {
 			return nil, err
 		}
-		if building && r == 0 {
+		if build {
 			if len(suite.Items) == 0 {
 				return nil, eval.Errorf(src.File, 0, "", "results file has no records")
 			}
@@ -211,7 +255,8 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				}
 			}
 			for _, q := range queue {
-				if err := score(q.idx, q.ins); err != nil {
+				q.score(sys, suite, src.File, opts.Capture, !seenFirst[q.it.Index])
+				if err := finish(q); err != nil {
 					return nil, err
 				}
 			}
@@ -235,7 +280,14 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 	out.Metrics, out.MetricsStd = acrossRuns(out.Runs)
 	for i, it := range suite.Items {
 		if !seenFirst[i] && opts.OnFirst != nil {
-			if err := opts.OnFirst(i, it, nil); err != nil {
+			var captured []byte
+			if opts.Capture != nil {
+				var err error
+				if captured, err = opts.Capture(it, nil); err != nil {
+					return nil, err
+				}
+			}
+			if err := opts.OnFirst(i, captured); err != nil {
 				return nil, err
 			}
 		}
@@ -265,13 +317,58 @@ func (sc *Scored) EachItem(fn func(i int, is *ItemScore) error) error {
 		return nil
 	}
 	var buf []Sample
-	for i, it := range sc.Suite.Items {
-		is := sc.aggregateItem(i, it, &buf)
+	for i := range sc.Suite.Items {
+		is := sc.ItemAt(i, &buf)
 		if err := fn(i, &is); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ItemAt is item i's score over the runs; buf is scratch space the caller may reuse
+// between calls. Calls with separate bufs may run in parallel.
+func (sc *Scored) ItemAt(i int, buf *[]Sample) ItemScore {
+	if len(sc.Items) == len(sc.Suite.Items) {
+		return sc.Items[i]
+	}
+	return sc.aggregateItem(i, sc.Suite.Items[i], buf)
+}
+
+// memoryCheckEvery is how many results pass between two looks at the heap.
+const memoryCheckEvery = 1 << 14
+
+// checkMemory refuses to go on when the live heap (as of the last collection) is over
+// the limit.
+func checkMemory(limit int64, file string, line, read int) error {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return nil
+	}
+	if live := s[0].Value.Uint64(); live > uint64(limit) {
+		return fmt.Errorf("%s:%d: the scoring holds %d MiB after %d results, over the memory limit of %d MiB: raise --max-memory, or split the suite with --shard i/n and evalgate merge", file, line, live>>20, read, limit>>20)
+	}
+	return nil
+}
+
+// prepared is one result on its way through the scoring: its item, its sample, what
+// the report captured of it, or the error that stops the scoring.
+type prepared struct {
+	it       *eval.Item
+	ins      []*Input
+	sm       Sample
+	captured []byte
+	err      error
+}
+
+// score scores the sample (and captures it when it is the item's first).
+func (p *prepared) score(sys *System, suite *eval.Suite, file string, capture func(*eval.Item, *Sample) ([]byte, error), first bool) {
+	p.sm, p.err = sys.scoreSample(p.ins, suite, file)
+	if p.err == nil && first && capture != nil {
+		p.captured, p.err = capture(p.it, &p.sm)
+	}
+	p.ins = nil
 }
 
 // EachSample calls fn with every sample, run by run, each in suite order. The sample
