@@ -60,6 +60,9 @@ esac
 number=${tag#v}
 
 cache_root=${RUNNER_TOOL_CACHE:-${TMPDIR:-/tmp}/evalgate-tool-cache}
+# Windows runners give C:\hostedtoolcache\windows; work with its POSIX form (/c/...) and
+# hand Windows paths back to the runner at the end.
+if [ "$os" = windows ] && command -v cygpath >/dev/null 2>&1; then cache_root=$(cygpath -u "$cache_root"); fi
 dir=$cache_root/evalgate/$number/$cache_arch
 if [ -f "$dir.complete" ] && [ -x "$dir/$exe" ]; then
   echo "evalgate $tag found in the tool cache: $dir"
