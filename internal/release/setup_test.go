@@ -31,16 +31,20 @@ type fakeRelease struct {
 
 func newFakeRelease(t *testing.T, tag string, corrupt bool) (*fakeRelease, *httptest.Server) {
 	t.Helper()
-	archive := tarGz(t, "evalgate", "#!/bin/sh\necho \"evalgate "+tag+"\"\n")
-	sum := sha256.Sum256(archive)
+	script := "#!/bin/sh\necho \"evalgate " + tag + "\"\n"
+	archive := tarGz(t, "evalgate", script)
+	// The Windows archive holds evalgate.exe; here a script too, so the test runs on Linux.
+	winArchive := tarGz(t, "evalgate.exe", script)
+	sum, winSum := sha256.Sum256(archive), sha256.Sum256(winArchive)
 	if corrupt {
 		sum[0] ^= 0xff
 	}
 	f := &fakeRelease{tag: tag, hits: map[string]int{}, assets: map[string][]byte{
-		"evalgate_linux_amd64.tar.gz": archive,
+		"evalgate_linux_amd64.tar.gz":   archive,
+		"evalgate_windows_amd64.tar.gz": winArchive,
 		// GoReleaser's checksums.txt: "<sha256>  <file>", one line per archive.
-		"checksums.txt": []byte(fmt.Sprintf("%s  evalgate_darwin_arm64.tar.gz\n%s  evalgate_linux_amd64.tar.gz\n",
-			strings.Repeat("0", 64), hex.EncodeToString(sum[:]))),
+		"checksums.txt": []byte(fmt.Sprintf("%s  evalgate_darwin_arm64.tar.gz\n%s  evalgate_linux_amd64.tar.gz\n%s  evalgate_windows_amd64.tar.gz\n",
+			strings.Repeat("0", 64), hex.EncodeToString(sum[:]), hex.EncodeToString(winSum[:]))),
 	}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
@@ -106,7 +110,7 @@ type install struct {
 
 // runInstall runs setup/install.sh as the composite action does, with the runner's
 // variables pointing into a temp dir. pathDir, when set, is the whole PATH.
-func runInstall(t *testing.T, baseURL, version, token, toolCache, pathDir string) install {
+func runInstall(t *testing.T, baseURL, version, token, toolCache, pathDir string, extraEnv ...string) install {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("the fake release serves the linux/amd64 archive")
@@ -124,7 +128,7 @@ func runInstall(t *testing.T, baseURL, version, token, toolCache, pathDir string
 	} else {
 		env = append(env, "PATH="+os.Getenv("PATH"))
 	}
-	cmd.Env = env
+	cmd.Env = append(env, extraEnv...) // later entries win
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	in.err = cmd.Run()
@@ -249,5 +253,34 @@ func TestSetupFallsBackToShasum(t *testing.T) {
 	in = runInstall(t, bad.URL, "v1.2.3", "", t.TempDir(), bin)
 	if in.err == nil || !strings.Contains(in.stderr, "checksum mismatch") {
 		t.Fatalf("with shasum, a bad checksum: %v\n%s", in.err, in.stderr)
+	}
+}
+
+// TestSetupOnWindows runs the script's Windows branch on Linux: RUNNER_OS=Windows picks
+// the windows archive and evalgate.exe, and a stand-in cygpath (Git Bash's path
+// converter) turns the directory handed back to the runner into a Windows path.
+func TestSetupOnWindows(t *testing.T) {
+	t.Parallel()
+	_, srv := newFakeRelease(t, "v1.2.3", false)
+	bin := t.TempDir()
+	// -u: already POSIX here; -w: slashes to backslashes, as cygpath -w would.
+	cygpath := "#!/bin/sh\nif [ \"$1\" = -w ]; then printf '%s\\n' \"$2\" | tr / '\\\\'; else printf '%s\\n' \"$2\"; fi\n"
+	if err := os.WriteFile(filepath.Join(bin, "cygpath"), []byte(cygpath), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	in := runInstall(t, srv.URL, "v1.2.3", "", cache, "", "RUNNER_OS=Windows", "PATH="+bin+":"+os.Getenv("PATH"))
+	if in.err != nil {
+		t.Fatalf("install: %v\nstdout:\n%s\nstderr:\n%s", in.err, in.stdout, in.stderr)
+	}
+	winDir := strings.ReplaceAll(filepath.Join(cache, "evalgate", "1.2.3", "x64"), "/", `\`)
+	if got, want := read(t, in.outputs), "version=v1.2.3\npath="+winDir+`\evalgate.exe`+"\n"; got != want {
+		t.Errorf("GITHUB_OUTPUT = %q; want %q", got, want)
+	}
+	if got := read(t, in.path); got != winDir+"\n" {
+		t.Errorf("GITHUB_PATH = %q; want %q", got, winDir+"\n")
+	}
+	if _, err := os.Stat(filepath.Join(cache, "evalgate", "1.2.3", "x64", "evalgate.exe")); err != nil {
+		t.Errorf("evalgate.exe not in the tool cache: %v", err)
 	}
 }
