@@ -49,7 +49,11 @@ func (c *CLI) action(args []string) int {
 func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
 	opts := CheckOptions{Config: in.ConfigPath, Results: in.Results,
 		Baseline: in.BaselinePath, Now: c.Now(), CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{}),
-		AcceptedBy: in.AcceptedBy, AcceptLabel: in.AcceptLabel}
+		AcceptedBy: in.AcceptedBy, AcceptLabel: in.AcceptLabel,
+		RequireBaseline: in.RequireBaseline,
+		// A pull request whose base commit has no config adds evalgate: a missing
+		// baseline never fails it.
+		FirstAdoption: in.ReadBase != nil && in.BaseConfigPath == ""}
 	l, err := Load(opts)
 	if err != nil {
 		return nil, err
@@ -68,7 +72,8 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		if err != nil {
 			return nil, err
 		}
-		opts.Baseline, opts.BaselineMissing, source = path, missing, src
+		opts.Baseline, opts.BaselineMissing, source = path, missing.why, src
+		opts.MissingBaseline = missing.path
 		if path != "" {
 			defer os.Remove(path)
 		}
@@ -138,39 +143,55 @@ func (c *CLI) baseConfig(in ghaction.CheckInput) (*config.Config, error) {
 // baseBaseline fetches the baseline that cfg (the base commit's config, when there is
 // one) names, as of the base commit, into a temp file. It returns ("", why, nil) when
 // the base has none yet. source says where it came from ("baselines/x.json@f95f852").
-func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config) (path, source, missing string, err error) {
+func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config) (path, source string, missing baseMissing, err error) {
 	if cfg.Baseline == "" {
-		return "", "", "no baseline configured: set `baseline:` in the config, and refresh it on release (mode: baseline)", nil
+		return "", "", baseMissing{why: "no baseline configured: set `baseline:` in the config, and refresh it on release (mode: baseline)"}, nil
 	}
 	root := c.workspaceRoot()
 	abs, _ := filepath.Abs(cfg.Path(cfg.Baseline))
 	rel, err := filepath.Rel(root, abs)
 	if err != nil || strings.HasPrefix(rel, "..") {
-		return "", "", "", fmt.Errorf("baseline %s is outside the workspace %s", abs, root)
+		return "", "", baseMissing{}, fmt.Errorf("baseline %s is outside the workspace %s", abs, root)
 	}
 	rel = filepath.ToSlash(rel)
 	data, err := in.ReadBase(ctx, rel)
 	if errors.Is(err, github.ErrNotFound) {
-		return "", "", fmt.Sprintf("no baseline at %s on the base branch yet: merge one made with `evalgate baseline` (or run the action with mode: baseline on release)", rel), nil
+		if _, err := os.Stat(abs); err == nil {
+			// The pull request adds it: it is the baseline from the merge on.
+			return "", "", baseMissing{why: fmt.Sprintf("no baseline at %s on the base branch yet: this pull request adds it, and it is compared with once merged", rel)}, nil
+		}
+		why := "baseline " + rel + " does not exist on the base branch or in this pull request"
+		if near := nearestExisting(abs); near != "" {
+			if r, err := filepath.Rel(root, near); err == nil {
+				why += " (did you mean " + filepath.ToSlash(r) + "?)"
+			}
+		}
+		why += ": the regression gate is skipped. Fix `baseline:` in the config, or merge one made with `evalgate baseline` (or run the action with mode: baseline on release)"
+		return "", "", baseMissing{why: why, path: rel}, nil
 	}
 	if err != nil {
-		return "", "", "", fmt.Errorf("reading %s at the base commit: %w", rel, err)
+		return "", "", baseMissing{}, fmt.Errorf("reading %s at the base commit: %w", rel, err)
 	}
 	f, err := os.CreateTemp("", "evalgate-base-baseline-*.json")
 	if err != nil {
-		return "", "", "", err
+		return "", "", baseMissing{}, err
 	}
 	defer f.Close()
 	if _, err := f.Write(data); err != nil {
 		os.Remove(f.Name())
-		return "", "", "", err
+		return "", "", baseMissing{}, err
 	}
 	source = rel
 	if in.BaseSHA != "" {
 		source += "@" + in.BaseSHA[:min(len(in.BaseSHA), 7)]
 	}
-	return f.Name(), source, "", nil
+	return f.Name(), source, baseMissing{}, nil
 }
+
+// baseMissing says why a pull request has no baseline to compare with; path is set
+// when the config names a file that exists neither at the base commit nor in the pull
+// request (a missing baseline, which require-baseline fails).
+type baseMissing struct{ why, path string }
 
 // workspaceRoot is the repository's root: GITHUB_WORKSPACE, else the current directory.
 func (c *CLI) workspaceRoot() string {

@@ -867,6 +867,64 @@ func TestActionE2E(t *testing.T) {
 		}
 	})
 
+	t.Run("a misspelt baseline: a warning with the nearest name; require-baseline fails it", func(t *testing.T) {
+		t.Parallel()
+		// The base's config and the head's both name baselines/tutor-capstone.jsn, which
+		// exists in neither: without require-baseline the regression gate is skipped
+		// with a warning at the top; with it the check fails.
+		misspelt := strings.Replace(e2eRead(t, filepath.Join(repoRoot, "evalgate.yaml")), "baseline: "+tutorBaseline, "baseline: baselines/tutor-capstone.jsn", 1)
+		files := baseFiles(t)
+		files["evalgate.yaml"] = misspelt
+		setup := func(t *testing.T, ws string) { e2eWrite(t, filepath.Join(ws, "evalgate.yaml"), misspelt) }
+		wantWarning := func(t *testing.T, comment string) {
+			t.Helper()
+			want := "> [!WARNING]\n> baseline baselines/tutor-capstone.jsn does not exist on the base branch or in this pull request (did you mean baselines/tutor-capstone.json?)"
+			if !strings.Contains(comment, want) {
+				t.Errorf("the comment does not warn about the missing baseline; want\n%s\ngot:\n%s", want, comment)
+			}
+		}
+
+		f := newFakeGitHub(t, fakeRepo{baseFiles: files})
+		spec := prSpec("pull_request.opened", "pr.jsonl", nil)
+		spec.setup = setup
+		run := runAction(t, bin, f, spec)
+		wantExit(t, run, 0)
+		wantOutputs(t, run, map[string]string{"verdict": "warn"})
+		wantWarning(t, onlyComment(t, f))
+		wantSummary(t, run, onlyComment(t, f))
+
+		f = newFakeGitHub(t, fakeRepo{baseFiles: files})
+		spec = prSpec("pull_request.opened", "pr.jsonl", map[string]string{"require-baseline": "true"})
+		spec.setup = setup
+		run = runAction(t, bin, f, spec)
+		wantExit(t, run, 1)
+		wantOutputs(t, run, map[string]string{"verdict": "fail"})
+		wantCheckRun(t, f, 1, "failure", "blocked tutor-capstone")
+		comment := onlyComment(t, f)
+		wantWarning(t, comment)
+		if !strings.Contains(comment, `regression gate "regression" failed: baseline baselines/tutor-capstone.jsn is required (require\_baseline) but does not exist`) {
+			t.Errorf("the regression gate does not say the baseline is required:\n%s", comment)
+		}
+	})
+
+	t.Run("the pull request that adds evalgate is never failed by a missing baseline", func(t *testing.T) {
+		t.Parallel()
+		// The base commit has no config at all: this pull request adds evalgate, with a
+		// config whose baseline is not made yet, and require-baseline on.
+		f := newFakeGitHub(t, fakeRepo{baseFiles: map[string]string{}})
+		spec := prSpec("pull_request.opened", "pr.jsonl", map[string]string{"require-baseline": "true"})
+		spec.setup = func(t *testing.T, ws string) {
+			cfg := e2eRead(t, filepath.Join(ws, "evalgate.yaml"))
+			e2eWrite(t, filepath.Join(ws, "evalgate.yaml"), strings.Replace(cfg, "baseline: "+tutorBaseline, "baseline: baselines/new-suite.json", 1))
+		}
+		run := runAction(t, bin, f, spec)
+		wantExit(t, run, 0)
+		wantOutputs(t, run, map[string]string{"verdict": "warn"})
+		if comment := onlyComment(t, f); !strings.Contains(comment, "> [!WARNING]\n> baseline baselines/new-suite.json does not exist") {
+			t.Errorf("the comment does not warn about the missing baseline:\n%s", comment)
+		}
+	})
+
 	t.Run("fork: summary and log only, the verdict still fails the step", func(t *testing.T) {
 		t.Parallel()
 		f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), forbidWrites: true})

@@ -30,10 +30,16 @@ type CheckOptions struct {
 	NoBaseline bool     // score and gate without comparing (evalgate score)
 	// BaselineMissing, when set, says why there is no baseline to compare with (the
 	// action found none at the base commit); the workspace's baseline is not used.
+	// MissingBaseline is then the path the config names, when it names one.
 	BaselineMissing string
-	Now             time.Time
-	CodeVersion     string
-	Env             *rubric.Env
+	MissingBaseline string
+	// RequireBaseline fails the check when the baseline the config names is missing
+	// (the action's require-baseline input); FirstAdoption (the pull request adds
+	// evalgate) overrides it.
+	RequireBaseline, FirstAdoption bool
+	Now                            time.Time
+	CodeVersion                    string
+	Env                            *rubric.Env
 	// StreamAbove overrides the results size above which check streams (StreamAbove);
 	// negative: always.
 	StreamAbove int64
@@ -216,7 +222,7 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	rg := cfg.Grading.RegressionGate()
 	var cmp *baseline.Comparison
 	var baseMetrics map[string]float64
-	noBase := ""
+	noBase, missing := "", ""
 	bpath := opts.Baseline
 	if bpath == "" && cfg.Baseline != "" {
 		bpath = cfg.Path(cfg.Baseline)
@@ -224,12 +230,12 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	switch {
 	case opts.NoBaseline:
 	case opts.BaselineMissing != "":
-		noBase = opts.BaselineMissing
+		noBase, missing = opts.BaselineMissing, opts.MissingBaseline
 	case bpath == "":
 		noBase = fmt.Sprintf("no baseline configured: make one with `evalgate baseline --config %s --out baselines/%s.json` and set `baseline:` in the config", cfg.File, cfg.SuiteName(l.Suite))
 	default:
 		if _, err := os.Stat(bpath); errors.Is(err, fs.ErrNotExist) {
-			noBase = fmt.Sprintf("no baseline at %s yet: make one from a release's runs with `evalgate baseline --config %s --results RUN.jsonl --out %s`", bpath, cfg.File, bpath)
+			noBase, missing = missingBaselineMessage(bpath, cfg.File), bpath
 			break
 		}
 		b, err := baseline.Load(bpath)
@@ -245,7 +251,9 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 			cmp.Notes = append(cmp.Notes, fmt.Sprintf("grading changed (%s → %s): the comparison is re-graded under %s; scores are unaffected", b.GradingSystem, cfg.Grading.Version, cfg.Grading.Version))
 		}
 	}
-	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: noBase, AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel})
+	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: noBase, MissingBaseline: missing,
+		RequireBaseline: opts.RequireBaseline, FirstAdoption: opts.FirstAdoption,
+		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel})
 	if v.Regression != nil && v.Regression.Outcome != gate.Pass {
 		v.Regression.RerunCommand = rerunCommand(opts, l, v.Regression)
 	}
@@ -259,6 +267,9 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	})
 	if err != nil {
 		return nil, err
+	}
+	if v.MissingBaseline != "" {
+		r.Notices = append(r.Notices, v.NoBaseline)
 	}
 	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics})
 	if bpath != "" && !opts.NoBaseline {

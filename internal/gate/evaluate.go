@@ -48,6 +48,10 @@ type Verdict struct {
 	DecidedBy string `json:"decided_by,omitempty"`
 	// NoBaseline says why there is no comparison, and how to make one.
 	NoBaseline string `json:"no_baseline,omitempty"`
+	// MissingBaseline is the baseline file the config names when it does not exist: not
+	// a baseline yet to be made but, often, a misspelt path. Renderers show it as a
+	// warning at the top.
+	MissingBaseline string `json:"missing_baseline,omitempty"`
 	// AcceptedBy is the maintainer whose accept label turned a regression block into
 	// Accepted.
 	AcceptedBy string `json:"accepted_by,omitempty"`
@@ -62,6 +66,14 @@ type Verdict struct {
 type Inputs struct {
 	// NoBaseline explains a missing comparison.
 	NoBaseline string
+	// MissingBaseline is the baseline file the config names when it does not exist.
+	MissingBaseline string
+	// RequireBaseline is the action's require-baseline input: like the config's
+	// grading.regression.require_baseline, a missing baseline then fails the check.
+	RequireBaseline bool
+	// FirstAdoption says the pull request adds evalgate (its base commit has no
+	// config): a missing baseline never fails it.
+	FirstAdoption bool
 	// AcceptedBy is the login of a maintainer who applied the accept label (checked to
 	// have write access), AcceptLabel the label. When the regression gate is the only
 	// blocking gate, the verdict becomes Accepted.
@@ -70,12 +82,13 @@ type Inputs struct {
 
 // Evaluate grades a scored run, with the comparison when there is a baseline.
 func (s *System) Evaluate(sc *rubric.Scored, cmp *baseline.Comparison, in Inputs) *Verdict {
-	v := &Verdict{NoBaseline: in.NoBaseline}
+	v := &Verdict{NoBaseline: in.NoBaseline, MissingBaseline: in.MissingBaseline}
 	rg := s.RegressionGate()
 	if cmp != nil && !rg.Disabled {
 		v.Regression = rg.Decide(cmp)
 	}
 	v.Gates = append(v.Gates, regressionResults(rg, cmp, v.Regression)...)
+	requireBaseline(v, rg, cmp, in)
 	v.Gates = append(v.Gates, s.vetoResults(sc)...)
 	for _, g := range s.Gates {
 		v.Gates = append(v.Gates, metricGate(g, sc))
@@ -84,6 +97,20 @@ func (s *System) Evaluate(sc *rubric.Scored, cmp *baseline.Comparison, in Inputs
 	v.decide(rg)
 	v.accept(in)
 	return v
+}
+
+// requireBaseline fails the regression gate when a baseline is required and the one the
+// config names does not exist, unless the pull request is the one that adds evalgate.
+func requireBaseline(v *Verdict, rg *Regression, cmp *baseline.Comparison, in Inputs) {
+	if cmp != nil || in.MissingBaseline == "" || in.FirstAdoption || rg.Disabled || !(rg.RequireBaseline || in.RequireBaseline) {
+		return
+	}
+	for i := range v.Gates {
+		if g := &v.Gates[i]; g.Kind == KindRegression && g.Status == Skipped {
+			g.Status = Fail
+			g.Message = fmt.Sprintf("baseline %s is required (require_baseline) but does not exist", in.MissingBaseline)
+		}
+	}
 }
 
 func metricGate(g Gate, sc *rubric.Scored) Result {

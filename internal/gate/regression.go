@@ -30,6 +30,10 @@ type Regression struct {
 	// normalized mean).
 	Dimensions map[string]float64 `yaml:"dimensions,omitempty" json:"dimensions,omitempty"`
 	Disabled   bool               `yaml:"disabled,omitempty" json:"disabled,omitempty"`
+	// RequireBaseline fails the check when the config names a baseline file that does
+	// not exist (a misspelt path would otherwise skip the regression gate), except on the
+	// pull request that adds evalgate. The action's require-baseline input does the same.
+	RequireBaseline bool `yaml:"require_baseline,omitempty" json:"require_baseline,omitempty"`
 }
 
 // DefaultMaxDrop is seed 000's eval-gate threshold: ≤ 2% (2 points) drop allowed.

@@ -58,6 +58,10 @@ type Inputs struct {
 	// together (base-commit reads, check run, comment, refresh), scoring excluded.
 	RequestTimeout time.Duration
 	PublishBudget  time.Duration
+	// RequireBaseline fails the check when the baseline the config names is missing
+	// (like grading.regression.require_baseline), except on the pull request that adds
+	// evalgate.
+	RequireBaseline bool
 }
 
 // inputDefaults are the defaults action.yml declares, applied when an input is unset
@@ -78,6 +82,7 @@ var inputDefaults = map[string]string{
 	"accept-label":      "evalgate/accept",
 	"request-timeout":   "30s",
 	"publish-budget":    "3m",
+	"require-baseline":  "false",
 }
 
 // maxDurationInput bounds request-timeout and publish-budget: a job runs 6 hours at most.
@@ -127,6 +132,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		RefreshToken:     get("refresh-token"),
 		Refresh:          Refresh(oneOf("refresh", "pr", "file")),
 		AcceptLabel:      get("accept-label"),
+		RequireBaseline:  oneOf("require-baseline", "true", "false") == "true",
 	}
 	in.RequestTimeout = durationInput(get, "request-timeout", &errs)
 	in.PublishBudget = durationInput(get, "publish-budget", &errs)

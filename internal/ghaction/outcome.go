@@ -57,6 +57,9 @@ type CheckInput struct {
 	// is the only one that blocks, the verdict is gate.Accepted.
 	AcceptedBy  string
 	AcceptLabel string
+	// RequireBaseline is the require-baseline input: pass it to the gate
+	// (gate.Inputs.RequireBaseline).
+	RequireBaseline bool
 	// ReportDir is where the callback should write the full report (ReportPath).
 	ReportDir string
 }

@@ -23,6 +23,8 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		ConfigPath:  r.ws.local(r.in.Config),
 		AcceptLabel: r.in.AcceptLabel,
 		ReportDir:   r.ws.dir,
+
+		RequireBaseline: r.in.RequireBaseline,
 	}
 	var err error
 	if in.Results, err = r.ws.expandResults(r.in.Results); err != nil {

@@ -119,7 +119,10 @@ func (r *Report) mdNotices(o MarkdownOptions) []block {
 	for _, n := range o.Notices {
 		fmt.Fprintf(&b, "> %s\n\n", n)
 	}
-	if r.Verdict.NoBaseline != "" {
+	switch {
+	case r.Verdict.MissingBaseline != "":
+		fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", codeSpans(r.Verdict.NoBaseline))
+	case r.Verdict.NoBaseline != "":
 		fmt.Fprintf(&b, "> ℹ️ %s\n\n", codeSpans(r.Verdict.NoBaseline))
 	}
 	for _, n := range notes(r) {

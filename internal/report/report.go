@@ -19,20 +19,23 @@ const SchemaVersion = 2
 
 // Report is one evalgate check: scores, comparison, gates and verdict.
 type Report struct {
-	SchemaVersion int                  `json:"schema_version"`
-	Suite         string               `json:"suite"`
-	ScoringSystem string               `json:"scoringSystem"`
-	GradingSystem string               `json:"gradingSystem"`
-	SuiteHash     string               `json:"suite_hash"`
-	RubricHash    string               `json:"rubric_hash"`
-	Metadata      Metadata             `json:"metadata"`
-	Summary       Summary              `json:"summary"`
-	Dimensions    []Dimension          `json:"dimensions"`
-	Runs          []Run                `json:"runs"`
-	Items         []Item               `json:"items"`
-	Comparison    *baseline.Comparison `json:"comparison,omitempty"`
-	Gates         []gate.Result        `json:"gates"`
-	Grade         *gate.GradeResult    `json:"grade,omitempty"`
+	SchemaVersion int    `json:"schema_version"`
+	Suite         string `json:"suite"`
+	ScoringSystem string `json:"scoringSystem"`
+	GradingSystem string `json:"gradingSystem"`
+	// Notices are what a reader must see first, at the top of every format: a baseline
+	// the config names that does not exist.
+	Notices    []string             `json:"notices,omitempty"`
+	SuiteHash  string               `json:"suite_hash"`
+	RubricHash string               `json:"rubric_hash"`
+	Metadata   Metadata             `json:"metadata"`
+	Summary    Summary              `json:"summary"`
+	Dimensions []Dimension          `json:"dimensions"`
+	Runs       []Run                `json:"runs"`
+	Items      []Item               `json:"items"`
+	Comparison *baseline.Comparison `json:"comparison,omitempty"`
+	Gates      []gate.Result        `json:"gates"`
+	Grade      *gate.GradeResult    `json:"grade,omitempty"`
 	// Regression is the regression gate's decision: the figure that decided, its
 	// threshold and interval, the evidence items, the suite's resolving power. Absent
 	// without a baseline.

@@ -85,7 +85,10 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 		line(plain(l))
 	}
 	// The notices.
-	if r.Verdict.NoBaseline != "" {
+	switch {
+	case r.Verdict.MissingBaseline != "":
+		line(t.paint(ansiYellow, "warning: "+plain(r.Verdict.NoBaseline)))
+	case r.Verdict.NoBaseline != "":
 		line("note: " + plain(r.Verdict.NoBaseline))
 	}
 	for _, n := range notes(r) {

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/suggest"
+)
+
+// nearestExisting is the existing path nearest to p, a path that does not exist: each
+// missing component is replaced by the closest name in its directory
+// ("baselines/tutor-capstone.jsn" → "baselines/tutor-capstone.json"). It returns ""
+// when no name is close enough.
+func nearestExisting(p string) string {
+	clean := filepath.Clean(p)
+	parts := strings.Split(filepath.ToSlash(clean), "/")
+	cur := ""
+	if filepath.IsAbs(clean) {
+		cur = string(filepath.Separator)
+	}
+	changed := false
+	for _, part := range parts {
+		if part == "" {
+			continue
+		}
+		next := filepath.Join(cur, part)
+		if cur == "" {
+			next = part
+		}
+		if _, err := os.Stat(next); err != nil {
+			dir := cur
+			if dir == "" {
+				dir = "."
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				return ""
+			}
+			names := make([]string, 0, len(entries))
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			best := suggest.Closest(part, names)
+			if best == "" {
+				return ""
+			}
+			next = filepath.Join(cur, best)
+			if cur == "" {
+				next = best
+			}
+			changed = true
+		}
+		cur = next
+	}
+	if !changed {
+		return ""
+	}
+	if fi, err := os.Stat(cur); err != nil || fi.IsDir() {
+		return ""
+	}
+	return cur
+}
+
+// missingBaselineMessage says that the baseline the config names does not exist, with
+// the nearest existing file, and how to make one.
+func missingBaselineMessage(path, configFile string) string {
+	msg := "baseline " + path + " does not exist"
+	if near := nearestExisting(path); near != "" {
+		msg += " (did you mean " + near + "?)"
+	}
+	return msg + ": the regression gate is skipped. Fix `baseline:` in the config, or make one from a release's runs with `evalgate baseline --config " +
+		configFile + " --results RUN.jsonl --out " + path + "`"
+}
