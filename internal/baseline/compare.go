@@ -165,7 +165,7 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 		cands = append(cands, ci)
 		return nil
 	})
-	c, err := comparePairs(b, baseItems, cands, dims, file)
+	c, err := comparePairs(b, baseItems, cands, dims, file, stats.ResampleOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +191,12 @@ type Candidate struct {
 // into baselines): a release-to-release diff. A scoring difference is flagged in the
 // notes, since neither side carries a scorer to re-score with.
 func CompareSnapshots(a, b *Baseline, fileA string) (*Comparison, error) {
+	return CompareSnapshotsWith(a, b, fileA, stats.ResampleOptions{})
+}
+
+// CompareSnapshotsWith is CompareSnapshots with the resampling options of the plain
+// measurements (the simulation measures analytically: stats.ResampleOptions.Analytic).
+func CompareSnapshotsWith(a, b *Baseline, fileA string, ro stats.ResampleOptions) (*Comparison, error) {
 	baseItems := map[string]Item{}
 	for _, it := range a.Items {
 		baseItems[it.ID] = it
@@ -207,7 +213,7 @@ func CompareSnapshots(a, b *Baseline, fileA string) (*Comparison, error) {
 		}
 	}
 	sort.Strings(dims)
-	c, err := comparePairs(a, baseItems, cands, dims, fileA)
+	c, err := comparePairs(a, baseItems, cands, dims, fileA, ro)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +224,7 @@ func CompareSnapshots(a, b *Baseline, fileA string) (*Comparison, error) {
 }
 
 // comparePairs pairs candidate items with baseline items and measures the change.
-func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dims []string, file string) (*Comparison, error) {
+func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dims []string, file string, ro stats.ResampleOptions) (*Comparison, error) {
 	c := &Comparison{BaselineFile: file, BaselineRef: b.Source, ScoringSystem: b.ScoringSystem,
 		GradingSystem: b.GradingSystem, BaselineRuns: len(b.Runs), BaselineStd: b.Std}
 	seen := map[string]bool{}
@@ -300,7 +306,7 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dim
 			}
 		}
 	}
-	m, err := stats.MeasureDrop(base, cnd, stats.ResampleOptions{})
+	m, err := stats.MeasureDrop(base, cnd, ro)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +322,7 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dim
 	for d, name := range dims {
 		dd := DimensionDelta{Name: name, Base: rubric.Round9(stats.Mean(dimBase[d])), Cand: rubric.Round9(stats.Mean(dimCand[d]))}
 		dd.Delta = rubric.Round9(dd.Cand - dd.Base)
-		dd.CI = dimensionCI(dimBase[d], dimCand[d])
+		dd.CI = dimensionCI(dimBase[d], dimCand[d], ro)
 		if dev, err := stats.MeasureEvidence(dimObs[d], dimVar[d], EvidenceTop); err == nil {
 			dd.Evidence, dd.EvidenceItems = &dev, evidenceItems(dev, pairs)
 		}
@@ -435,8 +441,8 @@ func rescore(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 }
 
 // dimensionCI is the 95% interval of a dimension's mean paired difference.
-func dimensionCI(base, cand []float64) *stats.Interval {
-	m, err := stats.MeasureDrop(base, cand, stats.ResampleOptions{})
+func dimensionCI(base, cand []float64, ro stats.ResampleOptions) *stats.Interval {
+	m, err := stats.MeasureDrop(base, cand, ro)
 	if err != nil {
 		return nil
 	}

@@ -25,6 +25,8 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
 	var maxMem memoryFlag
 	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
+	var rerun multiFlag
+	fs.Var(&rerun, "rerun", "results `file` of a re-run of some items (evalgate run --only), repeatable: adds a run to those items only")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -37,7 +39,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		cv = c.codeVersion()
 	}
 	r, err := Check(context.Background(), CheckOptions{
-		Config: o.Config, Results: o.Results, Baseline: o.Baseline, NoBaseline: scoreOnly,
+		Config: o.Config, Results: o.Results, Reruns: rerun, Baseline: o.Baseline, NoBaseline: scoreOnly,
 		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem),
 	})
 	if err != nil {

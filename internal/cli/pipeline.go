@@ -51,6 +51,9 @@ type CheckOptions struct {
 	// Notice receives what the rubric tests skipped (judge verdicts not cached); nil
 	// drops it.
 	Notice func(string)
+	// Reruns are results files of re-runs of some items (evalgate run --only): each
+	// adds a run to the items it holds and to no other.
+	Reruns []string
 	// AcceptedBy and AcceptLabel: a maintainer accepted a regression (the action's
 	// accept label); the gate decides what that changes.
 	AcceptedBy, AcceptLabel string
@@ -62,7 +65,8 @@ type CheckOptions struct {
 type Loaded struct {
 	Config *config.Config
 	Suite  *eval.Suite // nil until LoadRuns when the suite comes from the results
-	Paths  []string    // results files, one per run
+	Paths  []string    // results files, one per run; from index full on, re-runs of some items
+	full   int         // how many of Paths are full runs
 	Runs   []*eval.Run // after LoadRuns
 	stdin  io.Reader   // for the results path "-"
 }
@@ -89,7 +93,13 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if slices.Contains(paths, safeio.Stdin) && opts.Stdin == nil {
 		return nil, eval.Errorf(cfg.File, 0, "", "--results - (standard input) is not available here")
 	}
-	l := &Loaded{Config: cfg, Paths: paths, stdin: opts.Stdin}
+	l := &Loaded{Config: cfg, Paths: paths, stdin: opts.Stdin, full: len(paths)}
+	for _, p := range opts.Reruns {
+		if p == safeio.Stdin {
+			return nil, eval.Errorf(cfg.File, 0, "", "--rerun - (standard input) is not supported; give the re-run's results file")
+		}
+		l.Paths = append(l.Paths, p)
+	}
 	if cfg.Suite != "" {
 		if l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
 			return nil, err
@@ -197,13 +207,17 @@ func (l *Loaded) large(above int64) bool {
 func (l *Loaded) sources() []rubric.RunSource {
 	var out []rubric.RunSource
 	if l.Runs != nil {
-		for _, r := range l.Runs {
-			out = append(out, rubric.MemoryRun(r))
+		for i, r := range l.Runs {
+			src := rubric.MemoryRun(r)
+			src.Partial = i >= l.full
+			out = append(out, src)
 		}
 		return out
 	}
-	for _, p := range l.Paths {
-		out = append(out, rubric.FileRun(p))
+	for i, p := range l.Paths {
+		src := rubric.FileRun(p)
+		src.Partial = i >= l.full
+		out = append(out, src)
 	}
 	return out
 }
@@ -289,6 +303,9 @@ func reproduce(opts CheckOptions, l *Loaded) string {
 	for _, r := range opts.Results {
 		parts = append(parts, "--results "+r)
 	}
+	for _, r := range opts.Reruns {
+		parts = append(parts, "--rerun "+r)
+	}
 	if opts.Baseline != "" {
 		parts = append(parts, "--baseline "+opts.Baseline)
 	}
@@ -309,5 +326,8 @@ func rerunCommand(opts CheckOptions, l *Loaded, d *gate.RegressionDecision) stri
 	if opts.Config != config.DefaultFile {
 		cfg = " --config " + opts.Config
 	}
-	return fmt.Sprintf("evalgate run%s --only %s --out rerun.jsonl && %s --results rerun.jsonl", cfg, strings.Join(ids, ","), reproduce(opts, l))
+	out := fmt.Sprintf("rerun%d.jsonl", len(opts.Reruns)+1)
+	again := opts
+	again.Reruns = append(append([]string(nil), opts.Reruns...), out)
+	return fmt.Sprintf("evalgate run%s --only %s --out %s && %s", cfg, strings.Join(ids, ","), out, reproduce(again, l))
 }

@@ -15,12 +15,13 @@ import (
 // runOptions are the flags of `evalgate run`.
 type runOptions struct {
 	Config, Out, OutDir string
+	Only, OnlyFrom      string
 	Runs, Concurrency   int
 	Resume              bool
 }
 
 func (c *CLI) runCmd(args []string) int {
-	fs := newFlagSet("run", "run [--config evalgate.yaml] (--out results.jsonl | --runs N --out-dir DIR) [--resume] [--concurrency N]\n\nRuns the system under test (the config's `run:` block: exec or openai) over the suite\nand writes one JSONL result per item as it finishes, so an interrupted run keeps its work.\nWith --runs N --out-dir DIR it runs the suite N times, one after the other, into\nDIR/run1.jsonl ... DIR/runN.jsonl (what `evalgate baseline` and the action's glob read).", c.Stderr)
+	fs := newFlagSet("run", "run [--config evalgate.yaml] (--out results.jsonl | --runs N --out-dir DIR) [--resume] [--concurrency N] [--only IDS | --only-from REPORT]\n\nRuns the system under test (the config's `run:` block: exec or openai) over the suite\nand writes one JSONL result per item as it finishes, so an interrupted run keeps its work.\nWith --runs N --out-dir DIR it runs the suite N times, one after the other, into\nDIR/run1.jsonl ... DIR/runN.jsonl (what `evalgate baseline` and the action's glob read).", c.Stderr)
 	var o runOptions
 	fs.StringVar(&o.Config, "config", config.DefaultFile, "config `file`")
 	fs.StringVar(&o.Out, "out", "", "results `file` to write (JSONL; default: the config's first results file)")
@@ -28,6 +29,8 @@ func (c *CLI) runCmd(args []string) int {
 	fs.IntVar(&o.Runs, "runs", 1, "how many times to run the suite (with --out-dir)")
 	fs.BoolVar(&o.Resume, "resume", false, "keep the items already written and run only the others (with --out-dir: finished run files are skipped, a partial one is completed; --runs must be the same)")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "items run at once (default: the config's, else 8)")
+	fs.StringVar(&o.Only, "only", "", "run only these items (comma-separated `ids`): a re-run to settle an inconclusive verdict; check it with --rerun FILE")
+	fs.StringVar(&o.OnlyFrom, "only-from", "", "run only the items a JSON `report` (check --format json) names as its regression evidence")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -51,6 +54,9 @@ func (c *CLI) runCmd(args []string) int {
 	}
 	suite, err := eval.LoadSuite(cfg.Path(cfg.Suite))
 	if err != nil {
+		return c.fail(err)
+	}
+	if suite, err = onlyItems(suite, o.Only, o.OnlyFrom); err != nil {
 		return c.fail(err)
 	}
 	if o.Concurrency > 0 {

@@ -77,11 +77,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, m meas
 		p := ev.PValue
 		d.PValue = &p
 		d.Rejects = ev.Z > stats.CriticalZ(Alpha, ev.Skew)
-		for _, e := range m.evidence {
-			if e.Z >= MinEvidenceZ {
-				d.Evidence = append(d.Evidence, e)
-			}
-		}
+		d.Evidence = m.evidence
 	default:
 		d.Statistic = "drop"
 		d.Value = inUnit(-m.delta)
@@ -105,16 +101,31 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, m meas
 	default:
 		d.Outcome = Pass
 	}
-	if d.Outcome == Pass {
+	switch d.Outcome {
+	case Pass:
 		d.Evidence = nil
+	case Fail:
+		// A block names the items that carried it: those clearly below their
+		// prediction. An inconclusive result names every item that pulled toward a
+		// drop, strongest first: re-running them is what settles it.
+		var strong []baseline.EvidenceItem
+		for _, e := range d.Evidence {
+			if e.Z >= MinEvidenceZ {
+				strong = append(strong, e)
+			}
+		}
+		if len(strong) > 0 {
+			d.Evidence = strong
+		}
 	}
 	d.DecidedBy = decidedBy(d)
 	return d
 }
 
 // MinEvidenceZ is how far below its prediction an item must fall, in predicted
-// standard deviations, to be named as evidence: items closer are within their noise.
-const MinEvidenceZ = 1.5
+// standard deviations, to be named as the evidence of a block: items closer are within
+// their noise.
+const MinEvidenceZ = 2
 
 // relOr is an absolute drop in the mode's unit, relative to base in relative mode.
 func relOr(drop, base float64, mode string) float64 {

@@ -6,12 +6,13 @@ import "math"
 // item × dimension): the few numbers the summary, the comparison and the report need,
 // never the output. A million items with four dimensions take about 80 MB per run.
 type sampleCols struct {
-	nd     int
-	score  []float64
-	flags  []uint8
-	norm   []float64 // [item*nd+d]
-	raw    []float64 // [item*nd+d]; NaN is null
-	dflags []uint8   // [item*nd+d]: dimExcluded
+	partial bool // a re-run of some items: absent items are not part of the run
+	nd      int
+	score   []float64
+	flags   []uint8
+	norm    []float64 // [item*nd+d]
+	raw     []float64 // [item*nd+d]; NaN is null
+	dflags  []uint8   // [item*nd+d]: dimExcluded
 	// Rare strings, by index, interned.
 	label, errs, note map[int]string // [item*nd+d]
 	cappedBy, why     map[int]string // [item]

@@ -14,7 +14,11 @@ import (
 
 // RunScore is one run (results file) scored: one Sample per suite item, in suite order.
 type RunScore struct {
-	File    string
+	File string
+	// Partial marks a re-run of some items (evalgate run --only): the items it has no
+	// result for are not part of it, so they are neither missing nor scored 0, and its
+	// run-level metrics stay out of the means over runs.
+	Partial bool
 	Samples []Sample
 	Missing []string // ids of items the run has no result for
 	Metrics Metrics
@@ -63,6 +67,8 @@ type RunSource struct {
 	// Each calls fn with every result in file order, with what prep returned for it;
 	// prep may run in parallel (eval.ScanOptions.Prep).
 	Each func(prep func(res *eval.Result) any, fn func(res *eval.Result, prepped any) error) error
+	// Partial: a re-run of some items only (RunScore.Partial).
+	Partial bool
 }
 
 // MemoryRun is a source over a loaded run.
@@ -140,6 +146,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 	}
 	for r, src := range srcs {
 		cols := newCols(nd, len(suite.Items))
+		cols.partial = src.Partial
 		var kept []Sample
 		if opts.KeepSamples {
 			kept = make([]Sample, len(suite.Items))
@@ -261,9 +268,9 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				}
 			}
 		}
-		rs := RunScore{File: src.File, Samples: kept}
+		rs := RunScore{File: src.File, Samples: kept, Partial: src.Partial}
 		for i, it := range suite.Items {
-			if lines[i] == 0 {
+			if lines[i] == 0 && !src.Partial {
 				rs.Missing = append(rs.Missing, it.ID)
 				if opts.KeepSamples {
 					kept[i] = missingSample(nd)
@@ -277,7 +284,13 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		out.Runs[r].Metrics = sys.runMetrics(out.cols[r])
 		out.Runs[r].Model = out.cols[r].modelName
 	}
-	out.Metrics, out.MetricsStd = acrossRuns(out.Runs)
+	full := make([]RunScore, 0, len(out.Runs))
+	for _, r := range out.Runs {
+		if !r.Partial {
+			full = append(full, r)
+		}
+	}
+	out.Metrics, out.MetricsStd = acrossRuns(full)
 	for i, it := range suite.Items {
 		if !seenFirst[i] && opts.OnFirst != nil {
 			var captured []byte
@@ -479,6 +492,10 @@ func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
 	normN := make([]int, nd)
 	scored := 0
 	for r := range runs {
+		if c := sc.cols[r]; c.partial && c.flags[i]&fPresent == 0 {
+			is.Runs-- // a re-run that did not include the item
+			continue
+		}
 		sm := &(*buf)[r]
 		sc.cols[r].sample(s, i, sm)
 		if sm.Missing {
@@ -531,6 +548,6 @@ func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
 		}
 	}
 	// Across N runs an item passes if it passed in at least half of them.
-	is.Pass = !is.Pending && 2*is.PassRuns >= runs
+	is.Pass = !is.Pending && 2*is.PassRuns >= is.Runs
 	return is
 }

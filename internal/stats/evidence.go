@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 )
 
 // The evidence measurement: how strongly does a candidate's drop stand out from the
@@ -13,8 +14,8 @@ import (
 // The model. Each item i has a true mean score p_i in [0, 1]; one run scores it with
 // mean p_i and variance λ·p_i·(1 − p_i), where λ = 1 for pass/fail scores and λ < 1
 // for graded scores that vary less than a coin would (λ is estimated from the baseline's
-// per-item spread, Prior.Lambda). Across the suite the p_i follow a Beta(α, β)
-// distribution, fitted to the baseline by the method of moments (Prior). Each item's
+// per-item spread, Prior.Lambda). Across the suite the p_i follow a distribution fitted
+// to the baseline by maximum likelihood (Prior: nonparametric, on a grid). Each item's
 // p_i is then estimated by its posterior given its own baseline runs: an item that
 // passed 3 of 3 runs is not certain to pass again (its posterior mean is below 1 by
 // how often items of this suite that look stable are not), and an item that flipped is
@@ -41,81 +42,166 @@ import (
 // Everything is closed form and one pass over the items after the prior: O(n) time, and
 // with EvidenceAccumulator O(1) memory per item besides the K largest contributions.
 
-// Prior is the suite's distribution of per-item true scores, fitted to the baseline.
+// Prior is the suite's distribution of per-item true scores, fitted to the baseline:
+// a distribution on a grid of GridPoints values in (0, 1), found by maximum likelihood
+// from the items' baseline runs (the nonparametric empirical Bayes of Kiefer and
+// Wolfowitz, fitted by EM) and lightly smoothed so that every value keeps some weight.
+// The grid stops short of 0 and 1 and the smoothing keeps weight everywhere: no item is
+// ever certain to pass or fail again.
 type Prior struct {
-	// Alpha and Beta are the Beta distribution of the per-item true mean score.
-	Alpha float64 `json:"alpha"`
-	Beta  float64 `json:"beta"`
 	// Lambda is the per-run variance of an item's score as a fraction of p·(1 − p):
 	// 1 for pass/fail scores, less for graded scores.
 	Lambda float64 `json:"lambda"`
 	// Items is the number of baseline items the prior was fitted on.
 	Items int `json:"items"`
+	// Mean is the prior's mean: the suite's expected item score.
+	Mean float64 `json:"mean"`
+	// Weights is the distribution's weight on each grid value (grid(g)).
+	Weights []float64 `json:"-"`
+
+	cache map[groupKey]posterior
 }
 
-// MinPriorStrength bounds α + β from below. A smaller sum puts the prior's mass at 0
-// and 1 and lets a stable-looking item be nearly certain; with 0.2 an item that passed
-// its only baseline run is still given a few percent chance to fail.
-const MinPriorStrength = 0.2
+// GridPoints is the number of values the prior's distribution is fitted on: p = (g +
+// 0.5)/GridPoints, from 0.005 to 0.995.
+const GridPoints = 100
 
-// MaxPriorStrength bounds α + β from above: however alike the baseline's items look,
-// the prior never counts for more than this many runs, so a suite whose every item
-// passed every run is not read as certain to pass again.
-const MaxPriorStrength = 50
+// emIterations bounds the EM fit; it is a fixed count, so the fit is deterministic.
+const emIterations = 300
+
+// Smoothing is the pseudo-count each grid value gets in the fit, in items: with the
+// whole grid it weighs as one item, which matters only for small suites (a five-item
+// suite that passed every run still gives a stable item a chance of about 1 % to fail).
+const Smoothing = 1.0 / GridPoints
 
 // MinLambda bounds Prior.Lambda from below, so a suite whose items never varied in the
 // baseline is not read as noiseless.
 const MinLambda = 0.05
 
-// PriorFit accumulates baseline items for FitPrior, one at a time.
+// meanBins is how finely item means are grouped for the fit: 1/meanBins.
+const meanBins = 600
+
+// groupKey groups baseline items with the same run count and (rounded) mean.
+type groupKey struct {
+	runs int
+	mean int // round(mean·meanBins)
+}
+
+func keyOf(mean float64, runs int) groupKey {
+	return groupKey{runs: runs, mean: int(math.Round(mean * meanBins))}
+}
+
+// PriorFit accumulates baseline items for Prior, one at a time, in bounded memory: a
+// count per (runs, rounded mean), at most meanBins + 1 per run count.
 type PriorFit struct {
-	n                     int
-	sumB, sumB2, sumNoise float64
-	sumNB, sumN           float64 // run-weighted: Σ runs·mean and Σ runs
-	sumVar, sumBinVar     float64
+	n                 int
+	groups            map[groupKey]int
+	sumVar, sumBinVar float64
 }
 
 // Add counts one baseline item: the mean of its per-run scores, their sample variance
 // (n − 1 in the denominator; 0 with one run) and the number of runs.
 func (f *PriorFit) Add(mean, variance float64, runs int) {
+	if f.groups == nil {
+		f.groups = map[groupKey]int{}
+	}
 	f.n++
-	f.sumB += mean
-	f.sumNB += float64(runs) * mean
-	f.sumN += float64(runs)
-	f.sumB2 += mean * mean
+	f.groups[keyOf(mean, runs)]++
 	if runs >= 2 {
-		bv := mean * (1 - mean) * float64(runs) / float64(runs-1) // unbiased p(1−p) for 0/1 scores
 		f.sumVar += variance
-		f.sumBinVar += bv
-		f.sumNoise += bv / float64(runs)
+		f.sumBinVar += mean * (1 - mean) * float64(runs) / float64(runs-1) // unbiased p(1−p) for 0/1 scores
 	}
 }
 
-// Prior returns the fitted prior. The λ estimate compares the items' observed spread
-// with the spread pass/fail scores of the same means would have; the Beta's variance is
-// the spread of item means minus the part the runs' own noise explains.
+// Prior returns the fitted prior. λ compares the items' observed spread with the
+// spread pass/fail scores of the same means would have; the distribution is fitted by
+// EM with each item's runs read as runs/λ coin flips (a graded run says more than a
+// coin flip about the item's true score).
 func (f *PriorFit) Prior() Prior {
-	p := Prior{Items: f.n, Lambda: 1}
-	if f.n == 0 {
-		p.Alpha, p.Beta = 1, 1
-		return p
-	}
-	n := float64(f.n)
+	p := Prior{Items: f.n, Lambda: 1, Weights: make([]float64, GridPoints), cache: map[groupKey]posterior{}}
 	if f.sumBinVar > 0 {
 		p.Lambda = math.Min(1, math.Max(MinLambda, f.sumVar/f.sumBinVar))
 	}
-	// The suite's mean over every run, with half a pass and half a failure of
-	// pseudo-data, which keeps it off 0 and 1 (a suite that passed 15 of 15 runs is at
-	// 15.5/16, not certain).
-	m := (f.sumNB + 0.5) / (f.sumN + 1)
-	varB := math.Max(0, f.sumB2/n-(f.sumB/n)*(f.sumB/n))
-	varP := varB - p.Lambda*f.sumNoise/n
-	s := float64(MaxPriorStrength) // every item alike: shrink as far as the bound allows
-	if varP > 0 {
-		s = math.Min(MaxPriorStrength, math.Max(MinPriorStrength, m*(1-m)/varP-1))
+	for g := range p.Weights {
+		p.Weights[g] = 1.0 / GridPoints
 	}
-	p.Alpha, p.Beta = m*s, (1-m)*s
+	if f.n == 0 {
+		p.Mean = 0.5
+		return p
+	}
+	// EM starts from the items' own means (each group's count on the grid value nearest
+	// its mean, plus the smoothing): the fit then only has to move mass, not find it,
+	// which a fixed number of EM steps does reliably.
+	start := float64(f.n) + Smoothing*GridPoints
+	for g := range p.Weights {
+		p.Weights[g] = Smoothing / start
+	}
+	for k, c := range f.groups {
+		g := min(GridPoints-1, int(float64(k.mean)/meanBins*GridPoints))
+		p.Weights[g] += float64(c) / start
+	}
+	keys := make([]groupKey, 0, len(f.groups))
+	for k := range f.groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { // map order must not change a float sum
+		if keys[i].runs != keys[j].runs {
+			return keys[i].runs < keys[j].runs
+		}
+		return keys[i].mean < keys[j].mean
+	})
+	lik := make([][]float64, len(keys)) // per group: likelihood on the grid, scaled to max 1
+	for i, k := range keys {
+		lik[i] = p.likelihood(float64(k.mean)/meanBins, k.runs)
+	}
+	next := make([]float64, GridPoints)
+	total := float64(f.n) + Smoothing*GridPoints
+	for range emIterations {
+		for g := range next {
+			next[g] = Smoothing
+		}
+		for i, k := range keys {
+			var z float64
+			for g, l := range lik[i] {
+				z += p.Weights[g] * l
+			}
+			if z == 0 {
+				continue
+			}
+			c := float64(f.groups[k]) / z
+			for g, l := range lik[i] {
+				next[g] += c * p.Weights[g] * l
+			}
+		}
+		for g := range next {
+			p.Weights[g] = next[g] / total
+		}
+	}
+	for g, w := range p.Weights {
+		p.Mean += w * grid(g)
+	}
 	return p
+}
+
+// grid is the g-th value of the prior's grid.
+func grid(g int) float64 { return (float64(g) + 0.5) / GridPoints }
+
+// likelihood is, on the grid, the likelihood of an item's baseline mean over runs: a
+// binomial in runs/λ trials, scaled so its largest value is 1.
+func (p Prior) likelihood(mean float64, runs int) []float64 {
+	eff := float64(runs) / p.Lambda
+	x := eff * mean
+	out := make([]float64, GridPoints)
+	best := math.Inf(-1)
+	for g := range out {
+		q := grid(g)
+		out[g] = x*math.Log(q) + (eff-x)*math.Log(1-q)
+		best = math.Max(best, out[g])
+	}
+	for g := range out {
+		out[g] = math.Exp(out[g] - best)
+	}
+	return out
 }
 
 // posterior is what the prior and an item's baseline runs say about its true score.
@@ -132,14 +218,26 @@ func (p Prior) Posterior(baseMean float64, runs int) float64 {
 }
 
 func (p Prior) posterior(baseMean float64, runs int) posterior {
-	eff := float64(runs) / p.Lambda // a graded run says more than a coin flip
-	a := p.Alpha + eff*baseMean
-	b := p.Beta + eff*(1-baseMean)
-	t := a + b
-	mean := a / t
-	post := posterior{mean: mean, pq: a * b / (t * (t + 1)), varP: a * b / (t * t * (t + 1))}
-	if mean > 0 && mean < 1 {
-		post.skew1 = (2*mean - 1) / math.Sqrt(mean*(1-mean))
+	k := keyOf(baseMean, runs)
+	if post, ok := p.cache[k]; ok {
+		return post
+	}
+	lik := p.likelihood(float64(k.mean)/meanBins, runs)
+	var z, m1, m2 float64
+	for g, l := range lik {
+		w := p.Weights[g] * l
+		q := grid(g)
+		z += w
+		m1 += w * q
+		m2 += w * q * q
+	}
+	m1, m2 = m1/z, m2/z
+	post := posterior{mean: m1, pq: m1 - m2, varP: math.Max(0, m2-m1*m1)}
+	if m1 > 0 && m1 < 1 {
+		post.skew1 = (2*m1 - 1) / math.Sqrt(m1*(1-m1))
+	}
+	if p.cache != nil {
+		p.cache[k] = post
 	}
 	return post
 }

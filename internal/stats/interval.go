@@ -41,6 +41,9 @@ type ResampleOptions struct {
 	// Seed1 and Seed2 seed the PCG generator. Both zero means (42, 42), so the seed
 	// (0, 0) cannot be chosen; any other pair is used as given.
 	Seed1, Seed2 uint64
+	// Analytic makes MeasureDrop use the normal approximation at every n, not only
+	// above MaxResampleItems (the simulation's fast path).
+	Analytic bool
 }
 
 // withDefaults fills the zero fields and checks the rest.

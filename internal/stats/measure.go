@@ -51,7 +51,7 @@ func MeasureDrop(base, cand []float64, opts ResampleOptions) (DropMeasure, error
 	if m.BaseMean != 0 {
 		m.RelDelta = m.Delta / m.BaseMean
 	}
-	if len(diffs) <= MaxResampleItems {
+	if len(diffs) <= MaxResampleItems && !opts.Analytic {
 		var b bootstrapper
 		m.CI = b.interval(diffs, opts)
 		flip, err := SignFlipTest(diffs, opts)

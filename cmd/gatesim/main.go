@@ -1,0 +1,48 @@
+// Command gatesim runs the regression gate's simulation (docs/gate-trust.md) and prints
+// its tables in markdown, and its runtime:
+//
+//	go run ./cmd/gatesim            # the full grid, ≥ 2,000 trials per no-change row
+//	go run ./cmd/gatesim -quick     # 200 trials per row, for a first look
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/gatesim"
+)
+
+func main() {
+	quick := flag.Bool("quick", false, "200 trials per row instead of 2,000 (no change) and 1,000 (a drop)")
+	only := flag.String("only", "", "simulate only the cells of this model and shape, e.g. \"A/stable items break\"")
+	flag.Parse()
+	nullT, altT := 2000, 1000
+	if *quick {
+		nullT, altT = 200, 200
+	}
+	start := time.Now()
+	cells := gatesim.Grid(nullT, altT)
+	if *only != "" {
+		var keep []gatesim.Cell
+		for _, c := range cells {
+			if c.Model.Name+"/"+string(c.Shape) == *only {
+				keep = append(keep, c)
+			}
+		}
+		if len(keep) == 0 {
+			fmt.Fprintf(os.Stderr, "gatesim: no cells match -only %q; want MODEL/SHAPE such as \"A/stable items break\"\n", *only)
+			os.Exit(2)
+		}
+		cells = keep
+	}
+	res, err := gatesim.RunAll(cells)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gatesim: %v\n", err)
+		os.Exit(1)
+	}
+	gatesim.WriteTables(os.Stdout, res)
+	fmt.Printf("\nSimulated in %s on %d CPU(s).\n", time.Since(start).Round(time.Second), runtime.GOMAXPROCS(0))
+}

@@ -1,0 +1,168 @@
+package gatesim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/stats"
+)
+
+// BaselineRuns is the number of runs every simulated baseline has.
+const BaselineRuns = 3
+
+// MaxDrop is the simulated gate's threshold: 2 pts.
+const MaxDrop = 0.02
+
+// PassThreshold is the per-run pass rule of the simulated rubric (DESIGN.md's default).
+const PassThreshold = 0.8
+
+// Methods are the decision methods a trial decides with, in table order.
+var Methods = []string{gate.MethodEvidence, gate.MethodPlain, gate.MethodSignificance}
+
+// Cell is one row of the table: a model, a shape, a suite size, a number of candidate
+// runs and a true drop.
+type Cell struct {
+	Model    Model
+	Shape    Shape
+	Items    int
+	CandRuns int
+	Drop     float64 // true drop, a fraction of the 0–1 score (0.04 = 4 pts)
+	Trials   int
+}
+
+// Outcome is what one trial's decisions were, per method, with the plain drop.
+type Outcome struct {
+	Status    map[string]gate.Status // per method: pass, inconclusive or fail
+	PlainDrop float64                // the observed drop (plain's statistic)
+}
+
+// Trial simulates one pull request: a fresh baseline of BaselineRuns runs and a
+// candidate of cell.CandRuns runs, compared and decided by every method.
+func Trial(cell Cell, seed uint64) (Outcome, error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(cell.Items)*1000003+uint64(cell.CandRuns)))
+	baseItems, candItems := suite(cell.Model, cell.Shape, cell.Items, cell.Drop, rng)
+	base := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, BaselineRuns),
+		Items: make([]baseline.Item, cell.Items)}
+	cand := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, cell.CandRuns),
+		Items: make([]baseline.Item, cell.Items)}
+	var scores []float64
+	for i := range baseItems {
+		id := itemID(i)
+		scores = scores[:0]
+		bits := make([]byte, 0, BaselineRuns)
+		passes := 0
+		for range BaselineRuns {
+			s := baseItems[i].draw(cell.Shape, rng)
+			scores = append(scores, s)
+			if s >= PassThreshold {
+				bits = append(bits, '1')
+				passes++
+			} else {
+				bits = append(bits, '0')
+			}
+		}
+		base.Items[i] = baseline.Item{ID: id, Runs: BaselineRuns, Score: stats.Mean(scores), ScoreStd: stats.SampleStd(scores),
+			PassRate: float64(passes) / BaselineRuns, PassBits: string(bits)}
+		scores = scores[:0]
+		passes = 0
+		for range cell.CandRuns {
+			s := candItems[i].draw(cell.Shape, rng)
+			scores = append(scores, s)
+			if s >= PassThreshold {
+				passes++
+			}
+		}
+		cand.Items[i] = baseline.Item{ID: id, Runs: cell.CandRuns, Score: stats.Mean(scores), ScoreStd: stats.SampleStd(scores),
+			PassRate: float64(passes) / float64(cell.CandRuns)}
+	}
+	cmp, err := baseline.CompareSnapshotsWith(base, cand, "baseline.json", stats.ResampleOptions{Analytic: true})
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Status: map[string]gate.Status{}, PlainDrop: -cmp.Delta}
+	for _, m := range Methods {
+		md := MaxDrop
+		rg := &gate.Regression{MaxDrop: &md, Mode: gate.Absolute, Level: gate.Hard, Method: m, Inconclusive: gate.InconclusiveWarn}
+		out.Status[m] = rg.Decide(cmp).Outcome
+	}
+	return out, nil
+}
+
+// MaxItems is the largest suite the simulation draws.
+const MaxItems = 1000
+
+// ids are the item ids, made once (trials run in parallel and only read them).
+var ids = func() []string {
+	out := make([]string, MaxItems)
+	for i := range out {
+		out[i] = fmt.Sprintf("item-%04d", i)
+	}
+	return out
+}()
+
+func itemID(i int) string { return ids[i] }
+
+// Result is a cell's counts.
+type Result struct {
+	Cell         Cell
+	Fails        map[string]int // trials the method failed (a block means fail only)
+	Inconclusive map[string]int
+	PlainDrops   []float64 // the observed drop of every trial, sorted
+}
+
+// Rate is k of n as a fraction, with its 95 % Wilson interval.
+func Rate(k, n int) (p, lo, hi float64) {
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	z := 1.959963984540054
+	fn := float64(n)
+	p = float64(k) / fn
+	den := 1 + z*z/fn
+	mid := (p + z*z/(2*fn)) / den
+	half := z * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn)) / den
+	return p, math.Max(0, mid-half), math.Min(1, mid+half)
+}
+
+// Run simulates a cell. Trials are seeded 1..Trials, so a cell gives the same counts on
+// every machine.
+func Run(cell Cell) (Result, error) {
+	r := Result{Cell: cell, Fails: map[string]int{}, Inconclusive: map[string]int{}}
+	for t := 1; t <= cell.Trials; t++ {
+		o, err := Trial(cell, uint64(t))
+		if err != nil {
+			return r, err
+		}
+		for m, st := range o.Status {
+			switch st {
+			case gate.Fail:
+				r.Fails[m]++
+			case gate.Inconclusive:
+				r.Inconclusive[m]++
+			}
+		}
+		r.PlainDrops = append(r.PlainDrops, o.PlainDrop)
+	}
+	sort.Float64s(r.PlainDrops)
+	return r, nil
+}
+
+// Rethresholded is plain's detection rate in alt when its threshold is moved so that
+// it blocks null (the same model, shape and size with no drop) at the false-block rate
+// fb: the threshold is null's (1 − fb) quantile of the observed drop.
+func Rethresholded(null, alt Result, fb float64) float64 {
+	if len(null.PlainDrops) == 0 || len(alt.PlainDrops) == 0 {
+		return math.NaN()
+	}
+	k := int(math.Ceil((1 - fb) * float64(len(null.PlainDrops))))
+	if k >= len(null.PlainDrops) {
+		k = len(null.PlainDrops) - 1
+	}
+	thr := null.PlainDrops[k]
+	above := len(alt.PlainDrops) - sort.SearchFloat64s(alt.PlainDrops, math.Nextafter(thr, math.Inf(1)))
+	return float64(above) / float64(len(alt.PlainDrops))
+}
