@@ -3,9 +3,9 @@ package baseline
 import (
 	"context"
 	"fmt"
-	"strings"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/rubric"
