@@ -49,7 +49,7 @@ func (r *runner) baseline(ctx context.Context, baseline BaselineFunc) int {
 	code := ExitPass
 	summary := out.Summary
 	if r.in.Refresh == RefreshPR {
-		bctx, done := r.budget.context(ctx, true)
+		bctx, done := r.budget.context(ctx, stretchFinal)
 		url, note, err := r.proposeBaseline(bctx, out)
 		done()
 		if err != nil {

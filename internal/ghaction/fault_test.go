@@ -127,6 +127,8 @@ func TestFaultInjection(t *testing.T) {
 		name  string
 		api   func(t *testing.T) fakeOptions
 		check func(CheckInput) (*Outcome, error)
+		// inputs override the test-sized publish-budget and request-timeout.
+		inputs map[string]string
 		// wantExit and wantVerdict: the verdict enforced (a GitHub that cannot be read
 		// fails closed: nothing judged, exit 2, verdict "error").
 		wantExit    int
@@ -182,6 +184,17 @@ func TestFaultInjection(t *testing.T) {
 		wantVerdict: "fail", wantFailed: "",
 		wantSummary:  []string{"### ❌ evalgate: score dropped 10.0 pts"},
 		wantComments: 1, wantConclusion: "failure",
+	}, {
+		// The request timeout is longer than the whole budget: the budget alone ends
+		// each call, and each channel still gets its share of it.
+		name:        "writes never answer and the budget runs out while publishing: the verdict, outputs and summary are still written",
+		api:         func(t *testing.T) fakeOptions { return fakeOptions{fault: faults.neverAnswer(writesOnly)} },
+		inputs:      map[string]string{"request-timeout": "1m"},
+		check:       failing,
+		wantExit:    ExitGateFailed,
+		wantVerdict: "fail", wantFailed: "check-run,comment",
+		wantSummary: []string{"failed-channels: `check-run,comment`", "the publish-budget of 2s for all GitHub API calls ran out", "### ❌ evalgate: score dropped 10.0 pts"},
+		wantLog:     []string{"file=suite.yaml"},
 	}, {
 		name: "502 on the base config read: fails closed, and the check run says so",
 		api: func(t *testing.T) fakeOptions {
@@ -271,9 +284,11 @@ func TestFaultInjection(t *testing.T) {
 				o.baseFiles = baseFiles
 			}
 			api := newFakeAPI(t, o)
-			env := newActionEnv(t, api.srv.URL, "pull_request", "pull_request.opened.json", nil, map[string]string{
-				"publish-budget": faultBudget.String(), "request-timeout": faultTimeout.String(),
-			})
+			inputs := map[string]string{"publish-budget": faultBudget.String(), "request-timeout": faultTimeout.String()}
+			for k, v := range tt.inputs {
+				inputs[k] = v
+			}
+			env := newActionEnv(t, api.srv.URL, "pull_request", "pull_request.opened.json", nil, inputs)
 			start := time.Now()
 			code := env.run(fakeCheck(&seen{}, tt.check), nil)
 			if took := time.Since(start); took > faultBudget+faultSlack {

@@ -46,7 +46,7 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 	base := r.ev.BaseSHA
 	in.BaseSHA = base
 	in.ReadBase = func(ctx context.Context, repoPath string) ([]byte, error) {
-		bctx, done := r.budget.context(ctx, false)
+		bctx, done := r.budget.context(ctx, stretchRead)
 		defer done()
 		b, err := gh.FileAtRef(bctx, r.owner, r.repo, repoPath, base)
 		if err != nil && !errors.Is(err, github.ErrNotFound) {
@@ -80,7 +80,7 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		dirs = append(dirs, d+"/")
 	}
 
-	ctx, done := r.budget.context(ctx, false)
+	ctx, done := r.budget.context(ctx, stretchRead)
 	defer done()
 	if changed, err := gh.ChangedFiles(ctx, r.owner, r.repo, r.ev.PRNumber); err != nil {
 		r.a.Warningf("evalgate: cannot list the files this pull request changes: %v", err)

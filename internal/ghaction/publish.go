@@ -109,7 +109,7 @@ func (p *publisher) start(ctx context.Context) {
 	case p.headSHA == "":
 		return
 	}
-	ctx, done := p.r.budget.context(ctx, false)
+	ctx, done := p.r.budget.context(ctx, stretchStart)
 	run, err := p.gh.StartCheckRun(ctx, p.r.owner, p.r.repo, p.r.in.CheckName, p.headSHA)
 	done()
 	if err != nil {
@@ -153,9 +153,14 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 		CheckText:    out.CheckText,
 		Annotations:  r.repoAnnotations(out.Annotations),
 	}
-	p.checkRun(ctx, pub)
-	if pub.PRNumber > 0 {
-		cctx, done := r.budget.context(ctx, true)
+	comment := pub.PRNumber > 0 && pub.CommentMode != github.CommentNever
+	s := stretchFinal
+	if comment {
+		s = stretchCheckRun
+	}
+	p.checkRun(ctx, pub, s)
+	if comment {
+		cctx, done := r.budget.context(ctx, stretchFinal)
 		url, err := p.gh.UpsertComment(cctx, pub)
 		done()
 		if err != nil {
@@ -166,12 +171,12 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 }
 
 // checkRun concludes the check run with pub's conclusion and output, starting one
-// first if the start failed (unless it was refused).
-func (p *publisher) checkRun(ctx context.Context, pub github.Publication) {
+// first if the start failed (unless it was refused), within budget stretch s.
+func (p *publisher) checkRun(ctx context.Context, pub github.Publication, s stretch) {
 	if p.headSHA == "" || p.noCheckRun {
 		return
 	}
-	ctx, done := p.r.budget.context(ctx, true)
+	ctx, done := p.r.budget.context(ctx, s)
 	defer done()
 	run := github.CheckRun{ID: p.runID}
 	var err error
@@ -201,7 +206,7 @@ func (p *publisher) fail(ctx context.Context, cause error) {
 		Conclusion:   github.ConclusionFailure,
 		CheckTitle:   "evalgate could not run",
 		CheckSummary: "evalgate stopped before judging this commit:\n\n" + quoteError(cause) + "\nSee the job summary and the workflow log.",
-	})
+	}, stretchFinal)
 }
 
 // failed records that channel c could not be published, and warns in the log.
