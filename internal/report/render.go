@@ -17,7 +17,7 @@ const (
 )
 
 // Formats lists the accepted --format values.
-var Formats = []string{FormatTable, FormatMarkdown, FormatJSON, FormatJUnit}
+var Formats = []string{FormatTable, FormatMarkdown, FormatJSON, FormatJUnit, FormatHTML}
 
 // Render writes the report in a format.
 func Render(w io.Writer, r *Report, format string) error {
@@ -31,6 +31,8 @@ func Render(w io.Writer, r *Report, format string) error {
 		return r.WriteJSON(w)
 	case FormatJUnit:
 		return r.WriteJUnit(w)
+	case FormatHTML:
+		return r.WriteHTML(w)
 	}
 	return fmt.Errorf("unknown format %q; want %s", format, strings.Join(Formats, ", "))
 }
