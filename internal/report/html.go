@@ -53,7 +53,7 @@ type htmlData struct {
 	Notes     []string
 	Gates     [][]string // gate, kind, threshold, actual, status
 	Dims      [][]string // dimension, weight, baseline, this run, delta, status
-	Partial   string // why not every item is embedded
+	Partial   string     // why not every item is embedded
 	HistorySV template.HTML
 	History   []historyRow
 	CSS       template.CSS
