@@ -157,7 +157,7 @@ func badCases(t *testing.T) []badCase {
 		{name: "baseline_wrong_schema_version", want: `baseline\.json(:1)?: baseline schema_version 7; this evalgate reads 1`},
 
 		// Usage.
-		{name: "unknown_format", args: []string{"--format", "xml"}, want: `unknown --format "xml"; want table, markdown, json`},
+		{name: "unknown_format", args: []string{"--format", "xml"}, want: `unknown --format "xml"; did you mean "html"\? want table, markdown, json, junit, html`},
 		{name: "unknown_flag", args: []string{"--bogus"}, want: `flag provided but not defined: -bogus`},
 		{name: "unexpected_argument", args: []string{"results.jsonl"}, want: `unexpected argument "results\.jsonl"`},
 		{name: "validate_bad_results", cmd: "validate", want: `results\.jsonl:2: item "c-99": no such item in suite`,
