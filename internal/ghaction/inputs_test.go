@@ -95,3 +95,21 @@ func TestDurationInputs(t *testing.T) {
 		}
 	}
 }
+
+// The duration inputs come from the workflow: any value is a duration in range or an
+// error, never a panic or a value out of range.
+func FuzzDurationInput(f *testing.F) {
+	for _, s := range []string{"30s", "3m", "90", "0.5", "-1", "NaN", "Inf", "1e400", "6h0m1s", "9223372036854775807ns", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		var errs []error
+		d := durationInput(func(string) string { return v }, "publish-budget", &errs)
+		if len(errs) == 0 && (d <= 0 || d > maxDurationInput) {
+			t.Fatalf("durationInput(%q) = %s without an error", v, d)
+		}
+		if len(errs) > 0 && d != 0 {
+			t.Fatalf("durationInput(%q) = %s with an error", v, d)
+		}
+	})
+}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -225,8 +227,14 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
+		if s > int64(math.MaxInt64/time.Second) {
+			return math.MaxInt64, true // longer than any budget, and no overflow
+		}
 		return time.Duration(s) * time.Second, true
+	}
+	if strings.Trim(v, "0123456789") == "" {
+		return math.MaxInt64, true // too many digits for 64 bits: as long as can be
 	}
 	if at, err := http.ParseTime(v); err == nil {
 		return max(at.Sub(now), 0), true

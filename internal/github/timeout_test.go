@@ -212,3 +212,32 @@ func TestNeverSent(t *testing.T) {
 		}
 	}
 }
+
+// Retry-After comes from the server: any value parses to a wait that is never negative,
+// or to none.
+func FuzzParseRetryAfter(f *testing.F) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, s := range []string{"3600", "0", "-1", "1e9", "99999999999999999999", "Sat, 01 Mar 2025 12:00:05 GMT", "Fri, 28 Feb 2025 00:00:00 GMT", "soon", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		d, ok := parseRetryAfter(v, now)
+		if ok && d < 0 {
+			t.Fatalf("parseRetryAfter(%q) = %s", v, d)
+		}
+		if !ok && d != 0 {
+			t.Fatalf("parseRetryAfter(%q) = %s, false", v, d)
+		}
+	})
+}
+
+// Delays too long for a time.Duration are as long as can be, never negative (a negative
+// wait would retry at once, again and again).
+func TestParseRetryAfterHuge(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"9227000000", "99999999999999999999999"} {
+		if d, ok := parseRetryAfter(v, time.Now()); !ok || d < 100*365*24*time.Hour {
+			t.Errorf("parseRetryAfter(%q) = %s, %v; want a huge wait", v, d, ok)
+		}
+	}
+}
