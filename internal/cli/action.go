@@ -93,8 +93,12 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 	if err := saveReport(r, report.FormatJSON, reportPath); err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
+	htmlPath := strings.TrimSuffix(reportPath, ".json") + ".html"
+	if err := saveReport(r, report.FormatHTML, htmlPath); err != nil {
+		return nil, fmt.Errorf("writing the HTML report: %w", err)
+	}
 	out := &ghaction.Outcome{
-		Suite: r.Suite, Verdict: r.Verdict.Status, Blocks: r.Verdict.Blocks, Score: r.Summary.Mean, ReportPath: reportPath,
+		Suite: r.Suite, Verdict: r.Verdict.Status, Blocks: r.Verdict.Blocks, Score: r.Summary.Mean, ReportPath: reportPath, HTMLPath: htmlPath,
 		CommentMarkdown: r.Markdown(report.MarkdownOptions{}),
 		CheckTitle:      r.Title(),
 		FailedHard:      r.Verdict.Blocks,

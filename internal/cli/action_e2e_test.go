@@ -673,7 +673,13 @@ func TestActionE2E(t *testing.T) {
 		run := runAction(t, bin, f, prSpec("pull_request.opened", "regressed.jsonl", nil))
 		wantExit(t, run, 1)
 		wantOutputs(t, run, map[string]string{"score": "0.8750", "baseline-score": "0.9750", "delta": "-0.1000",
-			"verdict": "fail", "grade": "", "report-path": reportPath, "comment-url": commentURL(1001)})
+			"verdict": "fail", "grade": "", "report-path": reportPath, "comment-url": commentURL(1001),
+			"html-path": "evalgate-report-tutor-capstone.html"})
+		// The HTML report beside it is one self-contained file: nothing loaded from elsewhere.
+		if page := e2eRead(t, filepath.Join(run.workspace, "evalgate-report-tutor-capstone.html")); !strings.HasPrefix(page, "<!DOCTYPE html>") ||
+			strings.Contains(page, "src=\"http") || strings.Contains(page, "href=\"http") || !strings.Contains(page, "e-39-12") {
+			t.Errorf("html-path holds no self-contained report of the run")
+		}
 		base := "?ref=" + e2eBase
 		wantCalls(t, f.takeCalls(), []string{
 			"POST /check-runs", // in progress before anything is scored

@@ -53,7 +53,7 @@ func TestActionYAML(t *testing.T) {
 		outputs = append(outputs, name)
 	}
 	sort.Strings(outputs)
-	want := []string{"baseline-score", "comment-url", "delta", "failed-channels", "grade", "refresh-pr-url", "report-path", "score", "verdict"}
+	want := []string{"baseline-score", "comment-url", "delta", "failed-channels", "grade", "html-path", "refresh-pr-url", "report-path", "score", "verdict"}
 	if diff := cmp.Diff(want, outputs); diff != "" {
 		t.Errorf("outputs (-want +got):\n%s", diff)
 	}

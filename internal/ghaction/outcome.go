@@ -83,6 +83,8 @@ type Outcome struct {
 	// ReportPath is the full report file (the report-path output): absolute, or
 	// relative to the working directory.
 	ReportPath string
+	// HTMLPath is the self-contained HTML report (the html-path output), beside it.
+	HTMLPath string
 	// CommentMarkdown is the PR comment and job summary body; Run adds the marker and
 	// the accepted-by and changed-gate notices at the top.
 	CommentMarkdown string

@@ -17,6 +17,7 @@ func (r *runner) writeCheckOutputs(out *Outcome, commentURL string) {
 	r.cmd.setOutput("verdict", string(out.Verdict))
 	r.cmd.setOutput("grade", out.Grade)
 	r.cmd.setOutput("report-path", r.outputPath(out.ReportPath))
+	r.cmd.setOutput("html-path", r.outputPath(out.HTMLPath))
 	r.cmd.setOutput("comment-url", commentURL)
 }
 

@@ -196,7 +196,7 @@ func TestRunPullRequest(t *testing.T) {
 		check: failing, wantExit: ExitGateFailed,
 		wantOutputs: map[string]string{
 			"score": "0.8100", "baseline-score": "0.9100", "delta": "-0.1000", "verdict": "fail", "grade": "C",
-			"report-path": "evalgate-report.md", "comment-url": "https://github.com/Codertocat/Hello-World/pull/2#issuecomment-1",
+			"report-path": "evalgate-report.md", "html-path": "", "comment-url": "https://github.com/Codertocat/Hello-World/pull/2#issuecomment-1",
 			"failed-channels": "",
 		},
 		wantConclusion: "failure",
