@@ -1,0 +1,95 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/evalgate/evalgate/internal/eval"
+)
+
+// detectBytes is how much of a file detection reads.
+const detectBytes = 1 << 20
+
+// Detect tells a results file's format from its content: a zip archive is an Inspect
+// `.eval` log; otherwise the keys of the first record (or of the document) say which
+// tool wrote it. When they do not, the error says so and asks for --results-format.
+func Detect(path string) (Format, error) {
+	f, _, err := openInput(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, detectBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", eval.Errorf(path, 0, "", "cannot read results file: %v", err)
+	}
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")) {
+		return Inspect, nil
+	}
+	unsure := func(why string) (Format, error) {
+		return "", eval.Errorf(path, 0, "", "cannot tell which tool wrote this results file (%s); pass --results-format with one of %s", why, FormatNames())
+	}
+	body := bytes.TrimLeft(head, " \t\r\n")
+	if len(body) == 0 || body[0] != '{' {
+		return unsure("it is neither JSON nor JSONL nor a zip archive")
+	}
+	line := body
+	if i := bytes.IndexByte(body, '\n'); i >= 0 {
+		line = body[:i]
+	}
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(line, &keys) == nil {
+		if f := classify(keys); f != "" {
+			return f, nil
+		}
+		return unsure("the first record's keys match no known format")
+	}
+	// One document over several lines: its first keys say which.
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", eval.Errorf(path, 0, "", "cannot read results file: %v", err)
+	}
+	d := newDocDecoder(path, io.LimitReader(f, 64<<20))
+	seen := map[string]json.RawMessage{}
+	var found Format
+	errStop := &eval.InputError{}
+	err = d.object("", func(key string) error {
+		seen[key] = nil
+		if found = classify(seen); found != "" {
+			return errStop
+		}
+		return d.skip(key)
+	})
+	if found != "" {
+		return found, nil
+	}
+	if err != nil && err != errStop {
+		return unsure("it is not valid JSON: " + err.Error())
+	}
+	return unsure("its top-level keys match no known format")
+}
+
+// classify names the format a record's (or a document's) keys belong to, or "".
+func classify(keys map[string]json.RawMessage) Format {
+	has := func(names ...string) bool {
+		for _, n := range names {
+			if _, ok := keys[n]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("evalId"), has("testCase", "gradingResult", "promptIdx"):
+		return Promptfoo
+	case has("doc_id") && has("resps", "filtered_resps", "arguments"):
+		return LMEval
+	case has("eval") && has("samples", "status", "plan", "version"), has("plan") && has("eval"):
+		return Inspect
+	case has("id") && has("output", "error", "timed_out", "scores"):
+		return Evalgate
+	}
+	return ""
+}

@@ -1,0 +1,498 @@
+package importer
+
+import (
+	"archive/zip"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/eval"
+)
+
+// Inspect AI writes an EvalLog as `.json` — {"version", "status", "eval", "plan",
+// "results", "stats", "error", "samples": [EvalSample...], "reductions"} — or as a `.eval`
+// zip archive: _journal/start.json (version, eval, plan) when the run starts,
+// samples/<id>_epoch_<n>.json as samples finish, _journal/summaries/<n>.json, and at
+// the end summaries.json, reductions.json and header.json (the EvalLog without samples).
+// An EvalSample has id, epoch, input (a string or chat messages), target, choices,
+// output (completion, choices[].message.content, usage), scores ({scorer: {value,
+// answer, explanation, metadata}}), model_usage, total_time, working_time, error and
+// limit, plus a transcript (messages, events) evalgate does not need.
+
+// inspectKeep are the sample keys evalgate reads; the transcript is skipped token by token.
+var inspectKeep = map[string]bool{
+	"id": true, "epoch": true, "input": true, "target": true, "choices": true, "output": true,
+	"scores": true, "model_usage": true, "total_time": true, "working_time": true,
+	"error": true, "limit": true, "metadata": true,
+}
+
+// inspectSpec is the part of the log's `eval` spec the report shows.
+type inspectSpec struct {
+	Task        string         `json:"task"`
+	TaskVersion any            `json:"task_version"`
+	Model       string         `json:"model"`
+	RunID       string         `json:"run_id"`
+	Created     string         `json:"created"`
+	Packages    map[string]any `json:"packages"`
+}
+
+type inspectHeader struct {
+	Status string       `json:"status"`
+	Eval   *inspectSpec `json:"eval"`
+}
+
+func (h *inspectHeader) meta(m *Meta) {
+	if h.Eval == nil {
+		return
+	}
+	set := func(k, v string) {
+		if v != "" {
+			m.Metadata[k] = v
+		}
+	}
+	set("model_id", h.Eval.Model)
+	set("task", h.Eval.Task)
+	if h.Eval.TaskVersion != nil {
+		set("task_version", fmt.Sprint(h.Eval.TaskVersion))
+	}
+	set("inspect_run_id", h.Eval.RunID)
+	if v, ok := h.Eval.Packages["inspect_ai"].(string); ok {
+		set("inspect_version", v)
+	}
+}
+
+func readInspect(p string, opts *Options, emit func(Record) error) (*Meta, error) {
+	f, _, err := openInput(p)
+	if err != nil {
+		return nil, err
+	}
+	magic := make([]byte, 2)
+	_, _ = io.ReadFull(f, magic)
+	f.Close()
+	if string(magic) == "PK" {
+		return readInspectZip(p, opts, emit)
+	}
+	return readInspectJSON(p, opts, emit)
+}
+
+// inspectState converts samples and tracks what the whole log needs.
+type inspectState struct {
+	file  string
+	model string
+	dims  dimTracker
+	emit  func(Record) error
+	n     int
+}
+
+func (s *inspectState) sample(d *docDecoder, where string) error {
+	raw := map[string]any{}
+	err := d.object(where, func(key string) error {
+		if !inspectKeep[key] {
+			return d.skip(where + "." + key)
+		}
+		var v any
+		if err := d.decode(where+"."+key, &v); err != nil {
+			return err
+		}
+		raw[key] = v
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fields, run, err := inspectConvert(s.file, where, raw, s.model)
+	if err != nil {
+		return err
+	}
+	if sc, ok := fields["scores"].(map[string]any); ok {
+		s.dims.see(sc)
+	}
+	s.n++
+	return s.emit(Record{Run: run, Where: where, Fields: fields})
+}
+
+func readInspectJSON(p string, opts *Options, emit func(Record) error) (*Meta, error) {
+	f, _, err := openInput(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d := newDocDecoder(p, f)
+	meta := &Meta{Format: Inspect, SuiteFields: true, Metadata: map[string]string{}}
+	var h inspectHeader
+	st := &inspectState{file: p, emit: emit}
+	hasSamples := false
+	err = d.object("", func(key string) error {
+		switch key {
+		case "status":
+			return d.decode(key, &h.Status)
+		case "eval":
+			h.Eval = &inspectSpec{}
+			if err := d.decode(key, h.Eval); err != nil {
+				return err
+			}
+			st.model = h.Eval.Model
+			return nil
+		case "samples":
+			hasSamples = true
+			return d.array("samples", func(i int) error {
+				return st.sample(d, fmt.Sprintf("samples[%d]", i))
+			})
+		}
+		return d.skip(key)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !hasSamples || st.n == 0 {
+		return nil, eval.Errorf(p, 0, "", "the log holds no samples (was it written with --no-log-samples?)")
+	}
+	inspectFinish(p, opts, &h, meta, st)
+	return meta, nil
+}
+
+func inspectFinish(p string, opts *Options, h *inspectHeader, meta *Meta, st *inspectState) {
+	h.meta(meta)
+	switch {
+	case h.Eval == nil:
+		meta.Incomplete = true
+		opts.warn("%s: the log has no header (still being written, or interrupted): read %d sample(s) as they are; the results may be incomplete", p, st.n)
+	case h.Status != "" && h.Status != "success":
+		meta.Incomplete = h.Status == "started"
+		opts.warn("%s: the log's status is %q: read %d sample(s); the results may be incomplete", p, h.Status, st.n)
+	}
+	meta.Dimensions = st.dims.list()
+}
+
+func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, error) {
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		return nil, eval.Errorf(p, 0, "", "cannot open the Inspect log as a zip archive: %v", err)
+	}
+	defer zr.Close()
+	meta := &Meta{Format: Inspect, SuiteFields: true, Metadata: map[string]string{}}
+	var h inspectHeader
+	var start *zip.File
+	var samples []*zip.File
+	for _, zf := range zr.File {
+		switch {
+		case zf.Name == "header.json":
+			if err := zipJSON(p, zf, &h); err != nil {
+				return nil, err
+			}
+		case zf.Name == "_journal/start.json":
+			start = zf
+		case strings.HasPrefix(zf.Name, "samples/") && strings.HasSuffix(zf.Name, ".json"):
+			samples = append(samples, zf)
+		}
+	}
+	if h.Eval == nil && start != nil {
+		var s inspectHeader
+		if err := zipJSON(p, start, &s); err != nil {
+			return nil, err
+		}
+		h.Eval, h.Status = s.Eval, "started"
+	}
+	st := &inspectState{file: p, emit: emit}
+	if h.Eval != nil {
+		st.model = h.Eval.Model
+	}
+	for _, zf := range samples {
+		rc, err := zf.Open()
+		if err != nil {
+			return nil, eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
+		}
+		d := newDocDecoder(p, rc)
+		err = st.sample(d, zf.Name)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if st.n == 0 {
+		return nil, eval.Errorf(p, 0, "", "the log holds no samples (samples/*.json); was it written with --no-log-samples?")
+	}
+	if h.Eval == nil {
+		h.Status = ""
+	}
+	inspectFinish(p, opts, &h, meta, st)
+	if start == nil && h.Eval == nil {
+		meta.Incomplete = true
+	}
+	return meta, nil
+}
+
+func zipJSON(p string, zf *zip.File, v any) error {
+	rc, err := zf.Open()
+	if err != nil {
+		return eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
+	}
+	defer rc.Close()
+	return newDocDecoder(p, rc).decode(zf.Name, v)
+}
+
+// inspectConvert maps one EvalSample to an evalgate results record and its run (epoch − 1).
+func inspectConvert(file, where string, s map[string]any, model string) (map[string]any, int, error) {
+	rawID, ok := s["id"]
+	if !ok {
+		return nil, 0, errAt(file, 0, where, "", "sample has no \"id\"")
+	}
+	var id string
+	switch x := rawID.(type) {
+	case string:
+		id = x
+	case float64:
+		id = strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	if strings.TrimSpace(id) == "" {
+		return nil, 0, errAt(file, 0, where, "", "%s", fieldErr("id", rawID, "a string or a number"))
+	}
+	bad := func(field string, v any, want string) error {
+		return errAt(file, 0, where, id, "%s", fieldErr(field, v, want))
+	}
+	run := 0
+	if e, ok := s["epoch"]; ok && e != nil {
+		n, ok := e.(float64)
+		if !ok || n < 1 || n != float64(int(n)) || n > 1e6 {
+			return nil, 0, bad("epoch", e, "a whole number ≥ 1")
+		}
+		run = int(n) - 1
+	}
+	out := map[string]any{"id": id}
+	if e, ok := s["error"]; ok && e != nil {
+		switch x := e.(type) {
+		case string:
+			out["error"] = x
+		case map[string]any:
+			msg, _ := x["message"].(string)
+			if msg == "" {
+				msg = "error"
+			}
+			out["error"] = msg
+		default:
+			return nil, 0, bad("error", e, "an object with \"message\"")
+		}
+	}
+	if l, ok := s["limit"].(map[string]any); ok {
+		typ, _ := l["type"].(string)
+		if typ == "time" || typ == "working" {
+			out["timed_out"] = true
+		} else if out["error"] == nil {
+			out["error"] = "limit reached: " + typ
+		}
+	}
+	o, hasOut := s["output"]
+	if hasOut && o != nil {
+		om, ok := o.(map[string]any)
+		if !ok {
+			return nil, 0, bad("output", o, "an object (ModelOutput)")
+		}
+		text, err := inspectCompletion(om)
+		if err != nil {
+			return nil, 0, errAt(file, 0, where, id, "output: %v", err)
+		}
+		out["output"] = text
+		if m, ok := om["model"].(string); ok && m != "" {
+			model = m
+		}
+		if u, ok := om["usage"].(map[string]any); ok {
+			if err := inspectTokens(u, out); err != nil {
+				return nil, 0, errAt(file, 0, where, id, "output.usage: %v", err)
+			}
+		}
+	} else if out["error"] == nil && out["timed_out"] == nil {
+		return nil, 0, errAt(file, 0, where, id, "sample has no \"output\" and no \"error\"")
+	}
+	if mu, ok := s["model_usage"].(map[string]any); ok && len(mu) > 0 {
+		sum := map[string]any{"input_tokens": 0.0, "output_tokens": 0.0}
+		for _, name := range sortedKeys(mu) {
+			u, ok := mu[name].(map[string]any)
+			if !ok {
+				return nil, 0, bad("model_usage."+name, mu[name], "an object")
+			}
+			one := map[string]any{}
+			if err := inspectTokens(u, one); err != nil {
+				return nil, 0, errAt(file, 0, where, id, "model_usage.%s: %v", name, err)
+			}
+			for k, v := range one {
+				sum[k] = sum[k].(float64) + v.(float64)
+			}
+		}
+		out["input_tokens"], out["output_tokens"] = sum["input_tokens"], sum["output_tokens"]
+	}
+	for src, dst := range map[string]string{"total_time": "latency_e2e_ms", "working_time": "latency_model_ms"} {
+		if v, ok := s[src]; ok && v != nil {
+			n, ok := v.(float64)
+			if !ok || n < 0 {
+				return nil, 0, bad(src, v, "a number of seconds ≥ 0")
+			}
+			out[dst] = n * 1000
+		}
+	}
+	if model != "" {
+		out["model"] = model
+	}
+	scores, err := inspectScores(s["scores"])
+	if err != nil {
+		return nil, 0, errAt(file, 0, where, id, "%v", err)
+	}
+	if len(scores) > 0 {
+		out["scores"] = scores
+	}
+	if in, ok := s["input"]; ok {
+		text, err := inspectInput(in)
+		if err != nil {
+			return nil, 0, errAt(file, 0, where, id, "input: %v", err)
+		}
+		out["prompt"] = text
+	}
+	if t, ok := s["target"]; ok && t != nil {
+		switch t.(type) {
+		case string, []any:
+			out["expected"] = t
+		default:
+			return nil, 0, bad("target", t, "a string or a list of strings")
+		}
+	}
+	for _, k := range []string{"choices", "metadata"} {
+		if v, ok := s[k]; ok && v != nil {
+			out[k] = v
+		}
+	}
+	return out, run, nil
+}
+
+func inspectTokens(u map[string]any, out map[string]any) error {
+	for _, k := range []string{"input_tokens", "output_tokens"} {
+		v, ok := u[k]
+		if !ok || v == nil {
+			continue
+		}
+		n, ok := v.(float64)
+		if !ok || n < 0 || n != float64(int64(n)) {
+			return fmt.Errorf("field %q is %v; want a whole number ≥ 0", k, v)
+		}
+		out[k] = n
+	}
+	return nil
+}
+
+// inspectCompletion is output.completion, or the text of the first choice's message.
+func inspectCompletion(o map[string]any) (string, error) {
+	if c, ok := o["completion"].(string); ok && c != "" {
+		return c, nil
+	}
+	choices, _ := o["choices"].([]any)
+	if len(choices) == 0 {
+		return "", nil
+	}
+	ch, _ := choices[0].(map[string]any)
+	msg, _ := ch["message"].(map[string]any)
+	if msg == nil {
+		return "", fmt.Errorf("choices[0] has no \"message\"")
+	}
+	return contentText(msg["content"])
+}
+
+// contentText is a message's text: a string, or the text parts of a content list.
+func contentText(c any) (string, error) {
+	switch x := c.(type) {
+	case string:
+		return x, nil
+	case nil:
+		return "", nil
+	case []any:
+		var parts []string
+		for _, p := range x {
+			pm, ok := p.(map[string]any)
+			if !ok {
+				continue
+			}
+			if t, ok := pm["text"].(string); ok {
+				parts = append(parts, t)
+			}
+		}
+		return strings.Join(parts, "\n"), nil
+	}
+	return "", fmt.Errorf("content is %s; want a string or a list of content parts", describe(c))
+}
+
+// inspectInput is the sample's input as text: the string, or each message as "role: text".
+func inspectInput(in any) (string, error) {
+	switch x := in.(type) {
+	case string:
+		return x, nil
+	case []any:
+		var b strings.Builder
+		for i, m := range x {
+			mm, ok := m.(map[string]any)
+			if !ok {
+				return "", fmt.Errorf("message %d is %s; want an object", i, describe(m))
+			}
+			text, err := contentText(mm["content"])
+			if err != nil {
+				return "", fmt.Errorf("message %d: %v", i, err)
+			}
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			if role, _ := mm["role"].(string); role != "" && len(x) > 1 {
+				b.WriteString(role + ": ")
+			}
+			b.WriteString(text)
+		}
+		return b.String(), nil
+	}
+	return "", fmt.Errorf("is %s; want a string or a list of chat messages", describe(in))
+}
+
+// inspectScores maps each scorer's value to recorded numbers; a dict value gives one
+// dimension per key ("<scorer>_<key>"), a list one per position.
+func inspectScores(v any) (map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s", fieldErr("scores", v, "an object of scorer results"))
+	}
+	out := map[string]any{}
+	for _, name := range sortedKeys(m) {
+		sc, ok := m[name].(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("scores.%s is %s; want an object with \"value\"", name, describe(m[name]))
+		}
+		val, ok := sc["value"]
+		if !ok {
+			return nil, fmt.Errorf("scores.%s has no \"value\"", name)
+		}
+		key := Ident(name)
+		switch x := val.(type) {
+		case map[string]any:
+			for _, k := range sortedKeys(x) {
+				f, err := inspectValue(x[k])
+				if err != nil {
+					return nil, fmt.Errorf("scores.%s.value.%s %v", name, k, err)
+				}
+				out[Ident(key+"_"+k)] = f
+			}
+		case []any:
+			for i, e := range x {
+				f, err := inspectValue(e)
+				if err != nil {
+					return nil, fmt.Errorf("scores.%s.value[%d] %v", name, i, err)
+				}
+				out[fmt.Sprintf("%s_%d", key, i)] = f
+			}
+		default:
+			f, err := inspectValue(val)
+			if err != nil {
+				return nil, fmt.Errorf("scores.%s.value %v", name, err)
+			}
+			out[key] = f
+		}
+	}
+	return out, nil
+}
+

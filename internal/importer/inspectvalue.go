@@ -1,0 +1,71 @@
+package importer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// inspectValue maps an Inspect score value to a number the way Inspect's own
+// value_to_float does: "C" (correct) = 1, "P" (partial) = 0.5, "I" (incorrect) = 0,
+// "N" (no answer) = 0; numbers and booleans as themselves; "yes"/"true" = 1,
+// "no"/"false" = 0, a numeric string as its number. Anything else is an error here,
+// where Inspect logs a warning and uses 0, so a typo cannot pass silently.
+func inspectValue(v any) (any, error) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1.0, nil
+		}
+		return 0.0, nil
+	case float64:
+		return x, nil
+	case string:
+		switch x {
+		case "C":
+			return 1.0, nil
+		case "P":
+			return 0.5, nil
+		case "I", "N":
+			return 0.0, nil
+		}
+		switch strings.ToLower(x) {
+		case "yes", "true":
+			return 1.0, nil
+		case "no", "false":
+			return 0.0, nil
+		}
+		if f, err := strconv.ParseFloat(x, 64); err == nil && strings.Trim(x, "0123456789.") == "" {
+			return f, nil
+		}
+		return nil, fmt.Errorf("is the string %q; want C, P, I, N, a number or a boolean", clip(x, 40))
+	case nil:
+		return nil, nil // a scorer that could not score: recorded as null, a judge error
+	}
+	return nil, fmt.Errorf("is %s; want C, P, I, N, a number, a boolean or an object of those", describe(v))
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func describe(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return "an unsupported value"
+}

@@ -1,0 +1,549 @@
+package importer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/eval"
+)
+
+// promptfoo writes `-o results.json` as one document, {"evalId", "results": {"version",
+// "prompts", "results": [EvaluateResult...], "stats"}, "config", ...}, and `-o
+// results.jsonl` as one EvaluateResult a line. An EvaluateResult holds testCase (vars,
+// description, metadata), prompt, provider, response (output, tokenUsage), latencyMs,
+// cost, success, score, namedScores, gradingResult (componentResults) and error with
+// failureReason (1: an assertion failed, 2: the provider or a grader errored).
+
+// promptfoo's ResultFailureReason.ERROR: the test could not run or be graded.
+const pfFailureError = 2
+
+// pfRecord calls fn with every EvaluateResult in the file, in file order, whichever of
+// the two shapes the file has.
+func pfRecords(path string, fn func(line int, where string, rec map[string]any) error) error {
+	f, _, err := openInput(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	doc, err := pfIsDocument(f)
+	if err != nil {
+		return eval.Errorf(path, 0, "", "cannot read results file: %v", err)
+	}
+	if !doc {
+		return jsonLines(path, f, func(line int, rec map[string]any) error {
+			return fn(line, "", rec)
+		})
+	}
+	d := newDocDecoder(path, f)
+	found := false
+	err = d.object("", func(key string) error {
+		if key != "results" {
+			return d.skip(key)
+		}
+		return d.object("results", func(key string) error {
+			if key != "results" {
+				return d.skip("results." + key)
+			}
+			found = true
+			return d.array("results.results", func(i int) error {
+				where := fmt.Sprintf("results.results[%d]", i)
+				var rec map[string]any
+				if err := d.decode(where, &rec); err != nil {
+					return err
+				}
+				if rec == nil {
+					return errAt(path, 0, where, "", "want an object (an EvaluateResult)")
+				}
+				return fn(0, where, rec)
+			})
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return eval.Errorf(path, 0, "", "no \"results.results\" list; is this a promptfoo `-o results.json` export (promptfoo 0.100 or later)?")
+	}
+	return nil
+}
+
+// pfIsDocument says whether the file is one JSON document rather than JSONL: its first
+// line is not a complete object, or is an object with "evalId" or "results".
+func pfIsDocument(f *os.File) (bool, error) {
+	defer f.Seek(0, io.SeekStart)
+	head := make([]byte, 1<<20)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return false, err
+	}
+	head = bytes.TrimLeft(head[:n], " \t\r\n")
+	line := head
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		line = head[:i]
+	}
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(line, &probe) != nil {
+		return true, nil
+	}
+	_, a := probe["evalId"]
+	_, b := probe["results"]
+	return a || b, nil
+}
+
+// pfTest is what the first pass learns about one distinct test.
+type pfTest struct {
+	key         string // description + hash of vars: repeats of a test share it
+	description string
+	varsHash    string
+	idValue     string // the --id-field value
+	where       string
+}
+
+// pfCombo is one prompt × provider pair.
+type pfCombo struct {
+	key      string
+	index    string
+	provider string
+	label    string
+	prompt   string
+	count    int
+}
+
+func (c *pfCombo) String() string {
+	return fmt.Sprintf("%s: provider %q, prompt %q (%d results)", c.index, c.provider, clip(c.prompt, 60), c.count)
+}
+
+func pfComboOf(rec map[string]any) *pfCombo {
+	c := &pfCombo{}
+	if p, ok := rec["provider"].(map[string]any); ok {
+		c.provider, _ = p["id"].(string)
+		c.label, _ = p["label"].(string)
+	} else if s, ok := rec["provider"].(string); ok {
+		c.provider = s
+	}
+	if p, ok := rec["prompt"].(map[string]any); ok {
+		c.prompt, _ = p["label"].(string)
+		if c.prompt == "" {
+			c.prompt, _ = p["raw"].(string)
+		}
+	}
+	if i, ok := rec["promptIdx"].(float64); ok {
+		c.index = strconv.Itoa(int(i))
+	} else {
+		c.index = c.provider + " " + c.prompt
+	}
+	c.key = c.index
+	return c
+}
+
+func (c *pfCombo) matches(sel string) bool {
+	return sel == c.index || sel == c.provider || (c.label != "" && sel == c.label) || sel == c.prompt
+}
+
+// pfTestOf identifies the test a result answers.
+func pfTestOf(path string, line int, where string, rec map[string]any, idField string) (*pfTest, error) {
+	tc, ok := rec["testCase"].(map[string]any)
+	if !ok {
+		if _, has := rec["testCase"]; has {
+			return nil, errAt(path, line, where, "", "%s", fieldErr("testCase", rec["testCase"], "an object"))
+		}
+		return nil, errAt(path, line, where, "", "record has no \"testCase\"; is this a promptfoo results file?")
+	}
+	t := &pfTest{where: where}
+	if d, ok := tc["description"]; ok && d != nil {
+		s, ok := d.(string)
+		if !ok {
+			return nil, errAt(path, line, where, "", "%s", fieldErr("testCase.description", d, "a string"))
+		}
+		t.description = s
+	}
+	vars := tc["vars"]
+	if vars == nil {
+		vars = rec["vars"]
+	}
+	if vars != nil {
+		if _, ok := vars.(map[string]any); !ok {
+			return nil, errAt(path, line, where, "", "%s", fieldErr("testCase.vars", vars, "an object"))
+		}
+	}
+	b, _ := json.Marshal(vars) // maps marshal with sorted keys
+	sum := sha256.Sum256(b)
+	t.varsHash = hex.EncodeToString(sum[:])
+	t.key = t.description + "\x00" + t.varsHash
+	if idField != "" {
+		var v any
+		var found bool
+		if k, ok := strings.CutPrefix(idField, "metadata."); ok {
+			md, _ := tc["metadata"].(map[string]any)
+			v, found = eval.Lookup(md, k)
+		} else {
+			vm, _ := vars.(map[string]any)
+			v, found = eval.Lookup(vm, idField)
+		}
+		if !found {
+			return nil, errAt(path, line, where, "", "--id-field %q: the test has no such variable (testCase.vars.%s)", idField, idField)
+		}
+		switch x := v.(type) {
+		case string:
+			if strings.TrimSpace(x) == "" {
+				return nil, errAt(path, line, where, "", "--id-field %q is empty for this test", idField)
+			}
+			t.idValue = x
+		case float64:
+			t.idValue = strconv.FormatFloat(x, 'f', -1, 64)
+		default:
+			return nil, errAt(path, line, where, "", "--id-field %q is %s; want a string or a number", idField, describe(v))
+		}
+	}
+	return t, nil
+}
+
+// readPromptfoo reads a promptfoo export in two passes: the first names the tests and the
+// prompt/provider pairs (a few strings each), the second converts the results.
+func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, error) {
+	tests := map[string]*pfTest{}
+	var order []*pfTest
+	combos := map[string]*pfCombo{}
+	var comboOrder []*pfCombo
+	err := pfRecords(path, func(line int, where string, rec map[string]any) error {
+		t, err := pfTestOf(path, line, where, rec, opts.IDField)
+		if err != nil {
+			return err
+		}
+		if _, ok := tests[t.key]; !ok {
+			tests[t.key] = t
+			order = append(order, t)
+		}
+		c := pfComboOf(rec)
+		if prev, ok := combos[c.key]; ok {
+			prev.count++
+		} else {
+			c.count = 1
+			combos[c.key] = c
+			comboOrder = append(comboOrder, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(order) == 0 {
+		return nil, eval.Errorf(path, 0, "", "the promptfoo file holds no results")
+	}
+	chosen, err := pfChoose(path, comboOrder, opts.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := pfIDs(path, order, opts.IDField)
+	if err != nil {
+		return nil, err
+	}
+	meta := &Meta{Format: Promptfoo, SuiteFields: true, Metadata: map[string]string{}}
+	if chosen.provider != "" {
+		meta.Metadata["model_id"] = chosen.provider
+	}
+	var dims dimTracker
+	seen := map[string]int{} // occurrences of a test: its repeats are runs
+	err = pfRecords(path, func(line int, where string, rec map[string]any) error {
+		if pfComboOf(rec).key != chosen.key {
+			return nil
+		}
+		t, err := pfTestOf(path, line, where, rec, opts.IDField)
+		if err != nil {
+			return err
+		}
+		id := ids[t.key]
+		run := seen[t.key]
+		seen[t.key]++
+		fields, err := pfConvert(path, line, where, id, rec)
+		if err != nil {
+			return err
+		}
+		if s, ok := fields["scores"].(map[string]any); ok {
+			dims.see(s)
+		}
+		return emit(Record{Run: run, Line: line, Where: where, Fields: fields})
+	})
+	if err != nil {
+		return nil, err
+	}
+	meta.Dimensions = dims.list()
+	return meta, nil
+}
+
+// pfChoose picks the one prompt/provider pair to import.
+func pfChoose(path string, combos []*pfCombo, sel string) (*pfCombo, error) {
+	if sel != "" {
+		var hit []*pfCombo
+		for _, c := range combos {
+			if c.matches(sel) {
+				hit = append(hit, c)
+			}
+		}
+		if len(hit) == 1 {
+			return hit[0], nil
+		}
+		what := "matches none"
+		if len(hit) > 1 {
+			what = fmt.Sprintf("matches %d", len(hit))
+		}
+		return nil, eval.Errorf(path, 0, "", "--promptfoo-prompt %q %s of the prompt/provider pairs; choose one by its index:\n%s", sel, what, pfList(combos))
+	}
+	if len(combos) > 1 {
+		return nil, eval.Errorf(path, 0, "", "the file holds %d prompt/provider pairs and evalgate gates one system at a time; choose one with --promptfoo-prompt INDEX (or its provider id or prompt label):\n%s", len(combos), pfList(combos))
+	}
+	return combos[0], nil
+}
+
+func pfList(combos []*pfCombo) string {
+	var b strings.Builder
+	for _, c := range combos {
+		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// pfIDs names the tests: --id-field's value, else the description when every test has a
+// unique one, else a hash of the vars.
+func pfIDs(path string, tests []*pfTest, idField string) (map[string]string, error) {
+	ids := map[string]string{}
+	byID := map[string]*pfTest{}
+	pick := func(t *pfTest) string { return t.idValue }
+	how := fmt.Sprintf("--id-field %q", idField)
+	if idField == "" {
+		unique := true
+		descs := map[string]bool{}
+		for _, t := range tests {
+			if t.description == "" || descs[t.description] {
+				unique = false
+				break
+			}
+			descs[t.description] = true
+		}
+		if unique {
+			pick = func(t *pfTest) string { return t.description }
+			how = "description"
+		} else {
+			pick = func(t *pfTest) string { return "vars-" + t.varsHash[:12] }
+			how = "hash of the vars"
+		}
+	}
+	for _, t := range tests {
+		id := pick(t)
+		if prev, dup := byID[id]; dup {
+			return nil, errAt(path, 0, t.where, id, "two different tests get the same id by %s (the first at %s); name each test with a unique description, or pass --id-field VAR naming a variable that is unique per test", how, orLine(prev.where))
+		}
+		byID[id] = t
+		ids[t.key] = id
+	}
+	return ids, nil
+}
+
+func orLine(where string) string {
+	if where == "" {
+		return "an earlier line"
+	}
+	return where
+}
+
+// pfConvert maps one EvaluateResult to an evalgate results record.
+func pfConvert(path string, line int, where, id string, rec map[string]any) (map[string]any, error) {
+	bad := func(field string, v any, want string) error {
+		return errAt(path, line, where, id, "%s", fieldErr(field, v, want))
+	}
+	out := map[string]any{"id": id}
+	resp, _ := rec["response"].(map[string]any)
+	if r, ok := rec["response"]; ok && r != nil && resp == nil {
+		return nil, bad("response", r, "an object")
+	}
+	var errText string
+	if e, ok := rec["error"]; ok && e != nil {
+		s, ok := e.(string)
+		if !ok {
+			return nil, bad("error", e, "a string")
+		}
+		errText = s
+	}
+	reason, _ := rec["failureReason"].(float64)
+	if resp != nil {
+		if e, ok := resp["error"].(string); ok && e != "" {
+			errText, reason = e, pfFailureError
+		}
+		if o, ok := resp["output"]; ok && o != nil {
+			out["output"] = o
+		}
+		if u, ok := resp["tokenUsage"].(map[string]any); ok {
+			if err := pfTokens(u, out); err != nil {
+				return nil, errAt(path, line, where, id, "response.tokenUsage: %v", err)
+			}
+		}
+	}
+	_, hasOutput := out["output"]
+	// An assertion's failure text sits in `error` too (failureReason 1); only a result
+	// that could not run or be graded is an evalgate error.
+	if errText != "" && (reason == pfFailureError || !hasOutput) {
+		out["error"] = errText
+	}
+	if !hasOutput && out["error"] == nil {
+		if resp == nil {
+			return nil, errAt(path, line, where, id, "record has no \"response\" and no \"error\"; want the provider's response")
+		}
+		return nil, errAt(path, line, where, id, "record has no \"response.output\" and no \"error\"")
+	}
+	if l, ok := rec["latencyMs"]; ok && l != nil {
+		n, ok := l.(float64)
+		if !ok || n < 0 {
+			return nil, bad("latencyMs", l, "a number ≥ 0")
+		}
+		out["latency_e2e_ms"] = n
+	}
+	if c, ok := rec["cost"].(float64); ok {
+		out["cost"] = c
+	}
+	if p, ok := rec["provider"].(map[string]any); ok {
+		if s, ok := p["id"].(string); ok && s != "" {
+			out["model"] = s
+		}
+	}
+	scores, err := pfScores(rec)
+	if err != nil {
+		return nil, errAt(path, line, where, id, "%v", err)
+	}
+	if len(scores) > 0 {
+		out["scores"] = scores
+	}
+	pfSuiteFields(rec, out)
+	return out, nil
+}
+
+func pfTokens(u map[string]any, out map[string]any) error {
+	for src, dst := range map[string]string{"prompt": "input_tokens", "completion": "output_tokens"} {
+		v, ok := u[src]
+		if !ok || v == nil {
+			continue
+		}
+		n, ok := v.(float64)
+		if !ok || n < 0 || n != float64(int64(n)) {
+			return fmt.Errorf("field %q is %v; want a whole number ≥ 0", src, v)
+		}
+		out[dst] = n
+	}
+	return nil
+}
+
+// pfScores collects promptfoo's scores: `success` as the recorded pass value, `score`,
+// each named score under its name made into an identifier, and each assertion without a
+// metric name under its type (a second one of a type gets "_2").
+func pfScores(rec map[string]any) (map[string]any, error) {
+	scores := map[string]any{}
+	if v, ok := rec["success"]; ok && v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("%s", fieldErr("success", v, "true or false"))
+		}
+		scores["pass"] = b
+	}
+	if v, ok := rec["score"]; ok && v != nil {
+		n, ok := v.(float64)
+		if !ok {
+			return nil, fmt.Errorf("%s", fieldErr("score", v, "a number"))
+		}
+		scores["score"] = n
+	}
+	named, _ := rec["namedScores"].(map[string]any)
+	gr, _ := rec["gradingResult"].(map[string]any)
+	if named == nil && gr != nil {
+		named, _ = gr["namedScores"].(map[string]any)
+	}
+	for _, name := range sortedKeys(named) {
+		n, ok := named[name].(float64)
+		if !ok {
+			return nil, fmt.Errorf("named score %q is %s; want a number", name, describe(named[name]))
+		}
+		scores[pfScoreKey(name, scores)] = n
+	}
+	if gr != nil {
+		comps, _ := gr["componentResults"].([]any)
+		count := map[string]int{}
+		for i, c := range comps {
+			cr, ok := c.(map[string]any)
+			if !ok {
+				continue
+			}
+			a, _ := cr["assertion"].(map[string]any)
+			if a == nil {
+				continue
+			}
+			if m, _ := a["metric"].(string); m != "" {
+				continue // reported as a named score
+			}
+			typ, _ := a["type"].(string)
+			if typ == "" {
+				continue
+			}
+			s, ok := cr["score"].(float64)
+			if !ok {
+				return nil, fmt.Errorf("gradingResult.componentResults[%d].score is %s; want a number", i, describe(cr["score"]))
+			}
+			key := Ident(typ)
+			count[key]++
+			if count[key] > 1 {
+				key = fmt.Sprintf("%s_%d", key, count[key])
+			}
+			scores[pfScoreKey(key, scores)] = s
+		}
+	}
+	return scores, nil
+}
+
+// pfScoreKey makes a name into a score key that does not clash with pass and score.
+func pfScoreKey(name string, taken map[string]any) string {
+	k := Ident(name)
+	if k == "pass" || k == "score" {
+		k = "metric_" + k
+	}
+	return k
+}
+
+// pfSuiteFields carries the test's suite fields: the rendered prompt, the description,
+// the vars, an `expected` var as the reference answer, and metadata tags.
+func pfSuiteFields(rec map[string]any, out map[string]any) {
+	if p, ok := rec["prompt"].(map[string]any); ok {
+		if raw, ok := p["raw"].(string); ok {
+			out["prompt"] = raw
+		}
+	}
+	tc, _ := rec["testCase"].(map[string]any)
+	if tc == nil {
+		return
+	}
+	if d, ok := tc["description"].(string); ok && d != "" {
+		out["description"] = d
+	}
+	if vars, ok := tc["vars"].(map[string]any); ok && len(vars) > 0 {
+		out["vars"] = vars
+		if e, ok := vars["expected"]; ok {
+			out["expected"] = e
+		}
+	}
+	if md, ok := tc["metadata"].(map[string]any); ok {
+		if tags, ok := md["tags"].([]any); ok {
+			var list []any
+			for _, t := range tags {
+				if s, ok := t.(string); ok {
+					list = append(list, s)
+				}
+			}
+			if len(list) > 0 {
+				out["tags"] = list
+			}
+		}
+	}
+}
