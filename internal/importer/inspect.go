@@ -495,4 +495,3 @@ func inspectScores(v any) (map[string]any, error) {
 	}
 	return out, nil
 }
-

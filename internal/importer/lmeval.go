@@ -414,14 +414,14 @@ func lmResultsMeta(path, date, task string, opts *Options, meta *Meta) (string, 
 	}
 	defer f.Close()
 	var doc struct {
-		ModelName     string            `json:"model_name"`
-		LMEvalVersion string            `json:"lm_eval_version"`
-		GitHash       string            `json:"git_hash"`
-		Date          any               `json:"date"`
-		Versions      map[string]any    `json:"versions"`
-		NShot         map[string]any    `json:"n-shot"`
-		Config        map[string]any    `json:"config"`
-		Results       map[string]any    `json:"results"`
+		ModelName     string         `json:"model_name"`
+		LMEvalVersion string         `json:"lm_eval_version"`
+		GitHash       string         `json:"git_hash"`
+		Date          any            `json:"date"`
+		Versions      map[string]any `json:"versions"`
+		NShot         map[string]any `json:"n-shot"`
+		Config        map[string]any `json:"config"`
+		Results       map[string]any `json:"results"`
 	}
 	d := newDocDecoder(rpath, f)
 	if err := d.decode("", &doc); err != nil {
