@@ -54,6 +54,11 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		// A pull request whose base commit has no config adds evalgate: a missing
 		// baseline never fails it.
 		FirstAdoption: in.ReadBase != nil && in.BaseConfigPath == ""}
+	imp, err := c.actionImport()
+	if err != nil {
+		return nil, err
+	}
+	opts.Import = imp
 	l, err := Load(opts)
 	if err != nil {
 		return nil, err
@@ -275,7 +280,11 @@ func (c *CLI) actionBaseline(ctx context.Context, in ghaction.BaselineInput) (*g
 	if ref != "" && !strings.HasPrefix(ref, "refs/") {
 		ref = "refs/tags/" + ref
 	}
-	path, b, err := c.MakeBaseline(ctx, BaselineOptions{Config: in.ConfigPath, Results: in.Results, Out: in.OutPath, Ref: ref, SHA: in.SHA})
+	imp, err := c.actionImport()
+	if err != nil {
+		return nil, err
+	}
+	path, b, err := c.MakeBaseline(ctx, BaselineOptions{Config: in.ConfigPath, Results: in.Results, Out: in.OutPath, Ref: ref, SHA: in.SHA, Import: imp})
 	if err != nil {
 		return nil, err
 	}

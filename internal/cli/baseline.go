@@ -8,6 +8,7 @@ import (
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
+	"github.com/evalgate/evalgate/internal/importer"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
@@ -22,6 +23,7 @@ type BaselineOptions struct {
 	Ref     string
 	SHA     string
 	judge   common // judge flags
+	Import  importer.Options
 }
 
 func (c *CLI) baseline(args []string) int {
@@ -35,9 +37,16 @@ func (c *CLI) baseline(args []string) int {
 	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")
 	fs.BoolVar(&o.judge.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
 	fs.BoolVar(&o.judge.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error")
+	o.judge.Import.register(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
+	imp, err := o.judge.Import.options(c.Stderr)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+		return ExitBadInput
+	}
+	o.Import = imp
 	o.Results = results
 	path, b, err := c.MakeBaseline(context.Background(), o)
 	if err != nil {
@@ -51,7 +60,7 @@ func (c *CLI) baseline(args []string) int {
 // MakeBaseline scores a release's runs and writes the stable distribution and the
 // baselines index beside it. It returns the path written.
 func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *baseline.Baseline, error) {
-	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Env: c.judgeEnv(&o.judge), Stdin: c.Stdin})
+	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Env: c.judgeEnv(&o.judge), Stdin: c.Stdin, Import: o.Import})
 	if err != nil {
 		return "", nil, err
 	}

@@ -34,13 +34,18 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
 	}
+	imp, err := o.Import.options(c.Stderr)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+		return ExitBadInput
+	}
 	cv := *codeVersion
 	if cv == "" {
 		cv = c.codeVersion()
 	}
 	r, err := Check(context.Background(), CheckOptions{
 		Config: o.Config, Results: o.Results, Reruns: rerun, Baseline: o.Baseline, NoBaseline: scoreOnly,
-		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem),
+		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp,
 	})
 	if err != nil {
 		return c.fail(err)

@@ -54,6 +54,7 @@ func commands() []command {
 		{"history", "print the score's history: one line per baseline refresh", (*CLI).historyCmd},
 		{"validate", "check a config (and its suite and results) without scoring", (*CLI).validate},
 		{"init", "write a starter evalgate.yaml, a sample suite and the two GitHub workflows", (*CLI).initCmd},
+		{"import", "convert promptfoo, lm-eval or Inspect AI results to evalgate's JSONL", (*CLI).importCmd},
 		{"run", "run the system under test over the suite and write results", (*CLI).runCmd},
 		{"action", "the GitHub Action entrypoint (reads INPUT_* and GITHUB_* variables)", (*CLI).action},
 	}

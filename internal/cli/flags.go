@@ -36,6 +36,8 @@ type common struct {
 	NoCache     bool
 	Replay      bool
 	Concurrency int
+	// Import reads results other tools wrote (--results-format, ...).
+	Import importFlags
 }
 
 func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
@@ -59,6 +61,7 @@ func (o *common) register(fs *flag.FlagSet, withBaseline bool) {
 	fs.BoolVar(&o.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
 	fs.BoolVar(&o.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error (offline CI)")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "llm_judge: items judged at once (default: the judge's, else 8)")
+	o.Import.register(fs)
 }
 
 // judgeEnv builds the judges' environment from the judge flags: progress on stderr,

@@ -17,6 +17,7 @@ import (
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
+	"github.com/evalgate/evalgate/internal/importer"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -57,6 +58,8 @@ type CheckOptions struct {
 	// AcceptedBy and AcceptLabel: a maintainer accepted a regression (the action's
 	// accept label); the gate decides what that changes.
 	AcceptedBy, AcceptLabel string
+	// Import says how to read results another tool wrote (promptfoo, lm-eval, Inspect).
+	Import importer.Options
 }
 
 // Loaded is a config with its suite and the results files. Check streams the results;
@@ -69,6 +72,12 @@ type Loaded struct {
 	full   int         // how many of Paths are full runs
 	Runs   []*eval.Run // after LoadRuns
 	stdin  io.Reader   // for the results path "-"
+	// imported is run metadata the results files carry; format and firstFile are the
+	// first file's format, so files of another format are refused.
+	imported   map[string]string
+	format     importer.Format
+	firstFile  string
+	importOpts importer.Options
 }
 
 // Load reads the config and the suite, and finds the results files.
@@ -93,12 +102,15 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if slices.Contains(paths, safeio.Stdin) && opts.Stdin == nil {
 		return nil, eval.Errorf(cfg.File, 0, "", "--results - (standard input) is not available here")
 	}
-	l := &Loaded{Config: cfg, Paths: paths, stdin: opts.Stdin, full: len(paths)}
+	l := &Loaded{Config: cfg, Paths: paths, stdin: opts.Stdin, full: len(paths), importOpts: opts.Import}
 	for _, p := range opts.Reruns {
 		if p == safeio.Stdin {
 			return nil, eval.Errorf(cfg.File, 0, "", "--rerun - (standard input) is not supported; give the re-run's results file")
 		}
 		l.Paths = append(l.Paths, p)
+	}
+	if err := l.detectFormat(); err != nil {
+		return nil, err
 	}
 	if cfg.Suite != "" {
 		if l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
@@ -117,6 +129,13 @@ func (l *Loaded) LoadRuns() error {
 		var err error
 		if p == safeio.Stdin {
 			run, err = eval.ReadRun(stdinName, l.stdin)
+		} else if l.format != importer.Evalgate {
+			runs, err := l.loadResultsFile(p)
+			if err != nil {
+				return err
+			}
+			l.Runs = append(l.Runs, runs...)
+			continue
 		} else {
 			run, err = eval.LoadRun(p)
 		}
@@ -188,6 +207,9 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 
 // large reports whether the results are streamed: over StreamAbove, or compressed.
 func (l *Loaded) large(above int64) bool {
+	if l.format != importer.Evalgate {
+		return false // another tool's file: its importer reads it record by record into runs
+	}
 	if above == 0 {
 		above = StreamAbove
 	}
@@ -275,7 +297,7 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 		cmp.Notes = append(cmp.Notes, rg.Notice)
 	}
 	r, err := report.Build(sc, cmp, v, report.Options{
-		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: cfg.Metadata,
+		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: l.metadata(),
 		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
 		Command: reproduce(opts, l), Mode: rg.Mode, Stream: stream,
 	})

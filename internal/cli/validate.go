@@ -11,10 +11,16 @@ func (c *CLI) validate(args []string) int {
 	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...]", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&o.Results, "results", "results `file` or quoted pattern to check too (repeatable)")
+	o.Import.register(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Stdin: c.Stdin})
+	imp, err := o.Import.options(c.Stderr)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+		return ExitBadInput
+	}
+	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Stdin: c.Stdin, Import: imp})
 	if err != nil {
 		return c.fail(err)
 	}

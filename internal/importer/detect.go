@@ -14,10 +14,12 @@ const detectBytes = 1 << 20
 // Detect tells a results file's format from its content: a zip archive is an Inspect
 // `.eval` log; otherwise the keys of the first record (or of the document) say which
 // tool wrote it. When they do not, the error says so and asks for --results-format.
+// A file that is not even readable JSON text is evalgate's, whose loader says exactly
+// what is wrong with it.
 func Detect(path string) (Format, error) {
 	f, _, err := openInput(path)
 	if err != nil {
-		return "", err
+		return Evalgate, nil
 	}
 	defer f.Close()
 	head := make([]byte, detectBytes)
@@ -34,7 +36,7 @@ func Detect(path string) (Format, error) {
 	}
 	body := bytes.TrimLeft(head, " \t\r\n")
 	if len(body) == 0 || body[0] != '{' {
-		return unsure("it is neither JSON nor JSONL nor a zip archive")
+		return Evalgate, nil
 	}
 	line := body
 	if i := bytes.IndexByte(body, '\n'); i >= 0 {
@@ -44,6 +46,9 @@ func Detect(path string) (Format, error) {
 	if json.Unmarshal(line, &keys) == nil {
 		if f := classify(keys); f != "" {
 			return f, nil
+		}
+		if _, ok := keys["id"]; ok || bytes.Count(body, []byte("\n")) > 0 && len(line) < len(body)-1 {
+			return Evalgate, nil // JSONL with an id, or several records: evalgate's loader says what is missing
 		}
 		return unsure("the first record's keys match no known format")
 	}
@@ -66,7 +71,7 @@ func Detect(path string) (Format, error) {
 		return found, nil
 	}
 	if err != nil && err != errStop {
-		return unsure("it is not valid JSON: " + err.Error())
+		return Evalgate, nil // not JSON: evalgate's loader says where it breaks
 	}
 	return unsure("its top-level keys match no known format")
 }

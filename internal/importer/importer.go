@@ -181,3 +181,26 @@ func errAt(file string, line int, where, item, format string, args ...any) *eval
 	}
 	return &eval.InputError{File: file, Line: line, Item: item, Msg: msg}
 }
+
+// suiteKeys are the record fields that describe the item rather than the answer.
+var suiteKeys = map[string]bool{
+	"prompt": true, "input": true, "expected": true, "tags": true, "context": true,
+	"description": true, "vars": true, "doc": true, "choices": true, "metadata": true,
+}
+
+// SplitSuite splits an imported record into its results fields and its suite item
+// (nil when the record carries no suite field).
+func SplitSuite(fields map[string]any) (result, item map[string]any) {
+	result = map[string]any{}
+	for k, v := range fields {
+		if suiteKeys[k] {
+			if item == nil {
+				item = map[string]any{"id": fields["id"]}
+			}
+			item[k] = v
+			continue
+		}
+		result[k] = v
+	}
+	return result, item
+}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/safeio"
+)
+
+// importFlags choose how results written by another tool are read.
+type importFlags struct {
+	Format    string
+	IDField   string
+	Prompt    string
+	Filter    string
+	LMResults string
+}
+
+func (f *importFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.Format, "results-format", "", "results file `format`: "+importer.FormatNames()+" (default: detected from the content)")
+	fs.StringVar(&f.IDField, "id-field", "", "promptfoo: the test `variable` (or metadata.KEY) whose value is the item id (default: the description when unique, else a hash of the vars)")
+	fs.StringVar(&f.Prompt, "promptfoo-prompt", "", "promptfoo: the prompt/provider pair to import when the file holds several: its `index`, provider id or prompt label")
+	fs.StringVar(&f.Filter, "lm-eval-filter", "", "lm-eval: the `filter` to import when the samples carry several (default: one dimension per metric and filter)")
+	fs.StringVar(&f.LMResults, "lm-eval-results", "", "lm-eval: the task's results_<date>.json `file` for model and version metadata (default: the one beside the samples file)")
+}
+
+// options builds the importer's options; warnings go to w.
+func (f *importFlags) options(w io.Writer) (importer.Options, error) {
+	format, err := importer.ParseFormat(f.Format)
+	if err != nil {
+		return importer.Options{}, err
+	}
+	return importer.Options{
+		Format: format, IDField: f.IDField, Prompt: f.Prompt, Filter: f.Filter, LMEvalResults: f.LMResults,
+		Warn: func(msg string) { fmt.Fprintf(w, "warning: %s\n", msg) },
+	}, nil
+}
+
+// detectFormat settles the results files' format: the --results-format given, or the one
+// their content shows, the same for every file (standard input is evalgate's JSONL).
+func (l *Loaded) detectFormat() error {
+	l.format = l.importOpts.Format
+	if l.format != "" {
+		return nil
+	}
+	for _, p := range l.Paths {
+		f := importer.Evalgate
+		if p != safeio.Stdin {
+			var err error
+			if f, err = importer.Detect(p); err != nil {
+				return err
+			}
+		}
+		if l.format != "" && f != l.format {
+			return eval.Errorf(p, 0, "", "is a %s results file, but %s is %s: the results files of one check are all in one format", f, l.firstFile, l.format)
+		}
+		l.format, l.firstFile = f, p
+	}
+	return nil
+}
+
+// loadResultsFile reads one file another tool wrote as evalgate runs: one, or one per
+// repeat (promptfoo --repeat) or epoch (Inspect).
+func (l *Loaded) loadResultsFile(path string) ([]*eval.Run, error) {
+	opts := l.importOpts
+	opts.Format = l.format
+	runs, meta, err := importer.LoadRuns(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range meta.Metadata {
+		if l.imported == nil {
+			l.imported = map[string]string{}
+		}
+		if _, ok := l.imported[k]; !ok {
+			l.imported[k] = v
+		}
+	}
+	return runs, nil
+}
+
+// metadata is the config's run metadata, completed by what imported files say (the
+// model, the task and tool versions); the config wins where both name a key.
+func (l *Loaded) metadata() map[string]string {
+	if len(l.imported) == 0 {
+		return l.Config.Metadata
+	}
+	out := map[string]string{}
+	for k, v := range l.imported {
+		out[k] = v
+	}
+	for k, v := range l.Config.Metadata {
+		out[k] = v
+	}
+	return out
+}
+
+// actionImport reads the action's `results-format` input.
+func (c *CLI) actionImport() (importer.Options, error) {
+	format, err := importer.ParseFormat(c.Getenv("INPUT_RESULTS-FORMAT"))
+	if err != nil {
+		return importer.Options{}, fmt.Errorf("input results-format: %w", err)
+	}
+	return importer.Options{Format: format, Warn: func(msg string) { fmt.Fprintf(c.Stdout, "::warning::%s\n", msg) }}, nil
+}
