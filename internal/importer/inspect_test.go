@@ -1,0 +1,143 @@
+package importer_test
+
+import (
+	"archive/zip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/importer"
+)
+
+func inspectFile(name string) string { return filepath.Join("testdata", "inspect", name) }
+
+// The same log as .json and as a .eval archive gives the same runs.
+func TestInspectEpochsBecomeRuns(t *testing.T) {
+	for _, name := range []string{"epochs.json", "epochs.eval"} {
+		t.Run(name, func(t *testing.T) {
+			if f, err := importer.Detect(inspectFile(name)); err != nil || f != importer.Inspect {
+				t.Fatalf("Detect = %q, %v", f, err)
+			}
+			runs, meta, err := importer.LoadRuns(inspectFile(name), importer.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != 2 {
+				t.Fatalf("%d runs; want 2 (epochs: 2)", len(runs))
+			}
+			for i, r := range runs {
+				if len(r.Results) != 3 {
+					t.Errorf("epoch %d: %d results; want 3", i+1, len(r.Results))
+				}
+			}
+			q1, _ := runs[0].Result("q1")
+			// C = 1; the dict score {accuracy: 0.9, concise: true, grade: "C"} gives three
+			// dimensions; true = 1, "C" = 1.
+			want := map[string]any{"model_graded_fact": 1.0, "quality_accuracy": 0.9, "quality_concise": 1.0, "quality_grade": 1.0}
+			if diff := cmp.Diff(want, q1.Scores); diff != "" {
+				t.Errorf("q1 epoch 1 scores (-want +got):\n%s", diff)
+			}
+			if q1.Output != "Eavesdropping and tampering." || *q1.LatencyE2EMs != 1250 || *q1.InputTokens != 20 || *q1.OutputTokens != 8 {
+				t.Errorf("q1: output %q latency %v tokens %v/%v", q1.Output, *q1.LatencyE2EMs, *q1.InputTokens, *q1.OutputTokens)
+			}
+			// P = 0.5 in epoch 1, I = 0 in epoch 2; usage summed over the two models
+			// (30 + 100 in, 10 + 5 out); the output's content is a list of parts.
+			q2a, _ := runs[0].Result("q2")
+			q2b, _ := runs[1].Result("q2")
+			if q2a.Scores["model_graded_fact"] != 0.5 || q2b.Scores["model_graded_fact"] != 0.0 {
+				t.Errorf("q2 grades %v, %v; want 0.5 (P), 0 (I)", q2a.Scores["model_graded_fact"], q2b.Scores["model_graded_fact"])
+			}
+			if *q2a.InputTokens != 130 || *q2a.OutputTokens != 15 || q2a.Output != "Use a slow hash such as bcrypt." {
+				t.Errorf("q2: tokens %v/%v output %q", *q2a.InputTokens, *q2a.OutputTokens, q2a.Output)
+			}
+			if got := q2a.Fields["prompt"]; got != "system: You are a security tutor.\n\nuser: Name one way to store passwords." {
+				t.Errorf("q2 prompt %q", got)
+			}
+			if diff := cmp.Diff([]any{"bcrypt", "argon2", "scrypt"}, q2a.Fields["expected"]); diff != "" {
+				t.Errorf("q2 expected: %s", diff)
+			}
+			// A numeric id; the sample's error makes it a failed result; N = 0.
+			s3, ok := runs[0].Result("3")
+			if !ok || s3.Error != "RateLimitError: 429 Too Many Requests" || !s3.Failed() || s3.Scores["model_graded_fact"] != 0.0 {
+				t.Errorf("sample 3 epoch 1: %+v", s3)
+			}
+			if meta.Metadata["model_id"] != "openai/gpt-4o-mini" || meta.Metadata["task"] != "security_qa" || meta.Metadata["inspect_version"] != "0.3.95" || meta.Incomplete {
+				t.Errorf("meta %+v", meta)
+			}
+		})
+	}
+}
+
+func TestInspectLogWithoutHeader(t *testing.T) {
+	// Still being written: _journal/start.json and some samples, no header.json yet.
+	recs, meta, warns := readAll(t, inspectFile("unfinished.eval"), importer.Options{})
+	if len(recs) != 3 || !meta.Incomplete || meta.Metadata["model_id"] != "openai/gpt-4o-mini" {
+		t.Errorf("%d records, meta %+v", len(recs), meta)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0], "incomplete") {
+		t.Errorf("warnings %q", warns)
+	}
+	// Not even the start journal: the samples alone.
+	recs, meta, warns = readAll(t, inspectFile("bare.eval"), importer.Options{})
+	if len(recs) != 2 || !meta.Incomplete || len(warns) != 1 || !strings.Contains(warns[0], "no header") {
+		t.Errorf("%d records, meta %+v, warnings %q", len(recs), meta, warns)
+	}
+}
+
+// writeEval writes a .eval archive of name → JSON text.
+func writeEval(t *testing.T, files ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "log.eval")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for i := 0; i+1 < len(files); i += 2 {
+		w, err := zw.Create(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(files[i+1]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+func TestInspectBadInput(t *testing.T) {
+	ok := `{"id": "a", "epoch": 1, "input": "q", "target": "t", "output": {"completion": "x"}, "scores": {"match": {"value": "C"}}}`
+	for _, tt := range []struct{ name, sample, want string }{
+		{"no id", `{"epoch": 1, "output": {"completion": "x"}}`, `samples/a_epoch_1.json: sample has no "id"`},
+		{"epoch zero", strings.Replace(ok, `"epoch": 1`, `"epoch": 0`, 1), `item "a": samples/a_epoch_1.json: field "epoch" is a number; want a whole number ≥ 1`},
+		{"unknown grade", strings.Replace(ok, `"C"`, `"maybe"`, 1), `item "a": samples/a_epoch_1.json: scores.match.value is the string "maybe"; want C, P, I, N`},
+		{"score without value", strings.Replace(ok, `{"value": "C"}`, `{"answer": "x"}`, 1), `scores.match has no "value"`},
+		{"no output no error", `{"id": "a", "epoch": 1, "input": "q"}`, `sample has no "output" and no "error"`},
+		{"input a number", strings.Replace(ok, `"input": "q"`, `"input": 7`, 1), `input: is a number; want a string or a list of chat messages`},
+		{"truncated", ok[:40], `the JSON ends early`},
+		{"target an object", strings.Replace(ok, `"target": "t"`, `"target": {}`, 1), `field "target" is an object; want a string or a list of strings`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeEval(t, "header.json", `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}`, "samples/a_epoch_1.json", tt.sample)
+			_, _, err := importer.LoadRuns(path, importer.Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), path) {
+				t.Errorf("error %v; want %s", err, tt.want)
+			}
+		})
+	}
+	// A sample id twice in one epoch is a duplicate result.
+	path := writeEval(t, "samples/a_epoch_1.json", ok, "samples/a_epoch_1b.json", ok)
+	if _, _, err := importer.LoadRuns(path, importer.Options{}); err == nil || !strings.Contains(err.Error(), "duplicate result") {
+		t.Errorf("duplicate: %v", err)
+	}
+	// Unknown fields are ignored; the transcript is skipped.
+	path = writeEval(t, "samples/a_epoch_1.json", strings.Replace(ok, `"id"`, `"future_field": {"x": [1, 2]}, "events": [{"event": "model"}], "id"`, 1))
+	if _, _, err := importer.LoadRuns(path, importer.Options{}); err != nil {
+		t.Errorf("unknown fields: %v", err)
+	}
+}
