@@ -258,7 +258,8 @@ func annotations(r *report.Report) []github.Annotation {
 		if i == maxAnnotatedItems {
 			break
 		}
-		out = append(out, github.Annotation{Path: r.SuiteFile, StartLine: it.Line, EndLine: it.Line, Level: level,
+		line := max(it.Line, 1) // an imported record in a JSON document has no line: the file's top
+		out = append(out, github.Annotation{Path: r.SuiteFile, StartLine: line, EndLine: line, Level: level,
 			Title:   fmt.Sprintf("%s: %s", strings.ToLower(strings.TrimSuffix(title, " items")), report.Visible(report.Truncate(it.ID, 80))),
 			Message: fmt.Sprintf("score %.3f: %s", it.Score, report.Visible(report.Truncate(it.Reason(), 200)))})
 	}

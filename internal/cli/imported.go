@@ -106,3 +106,17 @@ func (c *CLI) actionImport() (importer.Options, error) {
 	}
 	return importer.Options{Format: format, Warn: func(msg string) { fmt.Fprintf(c.Stdout, "::warning::%s\n", msg) }}, nil
 }
+
+// importArgs are the import flags that reproduce a check's reading of its results.
+func importArgs(o importer.Options) []string {
+	var out []string
+	for _, f := range []struct{ flag, v string }{
+		{"--results-format", string(o.Format)}, {"--id-field", o.IDField}, {"--promptfoo-prompt", o.Prompt},
+		{"--lm-eval-filter", o.Filter}, {"--lm-eval-results", o.LMEvalResults},
+	} {
+		if f.v != "" {
+			out = append(out, f.flag+" "+f.v)
+		}
+	}
+	return out
+}

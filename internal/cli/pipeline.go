@@ -331,6 +331,7 @@ func reproduce(opts CheckOptions, l *Loaded) string {
 	if opts.Baseline != "" {
 		parts = append(parts, "--baseline "+opts.Baseline)
 	}
+	parts = append(parts, importArgs(opts.Import)...)
 	return strings.Join(parts, " ")
 }
 

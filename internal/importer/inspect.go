@@ -52,9 +52,9 @@ func (h *inspectHeader) meta(m *Meta) {
 		}
 	}
 	set("model_id", h.Eval.Model)
-	set("task", h.Eval.Task)
+	set("prompt_template_id", h.Eval.Task) // the task defines the prompt
 	if h.Eval.TaskVersion != nil {
-		set("task_version", fmt.Sprint(h.Eval.TaskVersion))
+		set("prompt_template_version_or_hash", fmt.Sprint(h.Eval.TaskVersion))
 	}
 	set("inspect_run_id", h.Eval.RunID)
 	if v, ok := h.Eval.Packages["inspect_ai"].(string); ok {

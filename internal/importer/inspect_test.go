@@ -64,7 +64,7 @@ func TestInspectEpochsBecomeRuns(t *testing.T) {
 			if !ok || s3.Error != "RateLimitError: 429 Too Many Requests" || !s3.Failed() || s3.Scores["model_graded_fact"] != 0.0 {
 				t.Errorf("sample 3 epoch 1: %+v", s3)
 			}
-			if meta.Metadata["model_id"] != "openai/gpt-4o-mini" || meta.Metadata["task"] != "security_qa" || meta.Metadata["inspect_version"] != "0.3.95" || meta.Incomplete {
+			if meta.Metadata["model_id"] != "openai/gpt-4o-mini" || meta.Metadata["prompt_template_id"] != "security_qa" || meta.Metadata["inspect_version"] != "0.3.95" || meta.Incomplete {
 				t.Errorf("meta %+v", meta)
 			}
 		})

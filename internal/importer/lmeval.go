@@ -75,7 +75,7 @@ func readLMEval(path string, opts *Options, emit func(Record) error) (*Meta, err
 		return nil, eval.Errorf(path, 0, "", "--lm-eval-filter %q: the samples have no such filter; they have %s", opts.Filter, strings.Join(quoteAll(filters), ", "))
 	}
 	merged := len(filters) > 1 && opts.Filter == ""
-	meta := &Meta{Format: LMEval, SuiteFields: true, Metadata: map[string]string{"task": task}}
+	meta := &Meta{Format: LMEval, SuiteFields: true, Metadata: map[string]string{"prompt_template_id": task}}
 	if merged {
 		opts.warn("%s: %d filters (%s): each metric becomes one dimension per filter, e.g. METRIC_%s; choose one with --lm-eval-filter", path, len(filters), strings.Join(filters, ", "), Ident(filters[0]))
 	}
@@ -445,7 +445,7 @@ func lmResultsMeta(path, date, task string, opts *Options, meta *Meta) (string, 
 	set("lm_eval_version", doc.LMEvalVersion)
 	set("lm_eval_git_hash", doc.GitHash)
 	if v, ok := doc.Versions[task]; ok && v != nil {
-		set("task_version", fmt.Sprint(v))
+		set("prompt_template_version_or_hash", fmt.Sprint(v)) // the task's version: its prompt
 	}
 	if v, ok := doc.NShot[task]; ok && v != nil {
 		set("n_shot", fmt.Sprint(v))
@@ -453,6 +453,11 @@ func lmResultsMeta(path, date, task string, opts *Options, meta *Meta) (string, 
 	if doc.Config != nil {
 		if s, ok := doc.Config["model_args"].(string); ok {
 			set("model_args", s)
+			for _, kv := range strings.Split(s, ",") {
+				if rev, ok := strings.CutPrefix(kv, "revision="); ok {
+					set("model_version", rev)
+				}
+			}
 		}
 	}
 	return model, nil

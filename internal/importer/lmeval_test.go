@@ -61,8 +61,9 @@ func TestLMEvalGenerateUntilFilters(t *testing.T) {
 		t.Errorf("warnings %q; want one naming --lm-eval-filter", warns)
 	}
 	// results_<date>.json beside the samples supplies the model and versions.
-	wantMeta := map[string]string{"task": "gsm8k", "model_id": "EleutherAI/pythia-160m", "lm_eval_version": "0.4.3",
-		"lm_eval_git_hash": "4c5e6f1", "task_version": "3", "n_shot": "5", "model_args": "pretrained=EleutherAI/pythia-160m,revision=step100000"}
+	wantMeta := map[string]string{"prompt_template_id": "gsm8k", "model_id": "EleutherAI/pythia-160m", "lm_eval_version": "0.4.3",
+		"lm_eval_git_hash": "4c5e6f1", "prompt_template_version_or_hash": "3", "n_shot": "5",
+		"model_args": "pretrained=EleutherAI/pythia-160m,revision=step100000", "model_version": "step100000"}
 	if diff := cmp.Diff(wantMeta, meta.Metadata); diff != "" {
 		t.Errorf("metadata (-want +got):\n%s", diff)
 	}

@@ -203,7 +203,10 @@ func (r *Report) mdTables(MarkdownOptions) []block {
 			if i == MaxListedItems {
 				break
 			}
-			loc := fmt.Sprintf("%s:%d", r.SuiteFile, it.Line)
+			loc := r.SuiteFile
+			if it.Line > 0 { // an imported record inside a JSON document or an archive has no line
+				loc = fmt.Sprintf("%s:%d", r.SuiteFile, it.Line)
+			}
 			rows = append(rows, []string{"`" + EscapeTrunc(it.ID, 60) + "`", Escape(loc), fmt.Sprintf("%.3f", it.Score),
 				EscapeTrunc(it.Reason(), 80), EscapeTrunc(it.Got, 80)})
 		}

@@ -148,7 +148,11 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 			if i == MaxListedItems {
 				break
 			}
-			rows = append(rows, []string{plain(it.ID), fmt.Sprintf("%s:%d", plain(r.SuiteFile), it.Line),
+			loc := plain(r.SuiteFile)
+			if it.Line > 0 { // an imported record inside a JSON document or an archive has no line
+				loc = fmt.Sprintf("%s:%d", loc, it.Line)
+			}
+			rows = append(rows, []string{plain(it.ID), loc,
 				fmt.Sprintf("%.3f", it.Score), plain(it.Reason()), plain(Truncate(it.Got, 200))})
 		}
 		fitTable(&b, []column{{head: "item"}, {head: "suite line", fit: cutLeft}, {head: "score"}, {head: "why", fit: wrap},
