@@ -442,7 +442,7 @@ func pfTokens(u map[string]any, out map[string]any) error {
 	return nil
 }
 
-// pfScores collects promptfoo's scores: `success` as the recorded pass value, `score`,
+// pfScores collects promptfoo's scores: `success` (its pass verdict), `score`,
 // each named score under its name made into an identifier, and each assertion without a
 // metric name under its type (a second one of a type gets "_2").
 func pfScores(rec map[string]any) (map[string]any, error) {
@@ -452,7 +452,7 @@ func pfScores(rec map[string]any) (map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s", fieldErr("success", v, "true or false"))
 		}
-		scores["pass"] = b
+		scores["success"] = b
 	}
 	if v, ok := rec["score"]; ok && v != nil {
 		n, ok := v.(float64)
@@ -507,10 +507,10 @@ func pfScores(rec map[string]any) (map[string]any, error) {
 	return scores, nil
 }
 
-// pfScoreKey makes a name into a score key that does not clash with pass and score.
+// pfScoreKey makes a name into a score key that does not clash with success and score.
 func pfScoreKey(name string, taken map[string]any) string {
 	k := Ident(name)
-	if k == "pass" || k == "score" {
+	if k == "success" || k == "score" {
 		k = "metric_" + k
 	}
 	return k

@@ -128,7 +128,7 @@ scoring:
     - {name: brevity, weight: 0.1, scorer: recorded, scale: unit}
     - {name: format, weight: 0.1, scorer: recorded, scale: unit, default: n/a}
     - {name: units, weight: 0.1, scorer: recorded, scale: unit, default: n/a}
-    - {name: pass, weight: 0, scorer: recorded, scale: pass_fail}
+    - {name: success, weight: 0, scorer: recorded, scale: pass_fail}
 grading:
   version: gradingSystem/1.0.0
 `
@@ -214,8 +214,8 @@ func checkPromptfooScores(t *testing.T, path string, truth []pfTruth) {
 			}
 			checked++
 		}
-		if got := it.Labels[dim["pass"]]; got != map[bool]string{true: "pass", false: "fail"}[tr.Success] {
-			t.Errorf("%s: pass label %q; promptfoo success %v", it.Item.ID, got, tr.Success)
+		if got := it.Labels[dim["success"]]; got != map[bool]string{true: "pass", false: "fail"}[tr.Success] {
+			t.Errorf("%s: success label %q; promptfoo success %v", it.Item.ID, got, tr.Success)
 		}
 		if got := it.Item.Prompt; got != tr.Prompt.Raw {
 			t.Errorf("%s: prompt %q; want the rendered prompt %q", it.Item.ID, got, tr.Prompt.Raw)

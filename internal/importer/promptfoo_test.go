@@ -26,7 +26,7 @@ func TestPromptfooCommittedOutput(t *testing.T) {
 			t.Fatalf("%s: no item named by its description", name)
 		}
 		// (3 × contains "100" = 1 + 1 × contains "Fahrenheit" = 0 + 1 × brevity 0.92) / 5 = 0.784
-		if r.Scores["score"] != 0.784 || r.Scores["pass"] != false || r.Scores["units"] != 0.0 || r.Scores["brevity"] != 0.92 {
+		if r.Scores["score"] != 0.784 || r.Scores["success"] != false || r.Scores["units"] != 0.0 || r.Scores["brevity"] != 0.92 {
 			t.Errorf("%s: scores %v", name, r.Scores)
 		}
 		// An assertion that failed is a failed item, not an errored one.
