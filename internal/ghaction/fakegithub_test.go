@@ -89,6 +89,20 @@ func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
 		f.updates = append(f.updates, decodeBody[gh.UpdateCheckRunOptions](t, r))
 		f.reply(w, http.StatusOK, &gh.CheckRun{ID: gh.Int64(7)})
 	})
+	f.mux.HandleFunc("GET "+prefix+"/commits/{ref}/check-runs", func(w http.ResponseWriter, r *http.Request) {
+		res := &gh.ListCheckRunsResults{Total: gh.Int(0)}
+		completed := false
+		for _, u := range f.updates {
+			completed = completed || u.GetStatus() == "completed"
+		}
+		for _, c := range f.creates {
+			if c.HeadSHA == r.PathValue("ref") && c.Name == r.URL.Query().Get("check_name") && !completed {
+				res.CheckRuns = []*gh.CheckRun{{ID: gh.Int64(7), Name: gh.String(c.Name), Status: gh.String("in_progress")}}
+				res.Total = gh.Int(1)
+			}
+		}
+		f.reply(w, http.StatusOK, res)
+	})
 	f.mux.HandleFunc("GET "+prefix+"/issues/2/comments", func(w http.ResponseWriter, r *http.Request) {
 		f.reply(w, http.StatusOK, f.comments)
 	})

@@ -162,11 +162,11 @@ func TestFaultInjection(t *testing.T) {
 		api:      func(t *testing.T) fakeOptions { return fakeOptions{fault: halfOpen(t)} },
 		check:    failing,
 		wantExit: ExitGateFailed,
-		// The comment's create is not sent again blindly: the comments are listed, and
-		// the one made is found.
-		wantVerdict: "fail", wantFailed: "check-run",
-		wantSummary:  []string{"failed-channels: `check-run`", "no complete answer within 250ms", "### ❌ evalgate: score dropped 10.0 pts"},
-		wantComments: 1,
+		// Neither create is sent again blindly: the check run and the comment that were
+		// made are found again, and the run is concluded.
+		wantVerdict: "fail", wantFailed: "",
+		wantSummary:  []string{"### ❌ evalgate: score dropped 10.0 pts"},
+		wantComments: 1, wantConclusion: "failure",
 	}, {
 		name: "502 after the comment is made: found again, not made twice",
 		api: func(t *testing.T) fakeOptions {
@@ -320,6 +320,9 @@ func TestFaultInjection(t *testing.T) {
 			defer api.mu.Unlock()
 			if n := len(api.comments); n != tt.wantComments {
 				t.Errorf("%d comments, want %d", n, tt.wantComments)
+			}
+			if n := len(api.creates); n > 1 {
+				t.Errorf("%d check runs made, want at most 1", n)
 			}
 			for _, c := range api.comments {
 				body := c.GetBody()

@@ -88,13 +88,14 @@ func channelName(c Channel) string {
 // publisher publishes one check mode run on GitHub (the check run and the sticky
 // comment, each on its own), or records why it cannot.
 type publisher struct {
-	r          *runner
-	gh         *github.Client
-	headSHA    string
-	runID      int64
-	skip       string // why nothing is published on GitHub (fork, no token); "" otherwise
-	noCheckRun bool   // the check run cannot be written: its start was refused (403)
-	commentURL string
+	r           *runner
+	gh          *github.Client
+	headSHA     string
+	runID       int64
+	skip        string // why nothing is published on GitHub (fork, no token); "" otherwise
+	noCheckRun  bool   // the check run cannot be written: its start was refused (403)
+	startFailed bool   // starting the check run failed (it may have been made all the same)
+	commentURL  string
 }
 
 // start creates the check run in progress, so the pull request shows evalgate at work.
@@ -115,6 +116,7 @@ func (p *publisher) start(ctx context.Context) {
 	if err != nil {
 		p.failed(ChannelCheckRun, err)
 		p.noCheckRun = errors.Is(err, github.ErrReadOnly)
+		p.startFailed = true
 		return
 	}
 	p.runID = run.ID
@@ -180,6 +182,12 @@ func (p *publisher) checkRun(ctx context.Context, pub github.Publication, s stre
 	defer done()
 	run := github.CheckRun{ID: p.runID}
 	var err error
+	if run.ID == 0 && p.startFailed {
+		// The failed start may have made the run all the same: complete that one.
+		if found, ok, ferr := p.gh.FindCheckRun(ctx, pub.Owner, pub.Repo, pub.CheckName, pub.HeadSHA); ferr == nil && ok {
+			run = found
+		}
+	}
 	if run.ID == 0 {
 		run, err = p.gh.StartCheckRun(ctx, pub.Owner, pub.Repo, pub.CheckName, pub.HeadSHA)
 	}

@@ -20,16 +20,51 @@ type CheckRun struct {
 
 // StartCheckRun creates check run name on commit headSHA in status in_progress, so the
 // pull request shows evalgate at work, and a required check cannot pass while it runs.
+//
+// A create GitHub may have done although the answer said otherwise (a 5xx, a lost
+// answer) is not sent again blindly: FindCheckRun looks for the run first, so no
+// orphan stays in progress.
 func (c *Client) StartCheckRun(ctx context.Context, owner, repo, name, headSHA string) (CheckRun, error) {
-	run, _, err := c.gh.Checks.CreateCheckRun(ctx, owner, repo, gh.CreateCheckRunOptions{
-		Name:    name,
-		HeadSHA: headSHA,
-		Status:  gh.String("in_progress"),
+	op := fmt.Sprintf("create check run %q on %s/%s@%s", name, owner, repo, headSHA)
+	for attempt := 1; ; attempt++ {
+		run, _, err := c.gh.Checks.CreateCheckRun(withoutBlindRetry(ctx), owner, repo, gh.CreateCheckRunOptions{
+			Name:    name,
+			HeadSHA: headSHA,
+			Status:  gh.String("in_progress"),
+		})
+		if err == nil {
+			return CheckRun{ID: run.GetID(), HTMLURL: run.GetHTMLURL()}, nil
+		}
+		if !mayHaveLanded(err) || attempt == maxCreateAttempts || ctx.Err() != nil {
+			return CheckRun{}, classify(err, op)
+		}
+		if found, ok, ferr := c.FindCheckRun(ctx, owner, repo, name, headSHA); ferr != nil {
+			return CheckRun{}, classify(err, op)
+		} else if ok {
+			return found, nil
+		}
+	}
+}
+
+// FindCheckRun returns the newest check run named name on commit headSHA that is still
+// in progress, if there is one: a run a start whose answer was lost may have made.
+func (c *Client) FindCheckRun(ctx context.Context, owner, repo, name, headSHA string) (CheckRun, bool, error) {
+	res, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, owner, repo, headSHA, &gh.ListCheckRunsOptions{
+		CheckName: gh.String(name), Status: gh.String("in_progress"), Filter: gh.String("latest"),
 	})
 	if err != nil {
-		return CheckRun{}, classify(err, fmt.Sprintf("create check run %q on %s/%s@%s", name, owner, repo, headSHA))
+		return CheckRun{}, false, classify(err, fmt.Sprintf("list check runs %q on %s/%s@%s", name, owner, repo, headSHA))
 	}
-	return CheckRun{ID: run.GetID(), HTMLURL: run.GetHTMLURL()}, nil
+	var newest *gh.CheckRun
+	for _, r := range res.CheckRuns {
+		if r.GetName() == name && r.GetStatus() == "in_progress" && (newest == nil || r.GetID() > newest.GetID()) {
+			newest = r
+		}
+	}
+	if newest == nil {
+		return CheckRun{}, false, nil
+	}
+	return CheckRun{ID: newest.GetID(), HTMLURL: newest.GetHTMLURL()}, true, nil
 }
 
 // CompleteCheckRun finishes check run id with p's conclusion, output and annotations.

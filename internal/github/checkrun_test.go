@@ -147,3 +147,38 @@ func TestPublishUsesStartedCheckRun(t *testing.T) {
 		t.Errorf("updates (-want +got):\n%s", diff)
 	}
 }
+
+// A start answered 502 after GitHub made the run: the run is found, not made twice.
+func TestStartCheckRunAnsweredBadly(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	posts := 0
+	made := false
+	f.handle("POST /repos/o/r/check-runs", func(w http.ResponseWriter, r *http.Request) {
+		posts++
+		made = true
+		reply(t, w, http.StatusBadGateway, map[string]string{"message": "Bad Gateway"})
+	})
+	f.handle("GET /repos/o/r/commits/abc/check-runs", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("check_name") != "evalgate" || q.Get("status") != "in_progress" {
+			t.Errorf("check runs listed with %v", q)
+		}
+		res := &gh.ListCheckRunsResults{}
+		if made {
+			res.CheckRuns = []*gh.CheckRun{
+				{ID: gh.Int64(5), Name: gh.String("evalgate"), Status: gh.String("in_progress")},
+				{ID: gh.Int64(9), Name: gh.String("evalgate"), Status: gh.String("in_progress"), HTMLURL: gh.String("https://github.com/o/r/runs/9")},
+				{ID: gh.Int64(11), Name: gh.String("other"), Status: gh.String("in_progress")},
+			}
+		}
+		reply(t, w, http.StatusOK, res)
+	})
+	run, err := f.client(time.Now()).StartCheckRun(context.Background(), "o", "r", "evalgate", "abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.ID != 9 || posts != 1 {
+		t.Errorf("run %+v after %d POSTs; want the newest run named evalgate (9) after 1", run, posts)
+	}
+}

@@ -76,7 +76,7 @@ func (c *Client) UpsertComment(ctx context.Context, p Publication) (string, erro
 	return com.GetHTMLURL(), nil
 }
 
-// maxCreateAttempts bounds the tries of creating the sticky comment.
+// maxCreateAttempts bounds the tries of creating the sticky comment or the check run.
 const maxCreateAttempts = 3
 
 // createComment creates the sticky comment with body. A create GitHub may have done

@@ -153,6 +153,10 @@ func TestContract(t *testing.T) {
 		prefer   map[string]int
 	}{
 		{name: "Publish", run: func() error { _, err := c.Publish(ctx, pub); return err }},
+		{name: "FindCheckRun", run: func() error {
+			_, _, err := c.FindCheckRun(ctx, "o", "r", pub.CheckName, pub.HeadSHA)
+			return err
+		}},
 		{name: "update comment", run: func() error {
 			_, _, err := c.gh.Issues.EditComment(ctx, "o", "r", 1, &gh.IssueComment{Body: &pub.CommentBody})
 			return err

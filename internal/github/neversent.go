@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"net"
+	"net/http"
 )
 
 // neverSent reports whether err, from sending a request, proves that the request never
@@ -23,6 +24,8 @@ func neverSent(err error) bool {
 	var host x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	switch {
+	case errors.Is(err, http.ErrSchemeMismatch): // the client's name for a RecordHeaderError
+		return true
 	case errors.As(err, &dns), errors.As(err, &rec), errors.As(err, &alert), errors.As(err, &verify),
 		errors.As(err, &unknownCA), errors.As(err, &host), errors.As(err, &invalid):
 		return true
