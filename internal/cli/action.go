@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -86,6 +87,13 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 	r, err := l.Check(ctx, opts)
 	if err != nil {
 		return nil, err
+	}
+	if in.BaselinePath == "" && in.ReadBase != nil && base.Baseline != "" {
+		// The score's history beside the base commit's baseline, read as of the base
+		// commit too: the comment sets the last releases next to this pull request.
+		if r.History, err = c.baseHistory(ctx, in, base); err != nil {
+			return nil, err
+		}
 	}
 	if source != "" && r.Comparison != nil {
 		r.Comparison.BaselineFile = source
@@ -310,4 +318,23 @@ func safeName(s string) string {
 		}
 		return '-'
 	}, s)
+}
+
+// baseHistory reads the history file beside the base config's baseline as of the base
+// commit; none there is an empty history.
+func (c *CLI) baseHistory(ctx context.Context, in ghaction.CheckInput, cfg *config.Config) ([]history.Record, error) {
+	abs, _ := filepath.Abs(history.PathFor(cfg.Path(cfg.Baseline)))
+	rel, err := filepath.Rel(c.workspaceRoot(), abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, nil
+	}
+	rel = filepath.ToSlash(rel)
+	data, err := in.ReadBase(ctx, rel)
+	if errors.Is(err, github.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s at the base commit: %w", rel, err)
+	}
+	return history.Read(rel, bytes.NewReader(data))
 }

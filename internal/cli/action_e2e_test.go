@@ -575,6 +575,10 @@ func baseFiles(t *testing.T) map[string]string {
 	return map[string]string{
 		"evalgate.yaml": e2eRead(t, filepath.Join(repoRoot, "evalgate.yaml")),
 		tutorBaseline:   e2eRead(t, filepath.Join(repoRoot, filepath.FromSlash(tutorBaseline))),
+		// Two releases of history beside it (the PR comment's history line).
+		"baselines/tutor-capstone.history.jsonl": `{"release":"refs/tags/v1.0.0","date":"2026-01-05T10:00:00Z","commit":"1111111","mean":0.95,"std":0.01,"runs":3,"pass_rate":0.9,"dimensions":{},"scoringSystem":"scoringSystem/1.0.0","gradingSystem":"gradingSystem/1.0.0","rubric_hash":""}
+{"release":"refs/tags/v1.1.0","date":"2026-02-05T10:00:00Z","commit":"2222222","mean":0.975,"std":0.0,"runs":3,"pass_rate":0.95,"dimensions":{},"scoringSystem":"scoringSystem/1.0.0","gradingSystem":"gradingSystem/1.0.0","rubric_hash":""}
+`,
 	}
 }
 
@@ -688,6 +692,7 @@ func TestActionE2E(t *testing.T) {
 			"GET /pulls/42/files?page=2&per_page=100",
 			"GET /pulls/42", // its labels, for the accept label
 			"GET /contents/" + tutorBaseline + base,
+			"GET /contents/baselines/tutor-capstone.history.jsonl" + base, // the score's history, as of the base commit
 			"PATCH /check-runs/1",
 			"GET /issues/42/comments?page=1&per_page=100",
 			"GET /issues/42/comments?page=1&per_page=100", // listed again just before creating

@@ -23,6 +23,9 @@ const FormatHTML = "html"
 // the aggregates, and says so at the top.
 const HTMLFullItems = 20000
 
+// htmlFullItems is HTMLFullItems; tests lower it.
+var htmlFullItems = HTMLFullItems
+
 // htmlTextLimit bounds each prompt, expected and output text embedded per item; the
 // JSON report has them whole.
 const htmlTextLimit = 2000
@@ -140,7 +143,7 @@ func (r *Report) htmlItems() (*htmlItems, string) {
 			base[ch.ID] = ch.BaseScore
 		}
 	}
-	all := len(r.Items) <= HTMLFullItems
+	all := len(r.Items) <= htmlFullItems
 	partial := ""
 	if !all || len(r.Items) < r.Summary.Items {
 		partial = fmt.Sprintf("This suite has %d items: the page embeds the failing, newly failing, newly passing and biggest-drop items, with the aggregates for all of them. The JSON report lists every item.", r.Summary.Items)
