@@ -35,13 +35,20 @@ type browser struct {
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
 	exe := testtools.Require(t, "opens the HTML report headless", "chromium", "chromium-browser")
+	// The profile outlives the test's own temp dir: chromium may still write to it while
+	// it exits, so it is removed after the browser, errors ignored.
+	profile, err := os.MkdirTemp("", "evalgate-chromium-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(profile) })
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.WindowSize(1400, 1000),
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
