@@ -16,6 +16,7 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // maxAnnotatedItems bounds the annotations on newly failing items (the check run batches
@@ -141,7 +142,7 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 // (the suite, a json_schema file, the baseline) resolve in the workspace as
 // ghaction.CheckInput documents; beside the temporary copy there is nothing.
 func (c *CLI) baseConfig(in ghaction.CheckInput) (*config.Config, error) {
-	data, err := os.ReadFile(in.BaseConfigPath)
+	data, err := safeio.ReadFile(in.BaseConfigPath, "config", safeio.MaxSmallFileBytes)
 	if err != nil {
 		return nil, err
 	}

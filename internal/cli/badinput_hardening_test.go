@@ -110,6 +110,8 @@ func hardeningCases(t *testing.T) []badCase {
 		{name: "baseline_duplicate_item_id", files: map[string]string{"evalgate.yaml": config + "baseline: baselines/bad-base.json\n"},
 			setup: func(t *testing.T, dir string) { duplicateBaselineItem(t, dir) },
 			want:  `bad-base\.json:3: item "c-01": duplicate item id; first on line 2`},
+		{name: "rubric_tests_outside_repository", files: map[string]string{"evalgate.yaml": config + "rubric_tests: /etc/hostname\n"},
+			want: `evalgate\.yaml:15: rubric_tests: /etc/hostname is outside the repository`},
 		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
 			want: `--results - \(standard input\) may be given once`},
 	}

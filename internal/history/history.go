@@ -91,6 +91,9 @@ func Read(name string, r io.Reader) ([]Record, error) {
 		if len(text) == 0 {
 			continue
 		}
+		if err := safeio.CheckJSONDepth(name, text, line); err != nil {
+			return nil, err
+		}
 		var rec Record
 		dec := json.NewDecoder(bytes.NewReader(text))
 		dec.DisallowUnknownFields()
