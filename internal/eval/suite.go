@@ -49,8 +49,7 @@ func ParseSuite(path string, data []byte) (*Suite, error) {
 	s := &Suite{File: path, byID: map[string]*Item{}}
 	sum := sha256.Sum256(data)
 	s.Hash = hex.EncodeToString(sum[:])
-	base := filepath.Base(path)
-	s.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	s.Name = s.defaultName()
 	var err error
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml":
@@ -75,6 +74,12 @@ func ParseSuite(path string, data []byte) (*Suite, error) {
 	return s, nil
 }
 
+// defaultName is the file's base name without extension.
+func (s *Suite) defaultName() string {
+	base := filepath.Base(s.File)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
 func (s *Suite) add(line int, fields map[string]any) error {
 	it, err := newItem(s.File, line, fields)
 	if err != nil {
@@ -84,13 +89,71 @@ func (s *Suite) add(line int, fields map[string]any) error {
 }
 
 // parseYAML accepts a list of items, or a mapping with `items:` and an optional `name:`.
+// The usual layout is parsed one item at a time (see splitItems); anything else, and
+// any error on the way, goes through the whole-file parse, which has the last word.
 func (s *Suite) parseYAML(data []byte) error {
+	if skeleton, items, ok := splitItems(data); ok {
+		if s.parseYAMLItems(skeleton, items) == nil {
+			return nil
+		}
+		s.Items, s.byID, s.Name = nil, map[string]*Item{}, s.defaultName()
+	}
+	return s.parseYAMLWhole(data)
+}
+
+// parseYAMLWhole parses the whole file as one tree.
+func (s *Suite) parseYAMLWhole(data []byte) error {
 	f, err := safeio.ParseYAML(s.File, data)
 	if err != nil {
 		return err
 	}
+	seq, err := s.parseTop(f)
+	if err != nil {
+		return err
+	}
+	for _, node := range seq.Values {
+		if err := s.addNode(node, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseYAMLItems parses the skeleton (the top-level keys) and then each item alone.
+func (s *Suite) parseYAMLItems(skeleton []byte, items []yamlItem) error {
+	if skeleton != nil {
+		f, err := safeio.ParseYAML(s.File, skeleton)
+		if err != nil {
+			return err
+		}
+		if seq, err := s.parseTop(f); err != nil && seq == nil { // a skeleton's list is empty
+			return err
+		}
+	}
+	parts := safeio.NewYAMLParts(s.File)
+	for _, it := range items {
+		f, err := parts.Parse(it.data)
+		if err != nil {
+			return err
+		}
+		seq, ok := f.Docs[0].Body.(*ast.SequenceNode)
+		if len(f.Docs) != 1 || !ok || len(seq.Values) != 1 {
+			return errNotOneItem
+		}
+		if err := s.addNode(seq.Values[0], it.off); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var errNotOneItem = errors.New("not one item")
+
+// parseTop reads the top level: a list, or a mapping of name, description, version and
+// items. It returns the items list (empty in a skeleton).
+func (s *Suite) parseTop(f *ast.File) (*ast.SequenceNode, error) {
 	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
-		return Errorf(s.File, 0, "", "want one YAML document holding a list of items or a mapping with \"items\"")
+		return nil, Errorf(s.File, 0, "", "want one YAML document holding a list of items or a mapping with \"items\"")
 	}
 	body := f.Docs[0].Body
 	var seq *ast.SequenceNode
@@ -105,48 +168,53 @@ func (s *Suite) parseYAML(data []byte) error {
 			case "name":
 				var name string
 				if err := NodeToValue(s.File, kv.Value, &name); err != nil {
-					return err
+					return nil, err
 				}
 				s.Name = name
 			case "items":
 				sq, ok := kv.Value.(*ast.SequenceNode)
 				if !ok {
-					return Errorf(s.File, line(kv.Value), "", "\"items\" must be a list of items")
+					return nil, Errorf(s.File, line(kv.Value), "", "\"items\" must be a list of items")
 				}
 				seq = sq
 				seqLine = line(kv.Key)
 			case "description", "version":
 			default:
-				return Errorf(s.File, line(kv.Key), "", "unknown top-level key %q; want name, description, version or items", key)
+				return nil, Errorf(s.File, line(kv.Key), "", "unknown top-level key %q; want name, description, version or items", key)
 			}
 		}
 	default:
-		return Errorf(s.File, line(body), "", "want a list of items or a mapping with \"items\"")
+		return nil, Errorf(s.File, line(body), "", "want a list of items or a mapping with \"items\"")
 	}
 	if seq == nil {
-		return Errorf(s.File, 0, "", "no \"items\" list")
+		return nil, Errorf(s.File, 0, "", "no \"items\" list")
 	}
 	if len(seq.Values) == 0 {
-		return Errorf(s.File, seqLine, "", "suite has no items")
+		return seq, Errorf(s.File, seqLine, "", "suite has no items")
 	}
-	for _, node := range seq.Values {
-		ln := line(node)
-		if _, ok := node.(*ast.MappingNode); !ok {
-			return Errorf(s.File, ln, "", "an item must be a mapping with at least an \"id\"")
-		}
-		var raw map[string]any
-		if err := NodeToValue(s.File, node, &raw); err != nil {
-			return err
-		}
-		fields, err := toJSONFields(raw)
-		if err != nil {
-			return Errorf(s.File, ln, idOf(raw), "%v", err)
-		}
-		if err := s.add(ln, fields); err != nil {
-			return err
-		}
+	return seq, nil
+}
+
+// addNode decodes one item node; off is the number of file lines before the node's
+// document (an item parsed alone).
+func (s *Suite) addNode(node ast.Node, off int) error {
+	ln := line(node) + off
+	m, ok := node.(*ast.MappingNode)
+	if !ok {
+		return Errorf(s.File, ln, "", "an item must be a mapping with at least an \"id\"")
 	}
-	return nil
+	if fields, ok := plainFields(m); ok {
+		return s.add(ln, fields)
+	}
+	var raw map[string]any
+	if err := NodeToValue(s.File, node, &raw); err != nil {
+		return err
+	}
+	fields, err := toJSONFields(raw)
+	if err != nil {
+		return Errorf(s.File, ln, idOf(raw), "%v", err)
+	}
+	return s.add(ln, fields)
 }
 
 func idOf(m map[string]any) string {

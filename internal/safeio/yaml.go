@@ -22,6 +22,26 @@ import (
 //
 // Errors are *InputError naming path and the line.
 func ParseYAML(path string, data []byte) (*ast.File, error) {
+	return NewYAMLParts(path).Parse(data)
+}
+
+// YAMLParts parses the parts of one YAML file one at a time (a large suite's items,
+// each as its own small document, so the whole file's tree is never built) under one
+// alias budget: the parts' aliases together expand to no more than the whole file's
+// would be allowed to. Limits are as ParseYAML's; lines are the part's own.
+type YAMLParts struct {
+	path string
+	a    aliasSizer
+}
+
+// NewYAMLParts starts the parts of the file at path.
+func NewYAMLParts(path string) *YAMLParts {
+	return &YAMLParts{path: path, a: aliasSizer{path: path, anchors: map[string]int{}}}
+}
+
+// Parse parses the next part.
+func (p *YAMLParts) Parse(data []byte) (*ast.File, error) {
+	path := p.path
 	tokens := lexer.Tokenize(string(data))
 	if err := checkYAMLDepth(path, tokens); err != nil {
 		return nil, err
@@ -30,7 +50,7 @@ func ParseYAML(path string, data []byte) (*ast.File, error) {
 	if err != nil {
 		return nil, YAMLError(path, err)
 	}
-	if err := checkAliases(path, f); err != nil {
+	if err := checkAliases(&p.a, f); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -93,8 +113,7 @@ func checkYAMLDepth(path string, tokens token.Tokens) error {
 
 // checkAliases sizes every alias's expansion without expanding it: an anchor's size is
 // computed once, where it is defined, from the sizes of the anchors it uses.
-func checkAliases(path string, f *ast.File) error {
-	a := &aliasSizer{path: path, anchors: map[string]int{}}
+func checkAliases(a *aliasSizer, f *ast.File) error {
 	for _, doc := range f.Docs {
 		clear(a.anchors)
 		a.size(doc.Body)
@@ -103,7 +122,7 @@ func checkAliases(path string, f *ast.File) error {
 		}
 	}
 	if budget := max(minAliasBudget, aliasRatio*a.own); a.expanded > budget {
-		return &InputError{File: path, Line: a.lastLine, Msg: fmt.Sprintf(
+		return &InputError{File: a.path, Line: a.lastLine, Msg: fmt.Sprintf(
 			"YAML aliases expand to more than %d nodes in all (%d times the document's own nodes); reuse fewer anchors", budget, aliasRatio)}
 	}
 	return nil
