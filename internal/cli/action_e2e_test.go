@@ -735,6 +735,27 @@ func TestActionE2E(t *testing.T) {
 		wantCheckRun(t, f, 1, "failure", "blocked")
 	})
 
+	t.Run("results-format input: the files are read in the format named", func(t *testing.T) {
+		t.Parallel()
+		f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t)})
+		run := runAction(t, bin, f, prSpec("pull_request.opened", "pr.jsonl", map[string]string{"results-format": "evalgate"}))
+		wantExit(t, run, 0)
+		wantOutputs(t, run, map[string]string{"verdict": "warn", "score": "0.9725"})
+		// The tutor's JSONL read as promptfoo output is bad input, named as such.
+		f = newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t)})
+		run = runAction(t, bin, f, prSpec("pull_request.opened", "pr.jsonl", map[string]string{"results-format": "promptfoo"}))
+		wantExit(t, run, 2)
+		if out := run.stdout + run.stderr; !strings.Contains(out, `pr.jsonl:1: record has no \"testCase\"`) && !strings.Contains(out, `record has no "testCase"`) {
+			t.Errorf("no promptfoo import error; output:\n%s", out)
+		}
+		f = newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t)})
+		run = runAction(t, bin, f, prSpec("pull_request.opened", "pr.jsonl", map[string]string{"results-format": "braintrust"}))
+		wantExit(t, run, 2)
+		if out := run.stdout + run.stderr; !strings.Contains(out, `input results-format: unknown results format "braintrust"`) {
+			t.Errorf("no error naming the input; output:\n%s", out)
+		}
+	})
+
 	t.Run("fail-on soft: a warning fails the step, the check passes", func(t *testing.T) {
 		t.Parallel()
 		f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t)})

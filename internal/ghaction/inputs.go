@@ -70,6 +70,7 @@ type Inputs struct {
 var inputDefaults = map[string]string{
 	"config":            "evalgate.yaml",
 	"results":           "",
+	"results-format":    "",
 	"baseline":          "",
 	"github-token":      "",
 	"comment":           "always",
