@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
 )
 
@@ -37,59 +38,72 @@ type Cell struct {
 // Outcome is what one trial's decisions were, per method, with the plain drop.
 type Outcome struct {
 	Status    map[string]gate.Status // per method: pass, inconclusive or fail
+	Value     map[string]float64     // per method: the figure that decided
 	PlainDrop float64                // the observed drop (plain's statistic)
+}
+
+// Draw simulates one pull request's scores: per item, the BaselineRuns baseline runs'
+// scores and the cell.CandRuns candidate runs' scores.
+func Draw(cell Cell, seed uint64) (base, cand [][]float64) {
+	rng := rand.New(rand.NewPCG(seed, uint64(cell.Items)*1000003+uint64(cell.CandRuns)))
+	baseItems, candItems := suite(cell.Model, cell.Shape, cell.Items, cell.Drop, rng)
+	base, cand = make([][]float64, cell.Items), make([][]float64, cell.Items)
+	for i := range baseItems {
+		for range BaselineRuns {
+			base[i] = append(base[i], baseItems[i].draw(cell.Shape, rng))
+		}
+		for range cell.CandRuns {
+			cand[i] = append(cand[i], candItems[i].draw(cell.Shape, rng))
+		}
+	}
+	return base, cand
+}
+
+// Evaluate measures and decides one pull request's scores with every method, through the
+// functions evalgate uses: baseline.CompareSnapshotsWith and gate.Regression.Decide.
+func Evaluate(base, cand [][]float64) (Outcome, error) {
+	b := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, len(base[0])),
+		Items: make([]baseline.Item, len(base))}
+	c := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, len(cand[0])),
+		Items: make([]baseline.Item, len(cand))}
+	for i := range base {
+		b.Items[i] = itemOf(itemID(i), base[i])
+		c.Items[i] = itemOf(itemID(i), cand[i])
+	}
+	cmp, err := baseline.CompareSnapshotsWith(b, c, "baseline.json", stats.ResampleOptions{Analytic: true})
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Status: map[string]gate.Status{}, Value: map[string]float64{}, PlainDrop: -cmp.Delta}
+	for _, m := range Methods {
+		md := MaxDrop
+		rg := &gate.Regression{MaxDrop: &md, Mode: gate.Absolute, Level: gate.Hard, Method: m, Inconclusive: gate.InconclusiveWarn}
+		d := rg.Decide(cmp)
+		out.Status[m], out.Value[m] = d.Outcome, d.Value
+	}
+	return out, nil
+}
+
+// itemOf is an item's figures over its runs, as evalgate baseline records them.
+func itemOf(id string, scores []float64) baseline.Item {
+	bits := make([]byte, len(scores))
+	passes := 0
+	for r, s := range scores {
+		bits[r] = '0'
+		if s >= PassThreshold {
+			bits[r] = '1'
+			passes++
+		}
+	}
+	return baseline.Item{ID: id, Runs: len(scores), Score: rubric.Round9(stats.Mean(scores)), ScoreStd: rubric.Round9(stats.SampleStd(scores)),
+		PassRate: rubric.Round9(float64(passes) / float64(len(scores))), PassBits: string(bits)}
 }
 
 // Trial simulates one pull request: a fresh baseline of BaselineRuns runs and a
 // candidate of cell.CandRuns runs, compared and decided by every method.
 func Trial(cell Cell, seed uint64) (Outcome, error) {
-	rng := rand.New(rand.NewPCG(seed, uint64(cell.Items)*1000003+uint64(cell.CandRuns)))
-	baseItems, candItems := suite(cell.Model, cell.Shape, cell.Items, cell.Drop, rng)
-	base := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, BaselineRuns),
-		Items: make([]baseline.Item, cell.Items)}
-	cand := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, cell.CandRuns),
-		Items: make([]baseline.Item, cell.Items)}
-	var scores []float64
-	for i := range baseItems {
-		id := itemID(i)
-		scores = scores[:0]
-		bits := make([]byte, 0, BaselineRuns)
-		passes := 0
-		for range BaselineRuns {
-			s := baseItems[i].draw(cell.Shape, rng)
-			scores = append(scores, s)
-			if s >= PassThreshold {
-				bits = append(bits, '1')
-				passes++
-			} else {
-				bits = append(bits, '0')
-			}
-		}
-		base.Items[i] = baseline.Item{ID: id, Runs: BaselineRuns, Score: stats.Mean(scores), ScoreStd: stats.SampleStd(scores),
-			PassRate: float64(passes) / BaselineRuns, PassBits: string(bits)}
-		scores = scores[:0]
-		passes = 0
-		for range cell.CandRuns {
-			s := candItems[i].draw(cell.Shape, rng)
-			scores = append(scores, s)
-			if s >= PassThreshold {
-				passes++
-			}
-		}
-		cand.Items[i] = baseline.Item{ID: id, Runs: cell.CandRuns, Score: stats.Mean(scores), ScoreStd: stats.SampleStd(scores),
-			PassRate: float64(passes) / float64(cell.CandRuns)}
-	}
-	cmp, err := baseline.CompareSnapshotsWith(base, cand, "baseline.json", stats.ResampleOptions{Analytic: true})
-	if err != nil {
-		return Outcome{}, err
-	}
-	out := Outcome{Status: map[string]gate.Status{}, PlainDrop: -cmp.Delta}
-	for _, m := range Methods {
-		md := MaxDrop
-		rg := &gate.Regression{MaxDrop: &md, Mode: gate.Absolute, Level: gate.Hard, Method: m, Inconclusive: gate.InconclusiveWarn}
-		out.Status[m] = rg.Decide(cmp).Outcome
-	}
-	return out, nil
+	base, cand := Draw(cell, seed)
+	return Evaluate(base, cand)
 }
 
 // MaxItems is the largest suite the simulation draws.

@@ -59,7 +59,13 @@ type Prior struct {
 	// Weights is the distribution's weight on each grid value (grid(g)).
 	Weights []float64 `json:"-"`
 
-	cache map[groupKey]posterior
+	cache map[int]*postRow // per run count, per rounded mean
+}
+
+// postRow caches the posteriors of one run count, by rounded mean.
+type postRow struct {
+	post [meanBins + 1]posterior
+	ok   [meanBins + 1]bool
 }
 
 // GridPoints is the number of values the prior's distribution is fitted on: p = (g +
@@ -118,7 +124,7 @@ func (f *PriorFit) Add(mean, variance float64, runs int) {
 // EM with each item's runs read as runs/λ coin flips (a graded run says more than a
 // coin flip about the item's true score).
 func (f *PriorFit) Prior() Prior {
-	p := Prior{Items: f.n, Lambda: 1, Weights: make([]float64, GridPoints), cache: map[groupKey]posterior{}}
+	p := Prior{Items: f.n, Lambda: 1, Weights: make([]float64, GridPoints), cache: map[int]*postRow{}}
 	if f.sumBinVar > 0 {
 		p.Lambda = math.Min(1, math.Max(MinLambda, f.sumVar/f.sumBinVar))
 	}
@@ -219,8 +225,9 @@ func (p Prior) Posterior(baseMean float64, runs int) float64 {
 
 func (p Prior) posterior(baseMean float64, runs int) posterior {
 	k := keyOf(baseMean, runs)
-	if post, ok := p.cache[k]; ok {
-		return post
+	row := p.cache[runs]
+	if row != nil && row.ok[k.mean] {
+		return row.post[k.mean]
 	}
 	lik := p.likelihood(float64(k.mean)/meanBins, runs)
 	var z, m1, m2 float64
@@ -237,7 +244,11 @@ func (p Prior) posterior(baseMean float64, runs int) posterior {
 		post.skew1 = (2*m1 - 1) / math.Sqrt(m1*(1-m1))
 	}
 	if p.cache != nil {
-		p.cache[k] = post
+		if row == nil {
+			row = &postRow{}
+			p.cache[runs] = row
+		}
+		row.post[k.mean], row.ok[k.mean] = post, true
 	}
 	return post
 }

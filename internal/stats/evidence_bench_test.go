@@ -1,0 +1,43 @@
+package stats
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkEvidence1M measures the evidence decision's measurement on 1,000,000 items
+// (3 baseline runs, 1 candidate run, pass/fail scores with 15 % flaky items): fitting
+// the prior and one pass over the items. The budget is 1 s.
+//
+//	go test -run x -bench Evidence1M -benchtime 3x ./internal/stats
+func BenchmarkEvidence1M(b *testing.B) {
+	const n = 1_000_000
+	rng := rand.New(rand.NewPCG(1, 2))
+	obs := make([]Observation, n)
+	vars := make([]float64, n)
+	for i := range obs {
+		p := 1.0
+		if i%100 < 15 {
+			p = 0.5
+		}
+		k := 0
+		for range 3 {
+			if rng.Float64() < p {
+				k++
+			}
+		}
+		m := float64(k) / 3
+		vars[i] = m * (1 - m) * 3 / 2
+		c := 0.0
+		if rng.Float64() < p {
+			c = 1
+		}
+		obs[i] = Observation{Index: i, BaseMean: m, BaseRuns: 3, CandMean: c, CandRuns: 1}
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := MeasureEvidence(obs, vars, 10); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
