@@ -67,8 +67,8 @@ func (r *Regression) validate(base string, dims []string) error {
 	}
 	switch r.Method {
 	case "":
-		// evidence blocks fewer unchanged pull requests and catches more broken items
-		// than plain at every suite size and run count: docs/gate-trust.md.
+		// evidence blocks far fewer unchanged pull requests than plain and catches
+		// about as many real breaks: docs/gate-trust.md.
 		r.Method = MethodEvidence
 		if r.RequireSignificance {
 			r.Method = MethodSignificance
