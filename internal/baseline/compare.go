@@ -77,6 +77,10 @@ type DimensionDelta struct {
 	// Evidence is the dimension's item-by-item measurement (dimensions only).
 	Evidence      *stats.EvidenceResult `json:"evidence,omitempty"`
 	EvidenceItems []EvidenceItem        `json:"evidence_items,omitempty"`
+	// BaseFailures is the baseline's number of failures of the dimension (a mean over
+	// its runs), so a report can show the change rather than a bare count; absent when
+	// the baseline was re-scored or does not record it.
+	BaseFailures *float64 `json:"baseline_failures,omitempty"`
 }
 
 // ItemChange is one item whose pass state or score moved.
@@ -133,8 +137,14 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 			baseItems[id] = it
 		}
 		rescored = true
-		notes = append(notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
-			b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), len(b.Outputs), sys.Version))
+		if b.ScoringSystem == sys.Version {
+			// Only the rubric hash moved: say so, rather than "1.0.0 → 1.0.0".
+			notes = append(notes, fmt.Sprintf("the rubric changed but its version did not (still %s; rubric sha256 %.12s → %.12s): the baseline's %d recorded run(s) were re-scored under the new rubric; bump the version when the change is meant",
+				sys.Version, b.RubricHash, sys.Hash(), len(b.Outputs)))
+		} else {
+			notes = append(notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
+				b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), len(b.Outputs), sys.Version))
+		}
 	case b.FormatV1 && len(b.Outputs) > 0:
 		items, err := rescore(ctx, cand, b, file)
 		if err != nil {
@@ -170,6 +180,13 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 		return nil, err
 	}
 	c.Rescored = rescored
+	if !rescored { // re-scored, the baseline's recorded failure counts are another rubric's
+		for i := range c.Dimensions {
+			if f, ok := b.Metrics[c.Dimensions[i].Name+"_failures"]; ok {
+				c.Dimensions[i].BaseFailures = &f
+			}
+		}
+	}
 	c.Notes = append(notes, c.Notes...)
 	return c, nil
 }

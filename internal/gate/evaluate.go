@@ -2,7 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -132,13 +131,14 @@ func metricGate(g Gate, sc *rubric.Scored) Result {
 	if r.Op == "<=" {
 		okay = rubric.Round9(val) <= r.Threshold
 	}
+	unit := rubric.MetricUnit(g.Metric)
 	if okay {
 		r.Status = Pass
-		r.Message = fmt.Sprintf("%s = %s %s %s", g.Metric, fmtNum(val), r.Op, fmtNum(r.Threshold))
+		r.Message = fmt.Sprintf("%s = %s %s %s", g.Metric, rubric.FormatMetric(val, unit), r.Op, rubric.FormatMetric(r.Threshold, unit))
 	} else {
 		r.Status = failOrWarn(g.Level)
 		neg := map[string]string{">=": "<", "<=": ">"}[r.Op]
-		r.Message = fmt.Sprintf("%s = %s %s %s", g.Metric, fmtNum(val), neg, fmtNum(r.Threshold))
+		r.Message = fmt.Sprintf("%s = %s %s %s", g.Metric, rubric.FormatMetric(val, unit), neg, rubric.FormatMetric(r.Threshold, unit))
 	}
 	return r
 }
@@ -166,7 +166,7 @@ func (s *System) vetoResults(sc *rubric.Scored) []Result {
 		r := Result{Name: vt.Dimension + " veto", Kind: KindVeto, Level: Hard, Metric: metric, Op: "<=", Threshold: 0, Actual: &val}
 		if val > 0 {
 			r.Status = Fail
-			r.Message = fmt.Sprintf("%s failed on %s item(s): vetoed items are capped at %s", vt.Dimension, fmtNum(val), fmtNum(vt.Cap))
+			r.Message = fmt.Sprintf("%s failed on %s item(s): vetoed items are capped at %s", vt.Dimension, rubric.FormatMetric(val, rubric.UnitScore), rubric.FormatMetric(vt.Cap, rubric.UnitScore))
 		} else {
 			r.Status = Pass
 			r.Message = "no " + vt.Dimension + " failures"
@@ -289,14 +289,6 @@ func (v *Verdict) accept(in Inputs) {
 	}
 	v.Status, v.Blocks, v.AcceptedBy = Accepted, false, in.AcceptedBy
 	v.Reason = "regression accepted with the " + label + " label by " + in.AcceptedBy + ": " + v.Reason
-}
-
-// fmtNum prints a metric without float noise.
-func fmtNum(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return fmt.Sprintf("%d", int64(x))
-	}
-	return fmt.Sprintf("%.4g", rubric.Round9(x))
 }
 
 func fmtScore(x float64) string { return fmt.Sprintf("%.3f", x) }

@@ -85,7 +85,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}}}
 	for _, g := range r.gateRows(termIcon) {
 		c := junitCase{Name: g.name, Classname: "evalgate.gates." + g.kind, Time: "0"}
-		raw := r.gateByName(g.name)
+		raw := r.gateByName(g.gateName)
 		switch raw.Status {
 		case gate.Fail:
 			c.Failure = &junitFailure{Message: fmt.Sprintf("%s: %s, want %s", g.name, g.actual, g.threshold), Type: g.kind, Text: xmlText(raw.Message)}

@@ -216,6 +216,17 @@ func (r *Report) mdTables(MarkdownOptions) []block {
 		}
 		lists.WriteString("\n</details>\n")
 	}
+	if len(r.Summary.Pending) > 0 {
+		fmt.Fprintf(&lists, "\n<details><summary>%s</summary>\n\n", r.PendingTitle())
+		for i, id := range r.Summary.Pending {
+			if i == MaxListedItems {
+				fmt.Fprintf(&lists, "- …and %d more\n", len(r.Summary.Pending)-MaxListedItems)
+				break
+			}
+			fmt.Fprintf(&lists, "- `%s`\n", EscapeTrunc(id, 60))
+		}
+		lists.WriteString("\n</details>\n")
+	}
 	if c := r.Comparison; c != nil {
 		detailsList(&lists, fmt.Sprintf("Biggest score drops (%d)", len(c.BiggestDrops)), c.BiggestDrops, func(ch baseline.ItemChange) string {
 			return fmt.Sprintf("`%s` %.3f → %.3f (%s)", EscapeTrunc(ch.ID, 60), ch.BaseScore, ch.CandScore, passWord(ch.CandPass))

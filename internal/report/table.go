@@ -129,7 +129,7 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 		rows = append(rows, []string{plain(g.name), g.kind, plain(g.threshold), plain(g.actual), g.status})
 	}
 	b.WriteString("\nGates:\n")
-	fitTable(&b, []column{{head: "gate", fit: wrap}, {head: "kind"}, {head: "threshold", fit: wrap}, {head: "actual", fit: wrap}, {head: "status"}}, rows, width)
+	fitTable(&b, []column{{head: "gate", fit: wrap, wholeWords: true}, {head: "kind"}, {head: "threshold", fit: wrap}, {head: "actual", fit: wrap}, {head: "status"}}, rows, width)
 
 	if d := r.Regression; d != nil && len(d.Evidence) > 0 {
 		fmt.Fprintf(&b, "\nEvidence: the items that carried the decision (%d):\n", len(d.Evidence))
@@ -159,6 +159,17 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 			{head: "output", fit: cut, optional: true}}, rows, width)
 		if n := len(items) - MaxListedItems; n > 0 {
 			fmt.Fprintf(&b, "…and %d more (--format json lists every item)\n", n)
+		}
+	}
+	if n := len(r.Summary.Pending); n > 0 {
+		b.WriteString("\n")
+		line(r.PendingTitle() + ":")
+		for i, id := range r.Summary.Pending {
+			if i == MaxListedItems {
+				fmt.Fprintf(&b, "  …and %d more\n", n-MaxListedItems)
+				break
+			}
+			line("  " + plain(id))
 		}
 	}
 	if c := r.Comparison; c != nil {
@@ -196,7 +207,10 @@ func changeTable(b *strings.Builder, title string, items []baseline.ItemChange, 
 	if len(items) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s:\n", title)
+	b.WriteString("\n")
+	for _, l := range wrapWidth(title+":", width, 0) {
+		b.WriteString(l + "\n")
+	}
 	var rows [][]string
 	for i, ch := range items {
 		if i == MaxListedItems {

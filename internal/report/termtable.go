@@ -29,7 +29,13 @@ type column struct {
 	// optional columns are left out when the table does not fit even with every other
 	// column at its narrowest (the model output preview, for instance).
 	optional bool
+	// wholeWords keeps the column at least as wide as its longest word (up to
+	// maxWholeWord), so names such as latency_e2e_p50_ms are not broken.
+	wholeWords bool
 }
+
+// maxWholeWord bounds the width a wholeWords column insists on.
+const maxWholeWord = 28
 
 // termTable writes a bordered table with head as its columns, at their natural widths
 // (the history and compare tables); fitTable fits a table to a width.
@@ -49,10 +55,12 @@ func fitTable(b *strings.Builder, cols []column, rows [][]string, width int) {
 	sep := separator(widths)
 	b.WriteString(sep)
 	heads := make([]string, len(cols))
+	headCols := make([]column, len(cols))
 	for i, c := range cols {
 		heads[i] = c.head
+		headCols[i] = column{head: c.head, fit: wrap} // a heading wraps, never cut
 	}
-	writeRow(b, cols, widths, heads)
+	writeRow(b, headCols, widths, heads)
 	b.WriteString(sep)
 	for _, row := range rows {
 		writeRow(b, cols, widths, row)
@@ -84,12 +92,20 @@ func naturalWidths(cols []column, rows [][]string) []int {
 }
 
 // minWidths are the narrowest each column may become.
-func minWidths(cols []column, natural []int) []int {
+func minWidths(cols []column, natural []int, rows [][]string) []int {
 	ws := make([]int, len(cols))
 	for i, c := range cols {
 		ws[i] = natural[i]
 		if c.fit != keep {
-			ws[i] = min(natural[i], max(minColumn, longestWord(c.head)))
+			floor := max(minColumn, longestWord(c.head))
+			if c.wholeWords {
+				for _, row := range rows {
+					if i < len(row) {
+						floor = max(floor, min(maxWholeWord, longestWord(row[i])))
+					}
+				}
+			}
+			ws[i] = min(natural[i], floor)
 		}
 	}
 	return ws
@@ -106,7 +122,7 @@ func longestWord(s string) int {
 // dropOptional leaves out optional columns, last first, while the table cannot fit.
 func dropOptional(cols []column, rows [][]string, width int) ([]column, [][]string) {
 	for {
-		if tableWidth(minWidths(cols, naturalWidths(cols, rows))) <= width {
+		if tableWidth(minWidths(cols, naturalWidths(cols, rows), rows)) <= width {
 			return cols, rows
 		}
 		drop := -1
@@ -139,26 +155,31 @@ var giveOrder = map[fit]int{cutLeft: 0, cut: 1, wrap: 1}
 var comfortable = map[fit]int{cut: 16, wrap: 16, cutLeft: 24}
 
 // fitWidths narrows columns one column at a time until the table fits: first down to
-// a comfortable width, then to the narrowest, each time the widest among the columns
-// that give way first.
+// a comfortable width, then to the narrowest. Each step narrows, among the columns that
+// give way first, the one whose cells grow by the fewest lines (the widest on a tie).
 func fitWidths(cols []column, rows [][]string, width int) []int {
 	ws := naturalWidths(cols, rows)
-	hard := minWidths(cols, ws)
+	hard := minWidths(cols, ws, rows)
 	soft := make([]int, len(ws))
 	for i, c := range cols {
 		soft[i] = max(hard[i], min(ws[i], comfortable[c.fit]))
 	}
 	for _, floor := range [][]int{soft, hard} {
 		for tableWidth(ws) > width {
-			pick := -1
+			pick, pickCost := -1, 0
 			for i, c := range cols {
 				if c.fit == keep || ws[i] <= floor[i] {
 					continue
 				}
-				if pick < 0 || giveOrder[c.fit] < giveOrder[cols[pick].fit] ||
-					(giveOrder[c.fit] == giveOrder[cols[pick].fit] && ws[i] > ws[pick]) {
-					pick = i
+				cost := columnHeight(c, rows, i, ws[i]-1) - columnHeight(c, rows, i, ws[i])
+				switch {
+				case pick < 0, giveOrder[c.fit] < giveOrder[cols[pick].fit]:
+				case giveOrder[c.fit] > giveOrder[cols[pick].fit]:
+					continue
+				case cost > pickCost, cost == pickCost && ws[i] <= ws[pick]:
+					continue
 				}
+				pick, pickCost = i, cost
 			}
 			if pick < 0 {
 				break
@@ -167,6 +188,32 @@ func fitWidths(cols []column, rows [][]string, width int) []int {
 		}
 	}
 	return ws
+}
+
+// columnHeight is the number of lines column i's cells (and head) take at width w.
+func columnHeight(c column, rows [][]string, i, w int) int {
+	lines := len(fitCell(column{fit: wrap}, c.head, w))
+	for _, row := range rows {
+		if i < len(row) {
+			lines += len(fitCell(c, row[i], w))
+		}
+	}
+	return lines
+}
+
+// fitCell is a cell's text in a column w wide: wrapped, cut, or as it is.
+func fitCell(c column, text string, w int) []string {
+	switch {
+	case displayWidth(text) <= w:
+		return []string{text}
+	case c.fit == wrap:
+		return wrapWidth(text, w, maxWrapLines)
+	case c.fit == cutLeft:
+		return []string{cutLeftWidth(text, w)}
+	case c.fit == cut:
+		return []string{cutWidth(text, w)}
+	}
+	return []string{text}
 }
 
 func separator(ws []int) string {
@@ -188,18 +235,7 @@ func writeRow(b *strings.Builder, cols []column, ws []int, row []string) {
 		if i < len(row) {
 			text = row[i]
 		}
-		switch {
-		case displayWidth(text) <= ws[i]:
-			cells[i] = []string{text}
-		case c.fit == wrap:
-			cells[i] = wrapWidth(text, ws[i], maxWrapLines)
-		case c.fit == cutLeft:
-			cells[i] = []string{cutLeftWidth(text, ws[i])}
-		case c.fit == cut:
-			cells[i] = []string{cutWidth(text, ws[i])}
-		default:
-			cells[i] = []string{text}
-		}
+		cells[i] = fitCell(c, text, ws[i])
 		height = max(height, len(cells[i]))
 	}
 	for l := 0; l < height; l++ {

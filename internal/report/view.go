@@ -2,9 +2,11 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/rubric"
 )
 
 // MaxListedItems caps the item lists in rendered reports; the rest are counted.
@@ -65,10 +67,15 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 		}
 		if c := r.Comparison; c != nil && i < len(c.Dimensions) {
 			dd := c.Dimensions[i]
+			// The change against the baseline, so an unchanged count does not read as a
+			// regression: "2 failing, ±0".
+			if bf := dd.BaseFailures; bf != nil && (d.Failures > 0 || *bf > 0) {
+				row.status = fmt.Sprintf("%.4g failing, %s", d.Failures, signedCount(d.Failures-*bf))
+			}
 			row.base = fmt.Sprintf("%.3f", dd.Base)
 			row.delta = gate.FormatPts(dd.Delta)
 			if dd.CI != nil {
-				row.delta = fmt.Sprintf("%s [%s, %s]", gate.FormatPts(dd.Delta), trimPts(gate.FormatPts(dd.CI.Lo)), gate.FormatPts(dd.CI.Hi))
+				row.delta = deltaCI(dd.Delta, dd.CI.Lo, dd.CI.Hi)
 			}
 			if dec := r.decision("regression: " + d.Name); dec != nil && dec.Outcome != gate.Pass {
 				row.status = icon(dec.Outcome) + " " + row.status
@@ -82,22 +89,46 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 	}
 	if c := r.Comparison; c != nil {
 		total.base = fmt.Sprintf("%.3f", c.Base)
-		total.delta = fmt.Sprintf("%s [%s, %s]", gate.FormatPts(c.Delta), trimPts(gate.FormatPts(c.CI.Lo)), gate.FormatPts(c.CI.Hi))
+		total.delta = deltaCI(c.Delta, c.CI.Lo, c.CI.Hi)
 	}
 	return append(rows, total)
 }
 
+// deltaCI prints a change with its 95 % interval, "−5.0 pts [−15.0, ±0.0 pts]", or the
+// change alone when the interval is that one point (nothing moved).
+func deltaCI(delta, lo, hi float64) string {
+	d, l, h := gate.FormatPts(delta), gate.FormatPts(lo), gate.FormatPts(hi)
+	if l == d && h == d {
+		return d
+	}
+	return fmt.Sprintf("%s [%s, %s]", d, trimPts(l), h)
+}
+
+// signedCount prints a change in a count of failures (a mean over runs) with its sign
+// and at most one decimal: "+2", "−1", "±0", "+2.7".
+func signedCount(x float64) string {
+	s := strings.TrimSuffix(fmt.Sprintf("%.1f", math.Abs(x)), ".0")
+	switch {
+	case s == "0":
+		return "±0"
+	case x < 0:
+		return "−" + s
+	}
+	return "+" + s
+}
+
 func trimPts(s string) string { return s[:len(s)-len(" pts")] }
 
-// gateRow is one line of the gate table.
+// gateRow is one line of the gate table. name is what the table prints (the gate and
+// its metric); gateName is the gate's own name.
 type gateRow struct {
-	name, kind, threshold, actual, status, message string
+	name, gateName, kind, threshold, actual, status, message string
 }
 
 func (r *Report) gateRows(icon icons) []gateRow {
 	var rows []gateRow
 	for _, g := range r.Gates {
-		row := gateRow{name: g.Name, kind: g.Kind, status: icon(g.Status) + " " + statusWord(g.Status), message: g.Message}
+		row := gateRow{name: g.Name, gateName: g.Name, kind: g.Kind, status: icon(g.Status) + " " + statusWord(g.Status), message: g.Message}
 		switch {
 		case g.Kind == gate.KindRegression:
 			mode := r.Mode
@@ -114,11 +145,17 @@ func (r *Report) gateRows(icon icons) []gateRow {
 				row.actual = "no baseline"
 			}
 		default:
-			row.threshold = fmt.Sprintf("%s %s", opSign(g.Op), num(g.Threshold))
+			// Name the metric and print its unit: "p50 latency (latency_e2e_p50_ms)",
+			// "≤ 250 ms"; rates as percentages.
+			unit := rubric.MetricUnit(g.Metric)
+			if g.Metric != "" && g.Metric != g.Name {
+				row.name = fmt.Sprintf("%s (%s)", g.Name, g.Metric)
+			}
+			row.threshold = fmt.Sprintf("%s %s", opSign(g.Op), rubric.FormatMetric(g.Threshold, unit))
 			if g.Actual != nil {
-				row.actual = num(*g.Actual)
+				row.actual = rubric.FormatMetric(*g.Actual, unit)
 				if g.Std > 0 {
-					row.actual += fmt.Sprintf(" ± %s", num(g.Std))
+					row.actual += fmt.Sprintf(" ± %s", rubric.FormatMetric(g.Std, unit))
 				}
 			} else {
 				row.actual = "no data"
@@ -129,12 +166,8 @@ func (r *Report) gateRows(icon icons) []gateRow {
 	return rows
 }
 
-func num(x float64) string {
-	if x == float64(int64(x)) && x < 1e15 && x > -1e15 {
-		return fmt.Sprintf("%d", int64(x))
-	}
-	return fmt.Sprintf("%.4g", x)
-}
+// num prints a number without float noise (rubric.FormatMetric owns the format).
+func num(x float64) string { return rubric.FormatMetric(x, rubric.UnitScore) }
 
 // verdictWords say what a verdict status means for the pull request.
 var verdictWords = map[gate.Status]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Inconclusive: "inconclusive",
@@ -181,11 +214,17 @@ func (r *Report) Failing() (title string, items []Item) {
 		return "Newly failing items", items
 	}
 	for _, it := range r.Items {
-		if !it.Pass {
+		if !it.Pass && !it.Pending { // pending items are listed apart (PendingTitle)
 			items = append(items, it)
 		}
 	}
 	return "Failing items", items
+}
+
+// PendingTitle heads the list of pending items (r.Summary.Pending): neither passing
+// nor failing, so listed apart from the failing ones.
+func (r *Report) PendingTitle() string {
+	return fmt.Sprintf("Pending items (%d): every value n/a or stale, left out of the means and the pass rate", len(r.Summary.Pending))
 }
 
 // Reason says in a few words why an item failed.
@@ -228,7 +267,9 @@ func (r *Report) summaryLine() string {
 	}
 	scored := r.Summary.Items - len(r.Summary.Pending)
 	if r.Summary.Runs > 1 {
-		s += fmt.Sprintf(" · pass rate %.1f%% (mean over runs; %d/%d items pass in at least half the runs)", 100*r.Summary.PassRate, r.Summary.Passed, scored)
+		// Two rates: say which one pass_rate gates read.
+		s += fmt.Sprintf(" · pass rate %.1f%% (the mean of the %d runs' pass rates, which pass_rate gates use) · %d/%d items pass in at least half the runs",
+			100*r.Summary.PassRate, r.Summary.Runs, r.Summary.Passed, scored)
 	} else {
 		s += fmt.Sprintf(" · pass rate %.1f%% (%d/%d)", 100*r.Summary.PassRate, r.Summary.Passed, scored)
 	}

@@ -1,7 +1,10 @@
 package rubric
 
 import (
+	"fmt"
+	"math"
 	"sort"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/stats"
 )
@@ -188,4 +191,56 @@ func acrossRuns(runs []RunScore) (Metrics, Metrics) {
 		std[k] = Round9(stats.SampleStd(xs))
 	}
 	return mean, std
+}
+
+// Units of metrics, as reports print them next to a gate's threshold and value.
+const (
+	UnitScore  = ""       // a 0–1 score or a plain number
+	UnitMs     = "ms"     // milliseconds
+	UnitRate   = "rate"   // a fraction of the items, printed as a percentage
+	UnitTokens = "tokens" // a token count
+	UnitItems  = "items"  // a count of items
+)
+
+// MetricUnit is the unit of a metric, known from its name.
+func MetricUnit(name string) string {
+	switch {
+	case strings.HasSuffix(name, "_ms"):
+		return UnitMs
+	case name == MetricPassRate || strings.HasSuffix(name, "_rate"):
+		return UnitRate
+	case name == "tokens_per_correct_answer" || strings.HasSuffix(name, "_tokens"):
+		return UnitTokens
+	case strings.HasSuffix(name, "_failures"), strings.HasSuffix(name, "_items"), name == MetricItems,
+		name == MetricTimedOut, name == MetricErrors, name == MetricJudgeErrors:
+		return UnitItems
+	}
+	return UnitScore
+}
+
+// FormatMetric prints a metric's value in its unit: "250 ms", "5 %" for a rate of 0.05
+// (one decimal: "78.3 %"), "2000 tokens", "2 items"; a score or plain number with at
+// most 4 significant digits and no float noise.
+func FormatMetric(x float64, unit string) string {
+	switch unit {
+	case UnitMs:
+		return formatNum(x) + " ms"
+	case UnitRate:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", x*100), ".0") + " %"
+	case UnitTokens:
+		return formatNum(x) + " tokens"
+	case UnitItems:
+		if x == 1 {
+			return "1 item"
+		}
+		return formatNum(x) + " items"
+	}
+	return formatNum(x)
+}
+
+func formatNum(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return fmt.Sprintf("%d", int64(x))
+	}
+	return fmt.Sprintf("%.4g", Round9(x))
 }
