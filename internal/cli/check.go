@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/safeio"
 )
@@ -23,6 +24,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format table|markdown|json] [--out FILE]", c.Stderr)
 	o.register(fs, !scoreOnly)
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
+	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with `evalgate merge`")
 	var maxMem memoryFlag
 	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
 	var rerun multiFlag
@@ -33,6 +35,14 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	if err := checkFormat(o.Format); err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
+	}
+	var sh eval.Shard
+	if *shard != "" {
+		var err error
+		if sh, err = eval.ParseShard(*shard); err != nil {
+			fmt.Fprintf(c.Stderr, "evalgate: --shard: %v\n", err)
+			return ExitBadInput
+		}
 	}
 	imp, err := o.Import.options(c.Stderr)
 	if err != nil {
@@ -45,7 +55,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	}
 	r, err := Check(context.Background(), CheckOptions{
 		Config: o.Config, Results: o.Results, Reruns: rerun, Baseline: o.Baseline, NoBaseline: scoreOnly,
-		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp,
+		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp, Shard: sh,
 	})
 	if err != nil {
 		return c.fail(err)

@@ -44,6 +44,8 @@ type CheckOptions struct {
 	// StreamAbove overrides the results size above which check streams (StreamAbove);
 	// negative: always.
 	StreamAbove int64
+	// Shard, when its Count is over 1, scores only that part of the suite.
+	Shard eval.Shard
 	// MaxMemory, when set, is the heap the scoring may hold (bytes): a suite that needs
 	// more stops with an error.
 	MaxMemory int64
@@ -71,6 +73,7 @@ type Loaded struct {
 	Paths  []string    // results files, one per run; from index full on, re-runs of some items
 	full   int         // how many of Paths are full runs
 	Runs   []*eval.Run // after LoadRuns
+	Shard  eval.Shard  // the part of the suite scored (Count 0 or 1: all of it)
 	stdin  io.Reader   // for the results path "-"
 	// imported is run metadata the results files carry; format and firstFile are the
 	// first file's format, so files of another format are refused.
@@ -78,6 +81,8 @@ type Loaded struct {
 	format     importer.Format
 	firstFile  string
 	importOpts importer.Options
+	// fromResults: the suite was built by LoadRuns from the first results file.
+	fromResults bool
 }
 
 // Load reads the config and the suite, and finds the results files.
@@ -102,7 +107,7 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if slices.Contains(paths, safeio.Stdin) && opts.Stdin == nil {
 		return nil, eval.Errorf(cfg.File, 0, "", "--results - (standard input) is not available here")
 	}
-	l := &Loaded{Config: cfg, Paths: paths, stdin: opts.Stdin, full: len(paths), importOpts: opts.Import}
+	l := &Loaded{Config: cfg, Paths: paths, stdin: opts.Stdin, full: len(paths), importOpts: opts.Import, Shard: opts.Shard}
 	for _, p := range opts.Reruns {
 		if p == safeio.Stdin {
 			return nil, eval.Errorf(cfg.File, 0, "", "--rerun - (standard input) is not supported; give the re-run's results file")
@@ -115,6 +120,9 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if cfg.Suite != "" {
 		if l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
 			return nil, err
+		}
+		if l.Shard.Count > 1 {
+			l.Suite = l.Suite.Subset(l.Shard)
 		}
 	}
 	return l, nil
@@ -149,7 +157,7 @@ func (l *Loaded) LoadRuns() error {
 		if err != nil {
 			return err
 		}
-		l.Suite = s
+		l.Suite, l.fromResults = s, true
 	}
 	return nil
 }
@@ -250,7 +258,12 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	if stream != nil {
 		so = rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.Put, DropFields: true, MaxMemory: opts.MaxMemory}
 	}
-	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, l.sources(), so)
+	so.Shard = l.Shard
+	suite := l.Suite
+	if l.fromResults {
+		suite = nil // built again, of the shard's items
+	}
+	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, l.sources(), so)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ type runOptions struct {
 	Only, OnlyFrom      string
 	Runs, Concurrency   int
 	Resume              bool
+	Shard               string
 }
 
 func (c *CLI) runCmd(args []string) int {
@@ -31,6 +32,7 @@ func (c *CLI) runCmd(args []string) int {
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "items run at once (default: the config's, else 8)")
 	fs.StringVar(&o.Only, "only", "", "run only these items (comma-separated `ids`): a re-run to settle an inconclusive verdict; check it with --rerun FILE")
 	fs.StringVar(&o.OnlyFrom, "only-from", "", "run only the items a JSON `report` (check --format json) names as its regression evidence")
+	fs.StringVar(&o.Shard, "shard", "", "run only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; score it with `evalgate score --shard i/n`")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -58,6 +60,13 @@ func (c *CLI) runCmd(args []string) int {
 	}
 	if suite, err = onlyItems(suite, o.Only, o.OnlyFrom); err != nil {
 		return c.fail(err)
+	}
+	if o.Shard != "" {
+		sh, err := eval.ParseShard(o.Shard)
+		if err != nil {
+			return c.fail(fmt.Errorf("--shard: %w", err))
+		}
+		suite = suite.Subset(sh)
 	}
 	if o.Concurrency > 0 {
 		cfg.Run.Concurrency = o.Concurrency

@@ -22,6 +22,7 @@ type Item struct {
 	Line   int    // line of the item in its file (1-based)
 	Hash   string // sha256 of the item's canonical JSON: changes when any field changes
 	Index  int    // position in the suite (0-based)
+	Pos    int    // position in the whole suite when this is a shard of it (else Index)
 }
 
 // Release drops the item's fields and texts once nothing will read them again (a

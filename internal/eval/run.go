@@ -119,6 +119,9 @@ func (s *Suite) AddItem(it *Item) error {
 		return Errorf(s.File, it.Line, it.ID, "duplicate id; first defined on line %d", prev.Line)
 	}
 	it.Index = len(s.Items)
+	if it.Pos == 0 {
+		it.Pos = it.Index
+	}
 	s.byID[it.ID] = it
 	s.Items = append(s.Items, it)
 	return nil

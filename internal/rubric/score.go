@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime/metrics"
 	"slices"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
 )
@@ -102,6 +103,9 @@ type ScoreOptions struct {
 	// called at the end with sm nil. OnFirst then receives what it returned, in order.
 	Capture func(it *eval.Item, sm *Sample) ([]byte, error)
 	OnFirst func(i int, captured []byte) error
+	// Shard, when its Count is over 1, scores only the items of that shard (the
+	// suite given is already that shard's, or is built from the results' records of it).
+	Shard eval.Shard
 	// MaxMemory, when set, bounds the live heap (bytes): past it the scoring stops
 	// with an error saying how far it got, rather than the machine running out.
 	MaxMemory int64
@@ -138,6 +142,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 	out := &Scored{System: sys, Suite: suite}
 	nd := len(sys.Dimensions)
 	seenFirst := make([]bool, len(suite.Items))
+	inRuns := make([]uint16, len(suite.Items)) // how many runs have a result for the item
 	in := interner{}
 	preparing := false
 	for _, sc := range sys.scorers {
@@ -157,9 +162,14 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		seenBefore := slices.Clone(seenFirst)    // read by the parallel prep
 		var queue []*prepared
 		read := 0
+		pos := 0 // records of the first file read so far: an item's place in the whole suite
 		// prep runs on the decoding workers: it reads the suite and scores, never writes.
 		prep := func(res *eval.Result) any {
 			p := &prepared{}
+			if !opts.Shard.Has(res.ID) {
+				p.skip = true
+				return p
+			}
 			if build {
 				p.it, p.err = eval.ItemFromResult(src.File, res)
 			} else {
@@ -204,12 +214,19 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				}
 			}
 			p := v.(*prepared)
+			if p.skip {
+				pos++
+				return nil
+			}
 			if build {
 				if prev, dup := suite.Item(res.ID); dup {
 					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
 				}
 			} else {
 				if p.it == nil {
+					if building {
+						return eval.Errorf(src.File, res.Line, res.ID, "no such item in the suite, which comes from the first results file %s; if these files are shards of one run, join their reports with `evalgate merge`", suite.File)
+					}
 					return eval.Errorf(src.File, res.Line, res.ID, "no such item in suite %s", suite.File)
 				}
 				if prev := lines[p.it.Index]; prev != 0 {
@@ -220,6 +237,8 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				return p.err
 			}
 			if build {
+				p.it.Pos = pos
+				pos++
 				if err := suite.AddItem(p.it); err != nil {
 					return err
 				}
@@ -269,7 +288,13 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			}
 		}
 		rs := RunScore{File: src.File, Samples: kept, Partial: src.Partial}
+		for len(inRuns) < len(suite.Items) {
+			inRuns = append(inRuns, 0)
+		}
 		for i, it := range suite.Items {
+			if lines[i] != 0 && inRuns[i] < math.MaxUint16 {
+				inRuns[i]++
+			}
 			if lines[i] == 0 && !src.Partial {
 				rs.Missing = append(rs.Missing, it.ID)
 				if opts.KeepSamples {
@@ -279,6 +304,9 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		}
 		out.cols = append(out.cols, cols)
 		out.Runs = append(out.Runs, rs)
+	}
+	if err := shardsAsRuns(srcs, out.Runs, inRuns); err != nil {
+		return nil, err
 	}
 	for r := range out.Runs {
 		out.Runs[r].Metrics = sys.runMetrics(out.cols[r])
@@ -348,6 +376,32 @@ func (sc *Scored) ItemAt(i int, buf *[]Sample) ItemScore {
 	return sc.aggregateItem(i, sc.Suite.Items[i], buf)
 }
 
+// shardsAsRuns refuses two or more results files that are each non-empty, pairwise
+// disjoint and together cover the suite: the shards of one run given as runs, which
+// would be scored as runs each missing most items. A partial run (a crashed system
+// under test) overlaps the others or leaves items uncovered, so it stays a run.
+func shardsAsRuns(srcs []RunSource, runs []RunScore, inRuns []uint16) error {
+	if len(runs) < 2 {
+		return nil
+	}
+	for _, r := range runs {
+		if len(r.Missing) == len(inRuns) {
+			return nil // an empty run
+		}
+	}
+	for _, n := range inRuns {
+		if n != 1 {
+			return nil // an overlap, or an item no file covers
+		}
+	}
+	var files []string
+	for _, s := range srcs {
+		files = append(files, s.File)
+	}
+	return eval.Errorf(files[0], 0, "", "the %d results files (%s) share no item and together cover the suite: they look like shards of one run, not %d runs; score each shard with `evalgate score --shard i/n` and join the reports with `evalgate merge`, or give one complete results file per run",
+		len(files), strings.Join(files, ", "), len(files))
+}
+
 // memoryCheckEvery is how many results pass between two looks at the heap.
 const memoryCheckEvery = 1 << 14
 
@@ -368,6 +422,7 @@ func checkMemory(limit int64, file string, line, read int) error {
 // prepared is one result on its way through the scoring: its item, its sample, what
 // the report captured of it, or the error that stops the scoring.
 type prepared struct {
+	skip     bool // another shard's item
 	it       *eval.Item
 	ins      []*Input
 	sm       Sample
