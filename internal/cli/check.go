@@ -25,6 +25,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	o.register(fs, !scoreOnly)
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
 	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with `evalgate merge`")
+	reportIn := fs.String("report", "", "gate on a merged report (`evalgate merge --format json --out FILE`) instead of scoring results")
 	var maxMem memoryFlag
 	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
 	var rerun multiFlag
@@ -43,6 +44,13 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 			fmt.Fprintf(c.Stderr, "evalgate: --shard: %v\n", err)
 			return ExitBadInput
 		}
+	}
+	if *reportIn != "" {
+		if len(o.Results) > 0 || sh.Count > 0 {
+			fmt.Fprintf(c.Stderr, "evalgate: --report gates on a report already scored: drop --results and --shard\n")
+			return ExitBadInput
+		}
+		return c.gateReports(o, []string{*reportIn}, scoreOnly)
 	}
 	imp, err := o.Import.options(c.Stderr)
 	if err != nil {

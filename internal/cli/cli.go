@@ -49,6 +49,7 @@ func commands() []command {
 	return []command{
 		{"check", "score the results, compare with the baseline, decide the gates (the main job)", (*CLI).check},
 		{"score", "score the results and print the breakdown (no baseline, always exit 0 on good input)", (*CLI).score},
+		{"merge", "join the JSON reports of `score --shard i/n` into the whole suite's report and gate it", (*CLI).merge},
 		{"compare", "compare two saved reports or baselines (a release-to-release diff)", (*CLI).compare},
 		{"baseline", "write the stable distribution from N runs of a release", (*CLI).baseline},
 		{"history", "print the score's history: one line per baseline refresh", (*CLI).historyCmd},

@@ -83,6 +83,8 @@ type Loaded struct {
 	importOpts importer.Options
 	// fromResults: the suite was built by LoadRuns from the first results file.
 	fromResults bool
+	// suiteItems is the whole suite's size when a shard of a suite file is scored.
+	suiteItems int
 }
 
 // Load reads the config and the suite, and finds the results files.
@@ -121,6 +123,7 @@ func Load(opts CheckOptions) (*Loaded, error) {
 		if l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
 			return nil, err
 		}
+		l.suiteItems = len(l.Suite.Items)
 		if l.Shard.Count > 1 {
 			l.Suite = l.Suite.Subset(l.Shard)
 		}
@@ -192,6 +195,9 @@ const StreamAbove = 8 << 20
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 	if err := l.RunRubricTests(ctx, opts.Notice); err != nil {
 		return nil, err
+	}
+	if l.Shard.Count > 0 {
+		opts.StreamAbove = -1 // a shard's report carries what Capture keeps of each item
 	}
 	if l.Runs == nil && !l.large(opts.StreamAbove) {
 		if err := l.LoadRuns(); err != nil {
@@ -268,6 +274,22 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 		return nil, err
 	}
 	l.Suite = sc.Suite
+	r, err := l.decide(ctx, opts, sc, stream)
+	if err != nil {
+		return nil, err
+	}
+	if l.Shard.Count > 0 {
+		if r.ShardState, err = shardState(l, sc, stream); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// decide compares the scored runs with the baseline, decides the gates and builds the
+// report: the part of check a merge of shards shares.
+func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Scored, stream *report.ItemStream) (*report.Report, error) {
+	cfg := l.Config
 	rg := cfg.Grading.RegressionGate()
 	var cmp *baseline.Comparison
 	var baseMetrics map[string]float64

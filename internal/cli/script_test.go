@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -62,6 +63,19 @@ func TestScript(t *testing.T) {
 				}
 				if got != want {
 					ts.Fatalf("exit code %d; want %d", got, want)
+				}
+			},
+			// replace FILE OLD NEW: every OLD in FILE becomes NEW (OLD must occur).
+			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: replace FILE OLD NEW")
+				}
+				data := ts.ReadFile(args[0])
+				if !strings.Contains(data, args[1]) {
+					ts.Fatalf("replace: %q not in %s", args[1], args[0])
+				}
+				if err := os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(data, args[1], args[2])), 0o644); err != nil {
+					ts.Fatalf("replace: %v", err)
 				}
 			},
 		},

@@ -16,6 +16,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -216,5 +217,135 @@ func TestStreamedCheckMatchesInMemoryRunsAndSuite(t *testing.T) {
 	got := renderAll(t, checkWith(t, cfg, files, -1))
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("streamed differs from in memory (-memory +streamed):\n%s", diff)
+	}
+}
+
+// withoutRunFields drops what may differ between a sharded and an unsharded report:
+// the run id, the timestamp, the list of input files, and the merged report's state.
+func withoutRunFields(t *testing.T, r *report.Report) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	if i := strings.Index(s, ",\n  \"shard_state\": {"); i >= 0 {
+		s = s[:i] + "\n}\n"
+	}
+	var keep []string
+	skip := false
+	for _, l := range strings.Split(s, "\n") {
+		switch {
+		case strings.Contains(l, `"run_id"`), strings.Contains(l, `"timestamp_utc"`):
+			continue
+		case strings.Contains(l, `"results_files": [`):
+			skip = true
+			continue
+		case skip:
+			skip = !strings.HasPrefix(strings.TrimSpace(l), "]")
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
+}
+
+// TestShardsMergedEqualUnsharded: four shards scored apart (score --shard k/4) and
+// merged give, byte for byte, the report of the unsharded run (apart from the run id,
+// the timestamp and the list of input files): every sum runs in suite order. Shown for
+// a suite carried by the results and for a suite file with three runs (one shuffled,
+// one with items missing); then merge's refusals.
+func TestShardsMergedEqualUnsharded(t *testing.T) {
+	t.Parallel()
+	dir := benchDir(t)
+	recs := benchRecords(2000)
+	one := filepath.Join(dir, "items.jsonl")
+	writeJSONL(t, one, recs)
+
+	var suite []map[string]any
+	for _, r := range recs {
+		suite = append(suite, map[string]any{"id": r["id"], "prompt": r["prompt"], "expected_contains": r["expected_contains"]})
+	}
+	writeJSONL(t, filepath.Join(dir, "suite.jsonl"), suite)
+	cfgText, err := os.ReadFile(filepath.Join(dir, "evalgate.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSuite := filepath.Join(dir, "with-suite.yaml")
+	if err := os.WriteFile(withSuite, append([]byte("suite: suite.jsonl\n"), cfgText...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b, c []map[string]any
+	for i := range recs {
+		b = append(b, recs[(i*7)%len(recs)])
+		if i%5 != 0 {
+			c = append(c, recs[i])
+		}
+	}
+	var three []string
+	for i, rs := range [][]map[string]any{recs, b, c} {
+		p := filepath.Join(dir, fmt.Sprintf("run%d.jsonl", i+1))
+		writeJSONL(t, p, rs)
+		three = append(three, p)
+	}
+
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		name, cfg string
+		results   []string
+	}{
+		{"suite from results", filepath.Join(dir, "evalgate.yaml"), []string{one}},
+		{"suite file, three runs", withSuite, three},
+	} {
+		opts := CheckOptions{Config: tc.cfg, Results: tc.results, NoBaseline: true, Now: now, CodeVersion: "abc", StreamAbove: -1}
+		whole, err := Check(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for k := 1; k <= 4; k++ {
+			o := opts
+			o.Shard = eval.Shard{Index: k, Count: 4}
+			r, err := Check(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(t.TempDir(), fmt.Sprintf("shard%d.json", k))
+			var buf bytes.Buffer
+			if err := r.WriteJSON(&buf); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			parts = append(parts, p)
+		}
+		merged, err := checkReports(context.Background(), CheckOptions{Config: tc.cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, parts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if diff := cmp.Diff(withoutRunFields(t, whole), withoutRunFields(t, merged)); diff != "" {
+			t.Errorf("%s: merged shards differ from the unsharded run (-unsharded +merged):\n%s", tc.name, diff)
+		}
+		// The merged report gates again (check --report) to the same report.
+		var buf bytes.Buffer
+		if err := merged.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		mp := filepath.Join(t.TempDir(), "merged.json")
+		if err := os.WriteFile(mp, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		again, err := checkReports(context.Background(), CheckOptions{Config: tc.cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, []string{mp})
+		if err != nil {
+			t.Fatalf("%s: check --report: %v", tc.name, err)
+		}
+		if diff := cmp.Diff(withoutRunFields(t, whole), withoutRunFields(t, again)); diff != "" {
+			t.Errorf("%s: check --report merged.json differs (-unsharded +again):\n%s", tc.name, diff)
+		}
+		whole.Close()
+		merged.Close()
+		again.Close()
 	}
 }

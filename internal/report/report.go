@@ -46,6 +46,9 @@ type Report struct {
 	// Findings are the diagnosis of the breakdown (internal/diagnose), first in every
 	// format; empty when no rule fired.
 	Findings []diagnose.Finding `json:"findings,omitempty"`
+	// ShardState, in a shard's report (score --shard) or a merged one, is the state
+	// `evalgate merge` and `check --report` read.
+	ShardState *ShardState `json:"shard_state,omitempty"`
 
 	// Context for renderers, not serialized.
 	SuiteFile string         `json:"-"`

@@ -55,7 +55,10 @@ type Scored struct {
 	// Metrics is the mean of each per-run metric over runs; MetricsStd its sample std.
 	Metrics    Metrics
 	MetricsStd Metrics
-	cols       []*sampleCols // per run
+	// SuiteRecords is how many records the first results file held when the suite was
+	// built from it (a shard's suite keeps only its share of them).
+	SuiteRecords int
+	cols         []*sampleCols // per run
 }
 
 // suiteFieldError marks a scorer error caused by the suite item rather than the record.
@@ -261,6 +264,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			return nil, err
 		}
 		if build {
+			out.SuiteRecords = pos
 			if len(suite.Items) == 0 {
 				return nil, eval.Errorf(src.File, 0, "", "results file has no records")
 			}
