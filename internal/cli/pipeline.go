@@ -204,7 +204,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 			return nil, err
 		}
 	}
-	if l.Runs != nil {
+	if l.Runs != nil && l.Shard.Count == 0 {
 		return l.check(ctx, opts, nil)
 	}
 	stream, err := report.NewItemStream(&l.Config.Scoring)
