@@ -415,7 +415,7 @@ func contentText(c any) (string, error) {
 		}
 		return strings.Join(parts, "\n"), nil
 	}
-	return "", fmt.Errorf("content is %s; want a string or a list of content parts", describe(c))
+	return "", fmt.Errorf("content is %s; want a string or a list of content parts", eval.Describe(c))
 }
 
 // inspectInput is the sample's input as text: the string, or each message as "role: text".
@@ -428,7 +428,7 @@ func inspectInput(in any) (string, error) {
 		for i, m := range x {
 			mm, ok := m.(map[string]any)
 			if !ok {
-				return "", fmt.Errorf("message %d is %s; want an object", i, describe(m))
+				return "", fmt.Errorf("message %d is %s; want an object", i, eval.Describe(m))
 			}
 			text, err := contentText(mm["content"])
 			if err != nil {
@@ -444,7 +444,7 @@ func inspectInput(in any) (string, error) {
 		}
 		return b.String(), nil
 	}
-	return "", fmt.Errorf("is %s; want a string or a list of chat messages", describe(in))
+	return "", fmt.Errorf("is %s; want a string or a list of chat messages", eval.Describe(in))
 }
 
 // inspectScores maps each scorer's value to recorded numbers; a dict value gives one
@@ -461,7 +461,7 @@ func inspectScores(v any) (map[string]any, error) {
 	for _, name := range sortedKeys(m) {
 		sc, ok := m[name].(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("scores.%s is %s; want an object with \"value\"", name, describe(m[name]))
+			return nil, fmt.Errorf("scores.%s is %s; want an object with \"value\"", name, eval.Describe(m[name]))
 		}
 		val, ok := sc["value"]
 		if !ok {

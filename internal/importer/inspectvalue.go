@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/eval"
 )
 
 // inspectValue maps an Inspect score value to a number the way Inspect's own
@@ -42,7 +44,7 @@ func inspectValue(v any) (any, error) {
 	case nil:
 		return nil, nil // a scorer that could not score: recorded as null, a judge error
 	}
-	return nil, fmt.Errorf("is %s; want C, P, I, N, a number, a boolean or an object of those", describe(v))
+	return nil, fmt.Errorf("is %s; want C, P, I, N, a number, a boolean or an object of those", eval.Describe(v))
 }
 
 func clip(s string, n int) string {
@@ -50,22 +52,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return "an unsupported value"
 }

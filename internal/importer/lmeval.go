@@ -238,7 +238,7 @@ func lmScores(path string, line int, id string, rec map[string]any, skip func(me
 		case []any, map[string]any:
 			skip(name, "not a number per sample (the harness aggregates it over the corpus)")
 		default:
-			return nil, eval.Errorf(path, line, id, "metric %q is %s; want a number", name, describe(v))
+			return nil, eval.Errorf(path, line, id, "metric %q is %s; want a number", name, eval.Describe(v))
 		}
 	}
 	return scores, nil

@@ -128,10 +128,10 @@ func TestLMEvalBadInput(t *testing.T) {
 	good := `{"doc_id": 0, "doc": {}, "target": "a", "arguments": {"gen_args_0": {"arg_0": "q", "arg_1": {}}}, "resps": [["a"]], "filtered_resps": ["a"], "filter": "none", "metrics": ["exact_match"], "exact_match": 1.0}`
 	for _, tt := range []struct{ name, text, want string }{
 		{"no doc_id", `{"doc": {}, "resps": [["a"]], "filtered_resps": ["a"], "exact_match": 1}`, `:1: record has no "doc_id"`},
-		{"doc_id string", strings.Replace(good, `"doc_id": 0`, `"doc_id": "zero"`, 1), `:1: field "doc_id" is a string; want a whole number`},
+		{"doc_id string", strings.Replace(good, `"doc_id": 0`, `"doc_id": "zero"`, 1), `:1: field "doc_id" is the string "zero"; want a whole number`},
 		{"no resps", `{"doc_id": 0, "target": "a", "exact_match": 1.0}`, `:1: item "t:0": record has no "resps" or "filtered_resps"`},
 		{"metric listed, absent", strings.Replace(good, `"exact_match": 1.0`, `"other": 1`, 1), `:1: item "t:0": metric "exact_match" is listed in "metrics" but the record has no such field`},
-		{"metric a string", strings.Replace(good, `"exact_match": 1.0`, `"exact_match": "yes"`, 1), `:1: item "t:0": metric "exact_match" is a string; want a number`},
+		{"metric a string", strings.Replace(good, `"exact_match": 1.0`, `"exact_match": "yes"`, 1), `:1: item "t:0": metric "exact_match" is the string "yes"; want a number`},
 		{"duplicate doc", good + "\n" + good, `:2: item "t:0": duplicate result for the item; first on line 1`},
 		{"filter a number", strings.Replace(good, `"filter": "none"`, `"filter": 3`, 1), `:1: field "filter" is a number; want a filter name`},
 		{"malformed", good + "\n{\"doc_id\": 1,", `:2: malformed JSON`},

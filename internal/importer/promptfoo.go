@@ -203,7 +203,7 @@ func pfTestOf(path string, line int, where string, rec map[string]any, idField s
 		case float64:
 			t.idValue = strconv.FormatFloat(x, 'f', -1, 64)
 		default:
-			return nil, errAt(path, line, where, "", "--id-field %q is %s; want a string or a number", idField, describe(v))
+			return nil, errAt(path, line, where, "", "--id-field %q is %s; want a string or a number", idField, eval.Describe(v))
 		}
 	}
 	return t, nil
@@ -469,7 +469,7 @@ func pfScores(rec map[string]any) (map[string]any, error) {
 	for _, name := range sortedKeys(named) {
 		n, ok := named[name].(float64)
 		if !ok {
-			return nil, fmt.Errorf("named score %q is %s; want a number", name, describe(named[name]))
+			return nil, fmt.Errorf("named score %q is %s; want a number", name, eval.Describe(named[name]))
 		}
 		scores[pfScoreKey(name, scores)] = n
 	}
@@ -494,7 +494,7 @@ func pfScores(rec map[string]any) (map[string]any, error) {
 			}
 			s, ok := cr["score"].(float64)
 			if !ok {
-				return nil, fmt.Errorf("gradingResult.componentResults[%d].score is %s; want a number", i, describe(cr["score"]))
+				return nil, fmt.Errorf("gradingResult.componentResults[%d].score is %s; want a number", i, eval.Describe(cr["score"]))
 			}
 			key := Ident(typ)
 			count[key]++

@@ -79,10 +79,10 @@ func TestPromptfooBadInput(t *testing.T) {
 		{"no testCase", `{"promptIdx": 0, "response": {"output": "o"}, "success": true, "score": 1}`, `:1: record has no "testCase"`},
 		{"vars a list", strings.Replace(ok, `"vars": {"x": 1}`, `"vars": [1]`, 1), `:1: field "testCase.vars" is a list; want an object`},
 		{"no response", strings.Replace(ok, `"response": {"output": "o"}, `, "", 1), `:1: item "a": record has no "response" and no "error"`},
-		{"score a string", strings.Replace(ok, `"score": 1`, `"score": "high"`, 1), `:1: item "a": field "score" is a string; want a number`},
+		{"score a string", strings.Replace(ok, `"score": 1`, `"score": "high"`, 1), `:1: item "a": field "score" is the string "high"; want a number`},
 		{"success a number", strings.Replace(ok, `"success": true`, `"success": 1`, 1), `:1: item "a": field "success" is a number; want true or false`},
 		{"latency negative", strings.Replace(ok, `"latencyMs": 3`, `"latencyMs": -3`, 1), `:1: item "a": field "latencyMs" is a number; want a number ≥ 0`},
-		{"named score a string", strings.Replace(ok, `"score": 1`, `"score": 1, "namedScores": {"Tone": "ok"}`, 1), `named score "Tone" is a string`},
+		{"named score a string", strings.Replace(ok, `"score": 1`, `"score": 1, "namedScores": {"Tone": "ok"}`, 1), `named score "Tone" is the string "ok"; want a number`},
 		{"two tests, one description", ok + "\n" + strings.Replace(ok, `"x": 1`, `"x": 2`, 1), ""},
 		{"same vars twice, no descriptions", strings.Replace(ok, `"description": "a", `, "", 1) + "\n" + strings.Replace(strings.Replace(ok, `"description": "a", `, "", 1), `"testIdx": 0`, `"testIdx": 1`, 1), ""},
 	} {

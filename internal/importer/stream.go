@@ -137,7 +137,7 @@ func tokenDesc(tok json.Token) string {
 	case json.Delim:
 		return map[json.Delim]string{'{': "an object", '[': "a list", '}': "the end of an object", ']': "the end of a list"}[x]
 	}
-	return describe(tok)
+	return eval.Describe(tok)
 }
 
 // object calls fn for each key of the object that starts at the next token; fn must
@@ -277,5 +277,5 @@ func decodeLine(file string, line int, text []byte) (map[string]any, error) {
 
 // fieldErr is the message for a field of the wrong type.
 func fieldErr(field string, v any, want string) string {
-	return fmt.Sprintf("field %q is %s; want %s", field, describe(v), want)
+	return fmt.Sprintf("field %q is %s; want %s", field, eval.Describe(v), want)
 }

@@ -47,7 +47,7 @@ func (s *latencyScorer) Score(in *Input) (Value, error) {
 	case p != nil:
 		ms = *p
 	case s.d.Default != nil:
-		d, ok := toFloat(s.d.Default)
+		d, ok := ToFloat(s.d.Default)
 		if !ok {
 			return Value{}, fmt.Errorf("dimension %q: default must be a number of ms", s.d.Name)
 		}
@@ -64,7 +64,7 @@ func (s *tokensScorer) Score(in *Input) (Value, error) {
 		if s.d.Default == nil {
 			return Value{}, fmt.Errorf("dimension %q needs input_tokens and output_tokens on every result; the record lacks them (declare `default:` on the dimension to score absent values)", s.d.Name)
 		}
-		d, ok := toFloat(s.d.Default)
+		d, ok := ToFloat(s.d.Default)
 		if !ok {
 			return Value{}, fmt.Errorf("dimension %q: default must be a number of tokens", s.d.Name)
 		}
@@ -82,7 +82,8 @@ func ratioValue(target, x float64) Value {
 	return num(v, scales["unit"], false)
 }
 
-func toFloat(v any) (float64, bool) {
+// ToFloat reads a number decoded from YAML or JSON (float64 or an integer type).
+func ToFloat(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true

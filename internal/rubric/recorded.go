@@ -71,7 +71,7 @@ func parseRaw(v any, sc Scale, byMax bool, key string) (Value, error) {
 		}
 		return Value{}, fmt.Errorf("recorded value %q is %q; want pass, fail, n/a or stale", key, str)
 	}
-	f, ok := toFloat(v)
+	f, ok := ToFloat(v)
 	if !ok {
 		if str, isStr := v.(string); isStr && (str == "n/a" || str == "stale") {
 			return Value{Label: str, Excluded: true}, nil
