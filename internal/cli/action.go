@@ -55,7 +55,9 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		RequireBaseline: in.RequireBaseline,
 		// A pull request whose base commit has no config adds evalgate: a missing
 		// baseline never fails it.
-		FirstAdoption: in.ReadBase != nil && in.BaseConfigPath == ""}
+		FirstAdoption: in.ReadBase != nil && in.BaseConfigPath == "",
+		// Progress of a long scoring goes to the job's log, never into the comment.
+		Progress: c.meter(false, "scoring", "records")}
 	imp, err := c.actionImport()
 	if err != nil {
 		return nil, err

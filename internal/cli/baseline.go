@@ -38,6 +38,7 @@ func (c *CLI) baseline(args []string) int {
 	fs.BoolVar(&o.judge.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
 	fs.BoolVar(&o.judge.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error")
 	o.judge.Import.register(fs)
+	registerQuiet(fs, &o.judge.Quiet)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -64,6 +65,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
+	m := c.meter(o.judge.Quiet, "scoring", "records")
 	if err := l.LoadRuns(); err != nil {
 		return "", nil, err
 	}
@@ -79,7 +81,8 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		fmt.Fprintf(c.Stderr, "warning: %d run(s); a suite whose scores vary between runs needs at least %d runs for a baseline, else its std is %s\n",
 			len(l.Runs), MinBaselineRuns, map[bool]string{true: "unknown", false: "rough"}[len(l.Runs) < 2])
 	}
-	sc, err := rubric.Score(ctx, &cfg.Scoring, l.Suite, l.Runs)
+	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, withProgress(l.sources(), m), rubric.ScoreOptions{KeepSamples: true})
+	m.Done()
 	if err != nil {
 		return "", nil, err
 	}

@@ -38,6 +38,8 @@ type common struct {
 	Concurrency int
 	// Import reads results other tools wrote (--results-format, ...).
 	Import importFlags
+	// Quiet turns progress on stderr off (--quiet).
+	Quiet bool
 }
 
 func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
@@ -62,13 +64,18 @@ func (o *common) register(fs *flag.FlagSet, withBaseline bool) {
 	fs.BoolVar(&o.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error (offline CI)")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "llm_judge: items judged at once (default: the judge's, else 8)")
 	o.Import.register(fs)
+	registerQuiet(fs, &o.Quiet)
 }
 
 // judgeEnv builds the judges' environment from the judge flags: progress on stderr,
 // and the cache and concurrency overrides.
 func (c *CLI) judgeEnv(o *common) *rubric.Env {
+	progressTo := c.Stderr
+	if o.Quiet {
+		progressTo = io.Discard
+	}
 	return &rubric.Env{Judges: &rubric.Judges{
-		Options: []judge.Option{judge.WithGetenv(c.Getenv), judge.WithProgress(c.Stderr, progress.StderrIsTerminal)},
+		Options: []judge.Option{judge.WithGetenv(c.Getenv), judge.WithProgress(progressTo, progress.StderrIsTerminal)},
 		Override: func(cfg *judge.Config) {
 			if o.NoCache {
 				cfg.NoCache = true

@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -76,14 +77,16 @@ func readPartial(path string) (*partial, error) {
 // mergeShards joins shards' reports into the scoring of the whole suite, refusing what
 // cannot be one run: other versions, suites or rubrics, a shard given twice, a shard
 // or an item missing, an item in two shards.
-func mergeShards(sys *rubric.System, paths []string) (*rubric.Scored, []report.ShardItem, *partial, error) {
+func mergeShards(sys *rubric.System, paths []string, m *progress.Meter) (*rubric.Scored, []report.ShardItem, *partial, error) {
 	var parts []*partial
 	for _, p := range paths {
+		m.Step("merging: reading " + p)
 		pt, err := readPartial(p)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		parts = append(parts, pt)
+		m.Add(len(pt.ShardState.Items))
 	}
 	first := parts[0]
 	same := func(what, a, b string, p *partial) error {
@@ -190,7 +193,8 @@ func checkReports(ctx context.Context, opts CheckOptions, paths []string) (*repo
 	if err != nil {
 		return nil, err
 	}
-	sc, items, first, err := mergeShards(&l.Config.Scoring, paths)
+	sc, items, first, err := mergeShards(&l.Config.Scoring, paths, opts.Progress)
+	opts.Progress.Done()
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +230,7 @@ func (c *CLI) merge(args []string) int {
 	flags.StringVar(&o.Format, "format", report.FormatTable, "output format: "+strings.Join(report.Formats, ", "))
 	flags.StringVar(&o.Out, "out", "", "write the report to `file` instead of stdout")
 	noBase := flags.Bool("no-baseline", false, "do not compare (as evalgate score)")
+	registerQuiet(flags, &o.Quiet)
 	// Flags may come before or after the reports.
 	var reports []string
 	for {
@@ -255,7 +260,8 @@ func (c *CLI) gateReports(o common, paths []string, noBaseline bool) int {
 		return ExitBadInput
 	}
 	r, err := checkReports(context.Background(), CheckOptions{Config: o.Config, Baseline: o.Baseline, NoBaseline: noBaseline,
-		Now: c.Now(), CodeVersion: c.codeVersion(), MaxMemory: limitMemory(memoryFlag{})}, paths)
+		Now: c.Now(), CodeVersion: c.codeVersion(), MaxMemory: limitMemory(memoryFlag{}),
+		Progress: c.meter(o.Quiet, "merging", "items")}, paths)
 	if err != nil {
 		return c.fail(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -62,6 +63,8 @@ type CheckOptions struct {
 	AcceptedBy, AcceptLabel string
 	// Import says how to read results another tool wrote (promptfoo, lm-eval, Inspect).
 	Import importer.Options
+	// Progress counts the records scored (or the items merged) on stderr; nil: silent.
+	Progress *progress.Meter
 }
 
 // Loaded is a config with its suite and the results files. Check streams the results;
@@ -269,7 +272,8 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	if l.fromResults {
 		suite = nil // built again, of the shard's items
 	}
-	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, l.sources(), so)
+	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, withProgress(l.sources(), opts.Progress), so)
+	opts.Progress.Done()
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,8 @@ type Meter struct {
 	w        io.Writer
 	opts     Options
 	noun     string
-	label    string
+	base     string // the step's name, for the last line
+	label    string // what is being done now (Step)
 	start    time.Time
 	next     time.Time // when the next line is due
 	n        int64
@@ -81,7 +82,7 @@ func New(w io.Writer, label, noun string, opts Options) *Meter {
 			opts.Every = TerminalEvery
 		}
 	}
-	m := &Meter{w: w, opts: opts, noun: noun, label: label}
+	m := &Meter{w: w, opts: opts, noun: noun, base: label, label: label}
 	m.start = opts.Now()
 	m.next = m.start.Add(opts.Delay)
 	m.nextLook = checkEvery
@@ -89,7 +90,7 @@ func New(w io.Writer, label, noun string, opts Options) *Meter {
 }
 
 // Step says what the meter counts from now on ("scoring runs/pr.jsonl (run 2 of 3)");
-// the count goes on across steps.
+// the count goes on across steps, and the last line names the meter's own label.
 func (m *Meter) Step(label string) {
 	if m == nil {
 		return
@@ -138,9 +139,10 @@ func (m *Meter) look() {
 	fmt.Fprintln(m.w, line)
 }
 
-// Done ends the step. When it printed anything, a last line gives the total count,
-// time and rate (ending the redrawn line at a terminal); a short step stays silent.
-// Later calls do nothing.
+// Done ends the step, finished or stopped by an error. When it printed anything, a
+// last line gives the count, time and rate (ending the redrawn line at a terminal, so
+// an error message starts on a line of its own); a short step stays silent. Later
+// calls do nothing.
 func (m *Meter) Done() {
 	if m == nil || m.done {
 		return
@@ -150,7 +152,7 @@ func (m *Meter) Done() {
 		return
 	}
 	now := m.opts.Now()
-	line := fmt.Sprintf("%s: done, %s %s in %s (%s/s)", m.label, Group(m.n), m.noun, Elapsed(now.Sub(m.start)), Group(m.rate(now)))
+	line := fmt.Sprintf("%s: %s %s in %s (%s/s)", m.base, Group(m.n), m.noun, Elapsed(now.Sub(m.start)), Group(m.rate(now)))
 	if m.opts.Terminal {
 		fmt.Fprintf(m.w, "\r%s\x1b[K\n", line)
 		return

@@ -61,7 +61,7 @@ func TestPlainLinesEveryFewSeconds(t *testing.T) {
 		"scoring r.jsonl: 2,048 records, 1,000/s, 2s elapsed",
 		"scoring r.jsonl: 7,168 records, 1,000/s, 7.2s elapsed",
 		"scoring r.jsonl: 12,288 records, 1,000/s, 12.3s elapsed",
-		"scoring r.jsonl: done, 13,000 records in 13s (1,000/s)",
+		"scoring r.jsonl: 13,000 records in 13s (1,000/s)",
 	}
 	if diff := cmp.Diff(want, lines(buf.String())); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
@@ -76,7 +76,8 @@ func TestStepRelabelsAndKeepsCounting(t *testing.T) {
 	t.Parallel()
 	c := newClock()
 	var buf bytes.Buffer
-	m := New(&buf, "scoring a.jsonl (run 1 of 2)", "records", Options{Now: c.now, Delay: time.Second, Every: time.Second})
+	m := New(&buf, "scoring", "records", Options{Now: c.now, Delay: time.Second, Every: time.Second})
+	m.Step("scoring a.jsonl (run 1 of 2)")
 	// 5 ms per record: the clock is read at 256 records (1.28 s), past the 1 s delay.
 	feed(m, c, 300, 5*time.Millisecond) // ends at 1.5 s
 	c.advance(time.Second)
@@ -87,7 +88,8 @@ func TestStepRelabelsAndKeepsCounting(t *testing.T) {
 		"scoring a.jsonl (run 1 of 2): 256 records, 200/s, 1.3s elapsed",
 		// 300 records in 2.5 s = 120/s.
 		"scoring b.jsonl (run 2 of 2): 300 records, 120/s, 2.5s elapsed",
-		"scoring b.jsonl (run 2 of 2): done, 300 records in 2.5s (120/s)",
+		// The last line counts every step's records, under the meter's own label.
+		"scoring: 300 records in 2.5s (120/s)",
 	}
 	if diff := cmp.Diff(want, lines(buf.String())); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
@@ -119,7 +121,7 @@ func TestTerminalRedrawsOneLine(t *testing.T) {
 		t.Errorf("%d redraws; want 6: %q", redraws, out)
 	}
 	last := out[strings.LastIndex(out, "\r")+1:]
-	if want := "scoring: done, 76,800 records in 3s (25,600/s)\x1b[K\n"; last != want {
+	if want := "scoring: 76,800 records in 3s (25,600/s)\x1b[K\n"; last != want {
 		t.Errorf("final line = %q; want %q", last, want)
 	}
 }

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/evalgate/evalgate/internal/eval"
+	jprogress "github.com/evalgate/evalgate/internal/judge/progress"
+	"github.com/evalgate/evalgate/internal/progress"
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// quietUsage is the --quiet flag's help, the same on every command that has it.
+const quietUsage = "print no progress on stderr (progress appears only when a step takes over 2 s: a redrawn line at a terminal, a line every 5 s otherwise)"
+
+// registerQuiet adds --quiet to fs.
+func registerQuiet(fs *flag.FlagSet, quiet *bool) {
+	fs.BoolVar(quiet, "quiet", false, quietUsage)
+}
+
+// meter starts a progress meter on stderr, on the CLI's clock (tests with a fixed
+// clock never see a line); nil when quiet.
+func (c *CLI) meter(quiet bool, label, noun string) *progress.Meter {
+	if quiet {
+		return nil
+	}
+	return progress.New(c.Stderr, label, noun, progress.Options{Terminal: c.Stderr == os.Stderr && jprogress.StderrIsTerminal(), Now: c.Now})
+}
+
+// withProgress counts every record the scoring reads from srcs on m, naming the file
+// being read. The count happens where records are delivered in order, so the meter is
+// used by one goroutine at a time.
+func withProgress(srcs []rubric.RunSource, m *progress.Meter) []rubric.RunSource {
+	if m == nil {
+		return srcs
+	}
+	full := 0
+	for _, src := range srcs {
+		if !src.Partial {
+			full++
+		}
+	}
+	out := make([]rubric.RunSource, len(srcs))
+	for i, src := range srcs {
+		label := "scoring " + src.File
+		switch {
+		case src.Partial:
+			label += " (re-run)"
+		case full > 1:
+			label += fmt.Sprintf(" (run %d of %d)", i+1, full)
+		}
+		each := src.Each
+		src.Each = func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
+			m.Step(label)
+			return each(prep, func(res *eval.Result, v any) error {
+				m.Add(1)
+				return fn(res, v)
+			})
+		}
+		out[i] = src
+	}
+	return out
+}
