@@ -129,13 +129,22 @@ func Load(path string) (*Baseline, error) {
 	return b, nil
 }
 
+// checkOutputsFile refuses an outputs_file that is not a plain name beside the
+// baseline.
+func checkOutputsFile(path string, b *Baseline) error {
+	if b.OutputsFile != "" && (b.OutputsFile != filepath.Base(b.OutputsFile) || strings.HasPrefix(b.OutputsFile, ".")) {
+		return eval.Errorf(path, 0, "", "outputs_file %q must name a file beside the baseline", b.OutputsFile)
+	}
+	return nil
+}
+
 // loadOutputsFile reads the recorded outputs a baseline keeps beside it.
 func loadOutputsFile(path string, b *Baseline) error {
 	if b.OutputsFile == "" {
 		return nil
 	}
-	if b.OutputsFile != filepath.Base(b.OutputsFile) || strings.HasPrefix(b.OutputsFile, ".") {
-		return eval.Errorf(path, 0, "", "outputs_file %q must name a file beside the baseline", b.OutputsFile)
+	if err := checkOutputsFile(path, b); err != nil {
+		return err
 	}
 	outs, err := readOutputs(filepath.Join(filepath.Dir(path), b.OutputsFile))
 	if err != nil {

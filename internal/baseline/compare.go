@@ -114,27 +114,85 @@ type MismatchError struct{ Msg string }
 
 func (e *MismatchError) Error() string { return e.Msg }
 
-// Compare sets the candidate against the baseline.
+// Compare sets the candidate against a baseline held in memory.
 func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string) (*Comparison, error) {
-	sys := cand.System
-	baseItems := map[string]Item{}
-	for _, it := range b.Items {
-		baseItems[it.ID] = it
+	cs := scoredSide(cand)
+	bs := newBaseSide(cs.n, cs.dims)
+	for k := range b.Items {
+		it := &b.Items[k]
+		if i, hash, ok := cs.find(it.ID); ok {
+			bs.put(i, it, hash, k+1)
+		} else {
+			bs.removed = append(bs.removed, it.ID)
+		}
 	}
+	return compareScored(ctx, cand, b, file, bs, cs)
+}
+
+// CompareFile sets the candidate against the baseline file at path, read as a stream:
+// it keeps the baseline's header and a few numbers per item, never its items whole nor
+// its recorded outputs, which it reads only to re-score them after a scoring change.
+// It returns the baseline's header too (its metrics and versions).
+func CompareFile(ctx context.Context, cand *rubric.Scored, path string) (*Comparison, *Baseline, error) {
+	r, err := Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	r.skipRepeats = true // refused below, from the columns, without a map of every id
+	b := r.Header()
+	cs := scoredSide(cand)
+	bs := newBaseSide(cs.n, cs.dims)
+	for {
+		it, ok, err := r.Next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			break
+		}
+		pos := r.Line()
+		first := 0
+		if i, hash, ok := cs.find(it.ID); !ok {
+			if first = bs.removedAt[it.ID]; first == 0 {
+				bs.removedAt[it.ID] = pos
+				bs.removed = append(bs.removed, it.ID)
+			}
+		} else if bs.flags[i]&sidePresent != 0 {
+			first = int(bs.line[i])
+		} else {
+			bs.put(i, &it, hash, pos)
+		}
+		if first != 0 {
+			return nil, nil, r.repeatError(it.ID, first)
+		}
+	}
+	if needsRescore(cand.System, b) {
+		if b.Outputs, err = r.Outputs(); err != nil {
+			return nil, nil, err
+		}
+	}
+	c, err := compareScored(ctx, cand, b, path, bs, cs)
+	b.Outputs = nil
+	return c, b, err
+}
+
+// needsRescore reports whether the baseline's recorded outputs must be re-scored: a
+// scoring change, or a version 1 file (no per-item spread) that kept them.
+func needsRescore(sys *rubric.System, b *Baseline) bool {
+	return b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version || b.FormatV1
+}
+
+// compareScored is Compare once the baseline's items are in bs: it re-scores the
+// recorded outputs when the scoring changed, then measures.
+func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, cs candSide) (*Comparison, error) {
+	sys := cand.System
 	var notes []string
 	rescored := false
 	switch {
 	case b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version:
-		items, err := rescore(ctx, cand, b, file)
-		if err != nil {
+		if err := rescoreInto(ctx, cand, b, file, bs); err != nil {
 			return nil, err
-		}
-		for id, it := range items {
-			if old, ok := baseItems[id]; ok {
-				it.Hash = old.Hash
-				it.Tags = old.Tags
-			}
-			baseItems[id] = it
 		}
 		rescored = true
 		if b.ScoringSystem == sys.Version {
@@ -146,36 +204,14 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 				b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), len(b.Outputs), sys.Version))
 		}
 	case b.FormatV1 && len(b.Outputs) > 0:
-		items, err := rescore(ctx, cand, b, file)
-		if err != nil {
+		if err := rescoreInto(ctx, cand, b, file, bs); err != nil {
 			return nil, err
-		}
-		for id, it := range items {
-			if old, ok := baseItems[id]; ok {
-				it.Hash, it.Tags = old.Hash, old.Tags
-			}
-			baseItems[id] = it
 		}
 		notes = append(notes, fmt.Sprintf("baseline %s is format version 1: its %d recorded run(s) were re-scored for per-item spread; refresh it with `evalgate baseline --out %s` to save the work", file, len(b.Outputs), file))
 	case b.FormatV1:
 		notes = append(notes, fmt.Sprintf("baseline %s is format version 1 without recorded outputs: per-item spread is read from pass rates only; refresh it with `evalgate baseline --results RUN.jsonl --out %s`", file, file))
 	}
-	var dims []string
-	for _, d := range sys.Dimensions {
-		dims = append(dims, d.Name)
-	}
-	cands := make([]Candidate, 0, cand.NumItems())
-	_ = cand.EachItem(func(_ int, is *rubric.ItemScore) error {
-		ci := Candidate{ID: is.Item.ID, Hash: is.Item.Hash, Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
-			Runs: max(is.Runs, 1), PassRate: float64(is.PassRuns) / float64(max(is.Runs, 1)), Pass: is.Pass, Pending: is.Pending,
-			Breakdown: map[string]float64{}}
-		for d, name := range dims {
-			ci.Breakdown[name] = is.Breakdown[d]
-		}
-		cands = append(cands, ci)
-		return nil
-	})
-	c, err := comparePairs(b, baseItems, cands, dims, file, stats.ResampleOptions{})
+	c, err := comparePairs(b, bs, cs, file, stats.ResampleOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -191,17 +227,107 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 	return c, nil
 }
 
+// rescoreInto re-scores the baseline's recorded outputs and puts the figures in bs.
+func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide) error {
+	items, err := rescore(ctx, cand, b, file)
+	if err != nil {
+		return err
+	}
+	for id, it := range items {
+		if x, ok := cand.Suite.Item(id); ok {
+			bs.override(x.Index, &it)
+		}
+	}
+	return nil
+}
+
 // Candidate is one item of the side compared with the baseline.
 type Candidate struct {
-	ID, Hash  string
-	Line      int
-	Tags      []string
-	Score     float64
-	Runs      int     // runs the item was scored in (≥ 1)
-	PassRate  float64 // fraction of the candidate's runs the item passed in
-	Pass      bool
-	Pending   bool
-	Breakdown map[string]float64
+	ID, Hash string
+	Line     int
+	Tags     []string
+	Score    float64
+	Runs     int     // runs the item was scored in (≥ 1)
+	PassRate float64 // fraction of the candidate's runs the item passed in
+	Pass     bool
+	Pending  bool
+	// Breakdown is the mean normalized value of each compared dimension, in the
+	// comparison's dimension order.
+	Breakdown []float64
+}
+
+// candSide is the side compared with the baseline: n items found by id, handed out in
+// order one at a time.
+type candSide struct {
+	n    int
+	dims []string
+	// find returns an item's position and hash.
+	find func(id string) (int, string, bool)
+	// each calls fn with every item in order; c is valid only during the call.
+	each func(fn func(i int, c *Candidate) error) error
+	// at names item i for the reviewer's lists.
+	at func(i int) (id string, line int)
+}
+
+// scoredSide is a scored candidate, item by item from its compact scores.
+func scoredSide(sc *rubric.Scored) candSide {
+	var dims []string
+	for _, d := range sc.System.Dimensions {
+		dims = append(dims, d.Name)
+	}
+	return candSide{n: sc.NumItems(), dims: dims,
+		find: func(id string) (int, string, bool) {
+			it, ok := sc.Suite.Item(id)
+			if !ok {
+				return 0, "", false
+			}
+			return it.Index, it.Hash, true
+		},
+		each: func(fn func(int, *Candidate) error) error {
+			var c Candidate
+			return sc.EachItem(func(i int, is *rubric.ItemScore) error {
+				runs := max(is.Runs, 1)
+				c = Candidate{ID: is.Item.ID, Hash: is.Item.Hash, Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
+					Runs: runs, PassRate: float64(is.PassRuns) / float64(runs), Pass: is.Pass, Pending: is.Pending,
+					Breakdown: is.Breakdown}
+				return fn(i, &c)
+			})
+		},
+		at: func(i int) (string, int) { it := sc.Suite.Items[i]; return it.ID, it.Line },
+	}
+}
+
+// snapshotSide is a saved distribution compared as the candidate.
+func snapshotSide(b *Baseline, dims []string) candSide {
+	pos := make(map[string]int, len(b.Items))
+	for i, it := range b.Items {
+		pos[it.ID] = i
+	}
+	return candSide{n: len(b.Items), dims: dims,
+		find: func(id string) (int, string, bool) {
+			i, ok := pos[id]
+			if !ok {
+				return 0, "", false
+			}
+			return i, b.Items[i].Hash, true
+		},
+		each: func(fn func(int, *Candidate) error) error {
+			c := Candidate{Breakdown: make([]float64, len(dims))}
+			for i := range b.Items {
+				it := &b.Items[i]
+				c = Candidate{ID: it.ID, Hash: it.Hash, Tags: it.Tags, Score: it.Score, Runs: max(it.Runs, 1), PassRate: it.PassRate,
+					Pass: it.PassRate >= 0.5, Breakdown: c.Breakdown}
+				for d, name := range dims {
+					c.Breakdown[d] = it.Breakdown[name]
+				}
+				if err := fn(i, &c); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		at: func(i int) (string, int) { return b.Items[i].ID, 0 },
+	}
 }
 
 // CompareSnapshots compares two saved distributions (baselines, or reports turned
@@ -214,15 +340,6 @@ func CompareSnapshots(a, b *Baseline, fileA string) (*Comparison, error) {
 // CompareSnapshotsWith is CompareSnapshots with the resampling options of the plain
 // measurements (the simulation measures analytically: stats.ResampleOptions.Analytic).
 func CompareSnapshotsWith(a, b *Baseline, fileA string, ro stats.ResampleOptions) (*Comparison, error) {
-	baseItems := map[string]Item{}
-	for _, it := range a.Items {
-		baseItems[it.ID] = it
-	}
-	var cands []Candidate
-	for _, it := range b.Items {
-		cands = append(cands, Candidate{ID: it.ID, Hash: it.Hash, Tags: it.Tags, Score: it.Score, Runs: max(it.Runs, 1), PassRate: it.PassRate,
-			Pass: it.PassRate >= 0.5, Breakdown: it.Breakdown})
-	}
 	var dims []string
 	for d := range a.Dimensions {
 		if _, ok := b.Dimensions[d]; ok {
@@ -230,7 +347,17 @@ func CompareSnapshotsWith(a, b *Baseline, fileA string, ro stats.ResampleOptions
 		}
 	}
 	sort.Strings(dims)
-	c, err := comparePairs(a, baseItems, cands, dims, fileA, ro)
+	cs := snapshotSide(b, dims)
+	bs := newBaseSide(cs.n, dims)
+	for k := range a.Items {
+		it := &a.Items[k]
+		if i, hash, ok := cs.find(it.ID); ok {
+			bs.put(i, it, hash, k+1)
+		} else {
+			bs.removed = append(bs.removed, it.ID)
+		}
+	}
+	c, err := comparePairs(a, bs, cs, fileA, ro)
 	if err != nil {
 		return nil, err
 	}
@@ -240,74 +367,76 @@ func CompareSnapshotsWith(a, b *Baseline, fileA string, ro stats.ResampleOptions
 	return c, nil
 }
 
-// comparePairs pairs candidate items with baseline items and measures the change.
-func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dims []string, file string, ro stats.ResampleOptions) (*Comparison, error) {
+// compared is the candidate side of the compared items, in candidate order (k): the
+// baseline side is bs's columns, compacted to the same positions.
+type compared struct {
+	idx  []int32 // candidate position
+	cand []float64
+	runs []int32
+	dims [][]float64
+}
+
+// comparePairs pairs the candidate's items with the baseline's and measures the change.
+func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.ResampleOptions) (*Comparison, error) {
 	c := &Comparison{BaselineFile: file, BaselineRef: b.Source, ScoringSystem: b.ScoringSystem,
 		GradingSystem: b.GradingSystem, BaselineRuns: len(b.Runs), BaselineStd: b.Std}
-	seen := map[string]bool{}
-	var base, cnd []float64
-	var obs []stats.Observation
-	var baseVar []float64
-	var pairs []pair
-	dimBase, dimCand := make([][]float64, len(dims)), make([][]float64, len(dims))
-	dimObs, dimVar := make([][]stats.Observation, len(dims)), make([][]float64, len(dims))
+	nd := len(cs.dims)
+	cm := compared{dims: make([][]float64, nd)}
 	type tagAcc struct {
 		base, cand float64
 		n          int
 	}
 	tags := map[string]*tagAcc{}
-	for _, ci := range cands {
-		seen[ci.ID] = true
-		bi, ok := baseItems[ci.ID]
+	var drops topDrops
+	err := cs.each(func(i int, ci *Candidate) error {
+		f := bs.flags[i]
 		switch {
-		case !ok:
+		case f&sidePresent == 0:
 			c.Added = append(c.Added, ci.ID)
-			continue
-		case bi.Hash != "" && ci.Hash != "" && bi.Hash != ci.Hash:
+			return nil
+		case f&sideChanged != 0:
 			c.Changed = append(c.Changed, ci.ID)
-			continue
+			return nil
 		case ci.Pending:
-			continue
+			return nil
 		}
-		baseRuns := max(bi.Runs, 1)
-		k := len(base)
-		base = append(base, bi.Score)
-		cnd = append(cnd, ci.Score)
-		obs = append(obs, stats.Observation{Index: k, BaseMean: clamp01(bi.Score), BaseRuns: baseRuns, CandMean: clamp01(ci.Score), CandRuns: max(ci.Runs, 1)})
-		baseVar = append(baseVar, baseVariance(bi, baseRuns))
-		pairs = append(pairs, pair{bi: bi, ci: ci})
+		k := len(cm.idx)
+		bs.move(k, i)
+		cm.idx = append(cm.idx, int32(i))
+		cm.cand = append(cm.cand, ci.Score)
+		cm.runs = append(cm.runs, int32(min(max(ci.Runs, 1), 1<<31-1)))
 		c.CandidateRuns = max(c.CandidateRuns, ci.Runs)
-		for d, name := range dims {
-			dimBase[d] = append(dimBase[d], bi.Breakdown[name])
-			dimCand[d] = append(dimCand[d], ci.Breakdown[name])
-			sd := bi.BreakdownStd[name]
-			dimObs[d] = append(dimObs[d], stats.Observation{Index: k, BaseMean: clamp01(bi.Breakdown[name]), BaseRuns: baseRuns, CandMean: clamp01(ci.Breakdown[name]), CandRuns: max(ci.Runs, 1)})
-			dimVar[d] = append(dimVar[d], sd*sd)
+		for d := range nd {
+			cm.dims[d] = append(cm.dims[d], ci.Breakdown[d])
 		}
+		baseScore := bs.score[k]
 		for _, t := range ci.Tags {
 			if tags[t] == nil {
 				tags[t] = &tagAcc{}
 			}
-			tags[t].base += bi.Score
+			tags[t].base += baseScore
 			tags[t].cand += ci.Score
 			tags[t].n++
 		}
-		ch := ItemChange{ID: ci.ID, Line: ci.Line, BaseScore: bi.Score, CandScore: ci.Score, BasePassRate: bi.PassRate, CandPass: ci.Pass}
+		ch := ItemChange{ID: ci.ID, Line: ci.Line, BaseScore: baseScore, CandScore: ci.Score, BasePassRate: bs.passRate[k], CandPass: ci.Pass}
 		switch {
-		case stats.Unstable(bi.PassRate):
+		case stats.Unstable(ch.BasePassRate):
 			c.Unstable = append(c.Unstable, ch)
-		case bi.PassRate == 1 && !ci.Pass:
+		case ch.BasePassRate == 1 && !ci.Pass:
 			c.NewlyFailing = append(c.NewlyFailing, ch)
-		case bi.PassRate == 0 && ci.Pass:
+		case ch.BasePassRate == 0 && ci.Pass:
 			c.NewlyPassing = append(c.NewlyPassing, ch)
 		}
-	}
-	for _, it := range b.Items {
-		if !seen[it.ID] {
-			c.Removed = append(c.Removed, it.ID)
+		if rubric.Round9(ch.BaseScore-ch.CandScore) > 0 {
+			drops.add(ch)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	c.Compared = len(base)
+	c.Removed = bs.removed
+	c.Compared = len(cm.idx)
 	if c.Compared == 0 {
 		return nil, &MismatchError{Msg: fmt.Sprintf("baseline %s shares no unchanged item with the suite (%d changed, %d added, %d removed): refresh it with `evalgate baseline`", file, len(c.Changed), len(c.Added), len(c.Removed))}
 	}
@@ -323,25 +452,29 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dim
 			}
 		}
 	}
-	m, err := stats.MeasureDrop(base, cnd, ro)
+	n := c.Compared
+	base := bs.score[:n]
+	m, err := stats.MeasureDrop(base, cm.cand, ro)
 	if err != nil {
 		return nil, err
 	}
 	c.Base, c.Cand = rubric.Round9(m.BaseMean), rubric.Round9(m.CandMean)
 	c.Delta, c.RelDelta = rubric.Round9(m.Delta), rubric.Round9(m.RelDelta)
 	c.CI, c.PValue, c.PValueWorse = m.CI, m.PValue, m.PValueWorse
-	ev, err := stats.MeasureEvidence(obs, baseVar, EvidenceTop)
+	ev, err := measureEvidence(n, func(k int) (float64, float64, float64) { return base[k], bs.variance(k), cm.cand[k] }, bs.runs, cm.runs)
 	if err != nil {
 		return nil, err
 	}
-	c.Evidence, c.EvidenceItems = ev, evidenceItems(ev, pairs)
-	c.BiggestDrops = biggestDrops(pairs)
-	for d, name := range dims {
-		dd := DimensionDelta{Name: name, Base: rubric.Round9(stats.Mean(dimBase[d])), Cand: rubric.Round9(stats.Mean(dimCand[d]))}
+	c.Evidence, c.EvidenceItems = ev, evidenceItems(ev, bs, cm, cs)
+	c.BiggestDrops = drops.list()
+	for d, name := range cs.dims {
+		dimBase, dimSD, dimCand := bs.bd[d][:n], bs.bdSD[d][:n], cm.dims[d]
+		dd := DimensionDelta{Name: name, Base: rubric.Round9(stats.Mean(dimBase)), Cand: rubric.Round9(stats.Mean(dimCand))}
 		dd.Delta = rubric.Round9(dd.Cand - dd.Base)
-		dd.CI = dimensionCI(dimBase[d], dimCand[d], ro)
-		if dev, err := stats.MeasureEvidence(dimObs[d], dimVar[d], EvidenceTop); err == nil {
-			dd.Evidence, dd.EvidenceItems = &dev, evidenceItems(dev, pairs)
+		dd.CI = dimensionCI(dimBase, dimCand, ro)
+		dev, err := measureEvidence(n, func(k int) (float64, float64, float64) { return dimBase[k], dimSD[k] * dimSD[k], dimCand[k] }, bs.runs, cm.runs)
+		if err == nil {
+			dd.Evidence, dd.EvidenceItems = &dev, evidenceItems(dev, bs, cm, cs)
 		}
 		c.Dimensions = append(c.Dimensions, dd)
 	}
@@ -359,58 +492,63 @@ func comparePairs(b *Baseline, baseItems map[string]Item, cands []Candidate, dim
 	return c, nil
 }
 
-// pair is one compared item: its baseline and its candidate.
-type pair struct {
-	bi Item
-	ci Candidate
-}
-
-// baseVariance is an item's sample variance over the baseline's runs: from its
-// recorded spread, or, in a version 1 baseline without one, from its pass rate as if
-// its scores were pass/fail.
-func baseVariance(bi Item, runs int) float64 {
-	if bi.ScoreStd > 0 || bi.PassBits != "" || runs < 2 {
-		return bi.ScoreStd * bi.ScoreStd
+// measureEvidence fits the prior on the n compared items' baseline figures and measures
+// each candidate figure against it, one item at a time; item(k) gives the baseline
+// mean, the baseline's variance over its runs and the candidate mean.
+func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), baseRuns, candRuns []int32) (stats.EvidenceResult, error) {
+	var fit stats.PriorFit
+	for k := range n {
+		b, v, _ := item(k)
+		fit.Add(clamp01(b), v, int(baseRuns[k]))
 	}
-	p := bi.PassRate
-	return p * (1 - p) * float64(runs) / float64(runs-1)
+	acc := stats.NewEvidenceAccumulator(fit.Prior(), EvidenceTop)
+	for k := range n {
+		b, _, y := item(k)
+		acc.Add(stats.Observation{Index: k, BaseMean: clamp01(b), BaseRuns: int(baseRuns[k]), CandMean: clamp01(y), CandRuns: int(candRuns[k])})
+	}
+	return acc.Result()
 }
 
 func clamp01(x float64) float64 { return min(1, max(0, x)) }
 
 // evidenceItems names the measurement's strongest items that fell below prediction.
-func evidenceItems(ev stats.EvidenceResult, pairs []pair) []EvidenceItem {
+func evidenceItems(ev stats.EvidenceResult, bs *baseSide, cm compared, cs candSide) []EvidenceItem {
 	var out []EvidenceItem
 	for _, t := range ev.Top {
 		if t.Weight <= 0 {
 			continue
 		}
-		p := pairs[t.Index]
-		out = append(out, EvidenceItem{ID: p.ci.ID, Line: p.ci.Line, BaseScore: p.bi.Score, BaseRuns: max(p.bi.Runs, 1),
-			BasePassRate: p.bi.PassRate, Predicted: rubric.Round9(t.Predicted), CandScore: p.ci.Score, CandRuns: max(p.ci.Runs, 1),
+		k := t.Index
+		id, line := cs.at(int(cm.idx[k]))
+		out = append(out, EvidenceItem{ID: id, Line: line, BaseScore: bs.score[k], BaseRuns: int(bs.runs[k]),
+			BasePassRate: bs.passRate[k], Predicted: rubric.Round9(t.Predicted), CandScore: cm.cand[k], CandRuns: int(cm.runs[k]),
 			Z: math.Round(t.Z*100) / 100})
 	}
 	return out
 }
 
-// biggestDrops lists the items whose score fell most, largest first (ties in suite
-// order), at most MaxBiggestDrops.
-func biggestDrops(pairs []pair) []ItemChange {
-	var out []ItemChange
-	for _, p := range pairs {
-		if rubric.Round9(p.bi.Score-p.ci.Score) <= 0 {
-			continue
-		}
-		out = append(out, ItemChange{ID: p.ci.ID, Line: p.ci.Line, BaseScore: p.bi.Score, CandScore: p.ci.Score, BasePassRate: p.bi.PassRate, CandPass: p.ci.Pass})
+// topDrops keeps the items whose score fell most, largest fall first (ties in
+// candidate order), at most MaxBiggestDrops: a bounded list however many items fell.
+type topDrops []ItemChange
+
+func (t *topDrops) add(ch ItemChange) {
+	fall := ch.BaseScore - ch.CandScore
+	p := len(*t)
+	for p > 0 && (*t)[p-1].BaseScore-(*t)[p-1].CandScore < fall {
+		p--
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return out[i].BaseScore-out[i].CandScore > out[j].BaseScore-out[j].CandScore
-	})
-	if len(out) > MaxBiggestDrops {
-		out = out[:MaxBiggestDrops]
+	if p >= MaxBiggestDrops {
+		return
 	}
-	return out
+	*t = append(*t, ItemChange{})
+	copy((*t)[p+1:], (*t)[p:])
+	(*t)[p] = ch
+	if len(*t) > MaxBiggestDrops {
+		*t = (*t)[:MaxBiggestDrops]
+	}
 }
+
+func (t topDrops) list() []ItemChange { return []ItemChange(t) }
 
 func hashNote(a, b string) string {
 	if a == b {

@@ -68,6 +68,10 @@ type Reader struct {
 	outs   [][]map[string]any
 	done   bool
 	seen   map[string]int // item id → line (version 1: position), to refuse repeats
+	// skipRepeats leaves refusing repeated ids to the caller (CompareFile keeps no map
+	// of every id); line is where the last item read is (version 1: its position).
+	skipRepeats bool
+	line        int
 }
 
 // Open reads a baseline's header. Errors name the file and line.
@@ -119,12 +123,10 @@ func Open(path string) (*Reader, error) {
 	}
 	b := h.Baseline
 	r.head, r.count = &b, h.ItemCount
-	if err := loadOutputsFile(path, r.head); err != nil {
+	if err := checkOutputsFile(path, r.head); err != nil { // read by Outputs, when needed
 		f.Close()
 		return nil, err
 	}
-	r.outs = r.head.Outputs
-	r.head.Outputs = nil
 	return r, nil
 }
 
@@ -178,8 +180,9 @@ func (r *Reader) Next() (it Item, ok bool, err error) {
 		}
 		r.v1Next++
 		it := r.v1.Items[r.v1Next-1]
+		r.line = r.v1Next
 		if first, dup := r.firstSeen(it.ID, r.v1Next); dup {
-			return Item{}, false, eval.Errorf(r.path, 0, it.ID, "duplicate item id: items %d and %d of the baseline; a baseline holds each item once (refresh it with `evalgate baseline`)", first, r.v1Next)
+			return Item{}, false, r.repeatError(it.ID, first)
 		}
 		return it, true, nil
 	}
@@ -207,15 +210,31 @@ func (r *Reader) Next() (it Item, ok bool, err error) {
 	if err := checkItem(it); err != nil {
 		return Item{}, false, eval.Errorf(r.path, r.sc.Line(), it.ID, "%v", err)
 	}
-	if first, dup := r.firstSeen(it.ID, r.sc.Line()); dup {
-		return Item{}, false, eval.Errorf(r.path, r.sc.Line(), it.ID, "duplicate item id; first on line %d (a baseline holds each item once: refresh it with `evalgate baseline`)", first)
+	r.line = r.sc.Line()
+	if first, dup := r.firstSeen(it.ID, r.line); dup {
+		return Item{}, false, r.repeatError(it.ID, first)
 	}
 	r.read++
 	return it, true, nil
 }
 
+// Line is where the last item Next returned is: its line (version 1: its position
+// among the items).
+func (r *Reader) Line() int { return r.line }
+
+// repeatError refuses the last item read, a repeat of the one at first.
+func (r *Reader) repeatError(id string, first int) error {
+	if r.v1 != nil {
+		return eval.Errorf(r.path, 0, id, "duplicate item id: items %d and %d of the baseline; a baseline holds each item once (refresh it with `evalgate baseline`)", first, r.line)
+	}
+	return eval.Errorf(r.path, r.line, id, "duplicate item id; first on line %d (a baseline holds each item once: refresh it with `evalgate baseline`)", first)
+}
+
 // firstSeen records id at pos and reports where it was first seen, if before.
 func (r *Reader) firstSeen(id string, pos int) (int, bool) {
+	if r.skipRepeats {
+		return 0, false
+	}
 	if r.seen == nil {
 		r.seen = map[string]int{}
 	}
@@ -257,6 +276,12 @@ func (r *Reader) Outputs() ([][]map[string]any, error) {
 		return r.outs, nil
 	}
 	r.done = true
+	if r.head.OutputsFile != "" {
+		if err := loadOutputsFile(r.path, r.head); err != nil {
+			return nil, err
+		}
+		r.outs, r.head.Outputs = r.head.Outputs, nil
+	}
 	for r.sc.Next() {
 		line := bytes.TrimSpace(r.sc.Bytes())
 		if len(line) == 0 {

@@ -313,15 +313,12 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 			noBase, missing = missingBaselineMessage(bpath, cfg.File), bpath
 			break
 		}
-		b, err := baseline.Load(bpath)
-		if err != nil {
+		var b *baseline.Baseline
+		var err error
+		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath); err != nil {
 			return nil, err
 		}
 		baseMetrics = b.Metrics
-		cmp, err = baseline.Compare(ctx, sc, b, bpath)
-		if err != nil {
-			return nil, err
-		}
 		if b.GradingSystem != "" && b.GradingSystem != cfg.Grading.Version {
 			cmp.Notes = append(cmp.Notes, fmt.Sprintf("grading changed (%s → %s): the comparison is re-graded under %s; scores are unaffected", b.GradingSystem, cfg.Grading.Version, cfg.Grading.Version))
 		}

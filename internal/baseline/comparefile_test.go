@@ -1,0 +1,125 @@
+package baseline_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/stats"
+)
+
+// TestCompareFileEqualsCompare: streaming the baseline file gives the comparison of the
+// baseline loaded whole, through suite changes (changed, added, removed items), several
+// runs, more than MaxBiggestDrops drops with ties, and a scoring change that re-scores
+// the recorded outputs.
+func TestCompareFileEqualsCompare(t *testing.T) {
+	dir := t.TempDir()
+	cfg, _ := setup(t, "scoringSystem/1.0.0")
+	var ids30 []string
+	for i := range 30 {
+		ids30 = append(ids30, fmt.Sprintf("i%02d", i))
+	}
+	suite, err := eval.ParseSuite("suite.jsonl", []byte(suiteJSONL(ids30...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	baseScores, candScores := map[string]float64{}, map[string]float64{}
+	for i, id := range ids30 {
+		baseScores[id] = 1
+		// Falls of 0.5 (i mod 3 = 0, ten items: ties) and 0.25 (i mod 3 = 1): more than
+		// MaxBiggestDrops items fell, so the list is cut, ties kept in suite order.
+		candScores[id] = []float64{0.5, 0.75, 1}[i%3]
+	}
+	flaky := map[string]float64{}
+	for id, v := range baseScores {
+		flaky[id] = v
+	}
+	flaky["i05"] = 0
+	base := baseline.FromScored(score(t, cfg, suite, runOf(t, "r1", baseScores, ids30...), runOf(t, "r2", flaky, ids30...), runOf(t, "r3", baseScores, ids30...)), baseline.Options{})
+	path := filepath.Join(dir, "b.json")
+	if err := baseline.Save(path, base); err != nil {
+		t.Fatal(err)
+	}
+	// The candidate's suite: i01 changed, i29 removed, new added.
+	s2 := strings.Replace(suiteJSONL(ids30[:29]...), `"p-i01"`, `"changed"`, 1) + `{"id":"new","prompt":"p-new"}` + "\n"
+	suite2, err := eval.ParseSuite("suite.jsonl", []byte(s2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	candScores["new"] = 0
+	cands := append(append([]string{}, ids30[:29]...), "new")
+	for _, version := range []string{"scoringSystem/1.0.0", "scoringSystem/1.1.0"} {
+		cfg2, _ := setup(t, version)
+		cand := score(t, cfg2, suite2, runOf(t, "cand", candScores, cands...))
+		loaded, err := baseline.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := baseline.Compare(context.Background(), cand, loaded, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, head, err := baseline.CompareFile(context.Background(), cand, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})); diff != "" {
+			t.Errorf("%s: CompareFile differs from Compare (-Load +file):\n%s", version, diff)
+		}
+		if head.Mean != base.Mean || head.Outputs != nil || head.Items != nil {
+			t.Errorf("%s: header mean %v, %d outputs, %d items; want %v and neither outputs nor items", version, head.Mean, len(head.Outputs), len(head.Items), base.Mean)
+		}
+		if len(got.BiggestDrops) != baseline.MaxBiggestDrops {
+			t.Fatalf("%s: %d biggest drops; want %d", version, len(got.BiggestDrops), baseline.MaxBiggestDrops)
+		}
+		// The ten falls of 0.5 are i00, i03, …, i27 minus i29's removal: i00..i27 step 3
+		// is ten items, all ahead of the 0.25 falls, in suite order.
+		for k, ch := range got.BiggestDrops {
+			if wantID := fmt.Sprintf("i%02d", 3*k); ch.ID != wantID {
+				t.Errorf("%s: biggest drop %d is %s; want %s", version, k, ch.ID, wantID)
+			}
+		}
+	}
+}
+
+// TestCompareFileRefusesRepeatedItems: a baseline that holds an item twice is refused
+// naming both lines, for an item the candidate has and for one it lacks.
+func TestCompareFileRefusesRepeatedItems(t *testing.T) {
+	cfg, suite := setup(t, "scoringSystem/1.0.0")
+	all := map[string]float64{"a": 1, "b": 1, "c": 1, "d": 1, "e": 1}
+	b := baseline.FromScored(score(t, cfg, suite, runOf(t, "r", all, ids...)), baseline.Options{})
+	cand := score(t, cfg, suite, runOf(t, "c", all, ids...))
+	for _, tc := range []struct{ id, want string }{
+		{"c", "b.json:7: item \"c\": duplicate item id; first on line 4"},
+		{"zz", "b.json:8: item \"zz\": duplicate item id; first on line 7"},
+	} {
+		bb := *b
+		bb.Items = append([]baseline.Item{}, b.Items...)
+		extra := b.Items[2]
+		extra.ID = tc.id
+		if tc.id == "zz" {
+			bb.Items = append(bb.Items, extra)
+		}
+		bb.Items = append(bb.Items, extra)
+		path := filepath.Join(t.TempDir(), "b.json")
+		var buf strings.Builder
+		if err := baseline.Encode(&buf, &bb, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := baseline.CompareFile(context.Background(), cand, path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("repeated %s: err = %v; want %q", tc.id, err, tc.want)
+		}
+	}
+}

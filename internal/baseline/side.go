@@ -1,0 +1,90 @@
+package baseline
+
+// baseSide is what a comparison keeps of the baseline: a few numbers per item, in
+// columns indexed by the candidate's item position (about 60 bytes per item plus 16 per
+// dimension), never the items' maps or the recorded outputs. A baseline item the
+// candidate lacks is kept only as its id, in Removed.
+type baseSide struct {
+	dims     []string
+	flags    []uint8 // sidePresent, sideChanged, sideBits
+	line     []int32 // where the item is in the baseline (refusing repeats)
+	score    []float64
+	std      []float64
+	passRate []float64
+	runs     []int32
+	bd, bdSD [][]float64 // per dimension, per item: mean and sample std over the runs
+	removed  []string
+	// removedAt is where each removed item is in the baseline (refusing repeats).
+	removedAt map[string]int
+}
+
+const (
+	sidePresent uint8 = 1 << iota // the baseline has the item
+	sideChanged                   // its hash differs from the candidate's: the item changed
+	sideBits                      // it records per-run pass bits (version 2)
+)
+
+func newBaseSide(n int, dims []string) *baseSide {
+	s := &baseSide{dims: dims, flags: make([]uint8, n), line: make([]int32, n), score: make([]float64, n),
+		std: make([]float64, n), passRate: make([]float64, n), runs: make([]int32, n),
+		bd: make([][]float64, len(dims)), bdSD: make([][]float64, len(dims)), removedAt: map[string]int{}}
+	for d := range dims {
+		s.bd[d], s.bdSD[d] = make([]float64, n), make([]float64, n)
+	}
+	return s
+}
+
+// put records baseline item it (at pos in the baseline) as the baseline of candidate
+// item i, whose hash is candHash.
+func (s *baseSide) put(i int, it *Item, candHash string, pos int) {
+	f := sidePresent
+	if it.Hash != "" && candHash != "" && it.Hash != candHash {
+		f |= sideChanged
+	}
+	s.set(i, it, f, pos)
+}
+
+// override replaces candidate item i's baseline figures with re-scored ones, keeping
+// whether the item changed when the baseline had it.
+func (s *baseSide) override(i int, it *Item) {
+	f := s.flags[i] & (sidePresent | sideChanged)
+	f |= sidePresent
+	s.set(i, it, f, int(s.line[i]))
+}
+
+func (s *baseSide) set(i int, it *Item, f uint8, pos int) {
+	if it.PassBits != "" {
+		f |= sideBits
+	}
+	s.flags[i] = f
+	s.line[i] = int32(min(pos, 1<<31-1))
+	s.score[i], s.std[i], s.passRate[i] = it.Score, it.ScoreStd, it.PassRate
+	s.runs[i] = int32(min(max(it.Runs, 1), 1<<31-1))
+	for d, name := range s.dims {
+		s.bd[d][i], s.bdSD[d][i] = it.Breakdown[name], it.BreakdownStd[name]
+	}
+}
+
+// move copies item i's figures to position k ≤ i, compacting the compared items to the
+// front of the columns in candidate order.
+func (s *baseSide) move(k, i int) {
+	if k == i {
+		return
+	}
+	s.flags[k], s.line[k], s.score[k], s.std[k], s.passRate[k], s.runs[k] = s.flags[i], s.line[i], s.score[i], s.std[i], s.passRate[i], s.runs[i]
+	for d := range s.dims {
+		s.bd[d][k], s.bdSD[d][k] = s.bd[d][i], s.bdSD[d][i]
+	}
+}
+
+// variance is compacted item k's sample variance over the baseline's runs: from its
+// recorded spread, or, in a version 1 baseline without one, from its pass rate as if
+// its scores were pass/fail.
+func (s *baseSide) variance(k int) float64 {
+	runs := int(s.runs[k])
+	if sd := s.std[k]; sd > 0 || s.flags[k]&sideBits != 0 || runs < 2 {
+		return sd * sd
+	}
+	p := s.passRate[k]
+	return p * (1 - p) * float64(runs) / float64(runs-1)
+}
