@@ -585,11 +585,12 @@ func rescore(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 		return nil, &MismatchError{Msg: fmt.Sprintf("re-scoring baseline %s under %s failed: %v; refresh it with `evalgate baseline`", file, cand.System.Version, err)}
 	}
 	out := map[string]Item{}
+	var scratch itemScratch
 	for i, is := range sc.Items {
 		if is.Missing == is.Runs {
 			continue // item added since the baseline: no recorded output
 		}
-		it := itemOf(sc, i)
+		it := itemOf(sc, i, &scratch)
 		out[it.ID] = it
 	}
 	return out, nil

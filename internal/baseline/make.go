@@ -17,8 +17,30 @@ type Options struct {
 	Now           time.Time
 }
 
-// FromScored builds the stable distribution from a scored release (N runs).
+// FromScored builds the stable distribution from a scored release (N runs), with its
+// items and, when the scoring kept the samples, their recorded outputs. For a large
+// suite, HeaderOf and SaveScored write it item by item instead.
 func FromScored(sc *rubric.Scored, opts Options) *Baseline {
+	b := HeaderOf(sc, opts)
+	for _, r := range sc.Runs {
+		var recs []map[string]any
+		for i := range r.Samples {
+			if res := r.Samples[i].Result; res != nil && res.Record != nil {
+				recs = append(recs, res.Record)
+			}
+		}
+		b.Outputs = append(b.Outputs, recs)
+	}
+	var s itemScratch
+	for i := range sc.NumItems() {
+		b.Items = append(b.Items, itemOf(sc, i, &s))
+	}
+	return b
+}
+
+// HeaderOf is the baseline of a scored release without its items and outputs: its
+// versions, hashes, per-run aggregates, mean and std.
+func HeaderOf(sc *rubric.Scored, opts Options) *Baseline {
 	b := &Baseline{
 		SchemaVersion: SchemaVersion,
 		Suite:         sc.Suite.Name,
@@ -43,13 +65,6 @@ func FromScored(sc *rubric.Scored, opts Options) *Baseline {
 		}
 		b.Runs = append(b.Runs, ra)
 		means = append(means, ra.MeanScore)
-		var recs []map[string]any
-		for i := range r.Samples {
-			if res := r.Samples[i].Result; res != nil && res.Record != nil {
-				recs = append(recs, res.Record)
-			}
-		}
-		b.Outputs = append(b.Outputs, recs)
 	}
 	b.Mean = rubric.Round9(stats.Mean(means))
 	b.Std = rubric.Round9(stats.SampleStd(means))
@@ -59,22 +74,35 @@ func FromScored(sc *rubric.Scored, opts Options) *Baseline {
 			b.Dimensions[d.Name] = v
 		}
 	}
-	for i := range sc.Items {
-		b.Items = append(b.Items, itemOf(sc, i))
-	}
 	return b
 }
 
+// itemScratch is space itemOf reuses from item to item.
+type itemScratch struct {
+	samples []rubric.Sample
+	sm      rubric.Sample
+	scores  []float64
+	dims    [][]float64
+	bits    []byte
+}
+
 // itemOf is the baseline of item i of a scored run: its means, spread and pass bits.
-func itemOf(sc *rubric.Scored, i int) Item {
-	is := sc.Items[i]
+func itemOf(sc *rubric.Scored, i int, s *itemScratch) Item {
+	is := sc.ItemAt(i, &s.samples)
 	it := Item{ID: is.Item.ID, Hash: is.Item.Hash, Tags: is.Item.Tags, Score: is.Score, Runs: max(is.Runs, 1),
 		PassRate: rubric.Round9(float64(is.PassRuns) / float64(max(is.Runs, 1))), Breakdown: map[string]float64{}}
-	bits := make([]byte, 0, len(sc.Runs))
-	var scores []float64
-	dims := make([][]float64, len(sc.System.Dimensions))
+	nd := len(sc.System.Dimensions)
+	bits, scores := s.bits[:0], s.scores[:0]
+	for len(s.dims) < nd {
+		s.dims = append(s.dims, nil)
+	}
+	dims := s.dims[:nd]
+	for d := range dims {
+		dims[d] = dims[d][:0]
+	}
 	for r := range sc.Runs {
-		sm := &sc.Runs[r].Samples[i]
+		sm := &s.sm
+		sc.SampleAt(r, i, sm)
 		bits = append(bits, "01"[b2i(sm.Pass)])
 		if sm.Pending {
 			continue
@@ -86,6 +114,7 @@ func itemOf(sc *rubric.Scored, i int) Item {
 			}
 		}
 	}
+	s.bits, s.scores = bits, scores
 	it.PassBits = string(bits)
 	it.Runs = len(bits)
 	it.ScoreStd = rubric.Round9(stats.SampleStd(scores))

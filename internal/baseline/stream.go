@@ -33,10 +33,7 @@ func Encode(w io.Writer, b *Baseline, outs [][]map[string]any) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	h := header{Baseline: *b, ItemCount: len(b.Items)}
-	h.SchemaVersion = SchemaVersion
-	h.Baseline.Items, h.Baseline.Outputs = nil, nil
-	if err := enc.Encode(&h); err != nil {
+	if err := encodeHeader(enc, b, len(b.Items)); err != nil {
 		return err
 	}
 	for i := range b.Items {
@@ -52,6 +49,14 @@ func Encode(w io.Writer, b *Baseline, outs [][]map[string]any) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// encodeHeader writes the header line of a baseline of n items.
+func encodeHeader(enc *json.Encoder, b *Baseline, n int) error {
+	h := header{Baseline: *b, ItemCount: n}
+	h.SchemaVersion = SchemaVersion
+	h.Baseline.Items, h.Baseline.Outputs = nil, nil
+	return enc.Encode(&h)
 }
 
 // Reader reads a baseline item by item: Header first, then Next until it reports no

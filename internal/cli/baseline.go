@@ -24,6 +24,11 @@ type BaselineOptions struct {
 	SHA     string
 	judge   common // judge flags
 	Import  importer.Options
+	// MaxMemory bounds the heap of a streamed (large) release's scoring, in bytes.
+	MaxMemory int64
+	// StreamAbove overrides the results size above which the release is streamed
+	// (StreamAbove; negative: always, as for compressed results).
+	StreamAbove int64
 }
 
 func (c *CLI) baseline(args []string) int {
@@ -39,9 +44,12 @@ func (c *CLI) baseline(args []string) int {
 	fs.BoolVar(&o.judge.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error")
 	o.judge.Import.register(fs)
 	registerQuiet(fs, &o.judge.Quiet)
+	var maxMem memoryFlag
+	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a release that needs more stops with an error")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
+	o.MaxMemory = limitMemory(maxMem)
 	imp, err := o.judge.Import.options(c.Stderr)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
@@ -66,8 +74,11 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		return "", nil, err
 	}
 	m := c.meter(o.judge.Quiet, "scoring", "records")
-	if err := l.LoadRuns(); err != nil {
-		return "", nil, err
+	streamed := l.large(o.StreamAbove) // a large release is scored as a stream, its items written one by one
+	if !streamed {
+		if err := l.LoadRuns(); err != nil {
+			return "", nil, err
+		}
 	}
 	cfg := l.Config
 	out := o.Out
@@ -77,11 +88,15 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		}
 		out = cfg.Path(cfg.Baseline)
 	}
-	if len(l.Runs) < MinBaselineRuns {
+	if n := len(l.sources()); n < MinBaselineRuns {
 		fmt.Fprintf(c.Stderr, "warning: %d run(s); a suite whose scores vary between runs needs at least %d runs for a baseline, else its std is %s\n",
-			len(l.Runs), MinBaselineRuns, map[bool]string{true: "unknown", false: "rough"}[len(l.Runs) < 2])
+			n, MinBaselineRuns, map[bool]string{true: "unknown", false: "rough"}[n < 2])
 	}
-	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, withProgress(l.sources(), m), rubric.ScoreOptions{KeepSamples: true})
+	so := rubric.ScoreOptions{KeepSamples: true}
+	if streamed {
+		so = rubric.ScoreOptions{DropFields: true, MaxMemory: o.MaxMemory}
+	}
+	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, withProgress(l.sources(), m), so)
 	m.Done()
 	if err != nil {
 		return "", nil, err
@@ -91,14 +106,27 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if v.Grade != nil {
 		grade = v.Grade.Grade
 	}
-	b := baseline.FromScored(sc, baseline.Options{
-		Source: baseline.Source{Ref: o.Ref, SHA: o.SHA}, GradingSystem: cfg.Grading.Version, Grade: grade, Now: c.Now(),
-	})
-	b.Suite = cfg.SuiteName(l.Suite)
+	bo := baseline.Options{Source: baseline.Source{Ref: o.Ref, SHA: o.SHA}, GradingSystem: cfg.Grading.Version, Grade: grade, Now: c.Now()}
+	var b *baseline.Baseline
+	if streamed {
+		b = baseline.HeaderOf(sc, bo)
+	} else {
+		b = baseline.FromScored(sc, bo)
+	}
+	b.Suite = cfg.SuiteName(sc.Suite)
 	for i := range b.Runs {
 		b.Runs[i].File = relTo(filepath.Dir(out), b.Runs[i].File)
 	}
-	if err := baseline.Save(out, b); err != nil {
+	if streamed {
+		// The recorded outputs go beside the baseline, copied from the results files.
+		if b.OutputsFile, err = baseline.SaveOutputsFrom(out, l.Paths); err != nil {
+			return "", nil, err
+		}
+		err = baseline.SaveScored(out, b, sc)
+	} else {
+		err = baseline.Save(out, b)
+	}
+	if err != nil {
 		return "", nil, err
 	}
 	if err := baseline.UpdateIndex(filepath.Dir(out)); err != nil {

@@ -610,3 +610,7 @@ func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
 	is.Pass = !is.Pending && 2*is.PassRuns >= is.Runs
 	return is
 }
+
+// SampleAt rebuilds run r's sample of item i into sm (without its result), reusing
+// sm's slices: a baseline reads each item's runs from it without the samples kept.
+func (sc *Scored) SampleAt(r, i int, sm *Sample) { sc.cols[r].sample(sc.System, i, sm) }

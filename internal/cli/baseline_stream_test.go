@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+)
+
+// TestStreamedBaselineMatchesInMemory: `evalgate baseline` over a large release (scored
+// as a stream, items written one by one, recorded outputs copied beside the file) writes
+// the baseline made in memory: the same header, items and recorded outputs, and a check
+// against either gives the same report.
+func TestStreamedBaselineMatchesInMemory(t *testing.T) {
+	t.Parallel()
+	dir := benchDir(t)
+	cfg := filepath.Join(dir, "evalgate.yaml")
+	recs := benchRecords(1200)
+	var shuffled, partial []map[string]any
+	for i := range recs {
+		shuffled = append(shuffled, recs[(i*7)%len(recs)]) // 7 and 1200 are coprime: a permutation
+		if i%5 != 0 {
+			partial = append(partial, recs[i])
+		}
+	}
+	var files []string
+	for i, rs := range [][]map[string]any{recs, shuffled, partial} {
+		p := filepath.Join(dir, fmt.Sprintf("run%d.jsonl", i+1))
+		writeJSONL(t, p, rs)
+		files = append(files, p)
+	}
+	c := &CLI{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: func(string) string { return "" },
+		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }}
+	make := func(name string, above int64) *baseline.Baseline {
+		out := filepath.Join(dir, "baselines", name)
+		if _, _, err := c.MakeBaseline(context.Background(), BaselineOptions{Config: cfg, Results: files, Out: out, StreamAbove: above}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := baseline.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if err := os.Mkdir(filepath.Join(dir, "baselines"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mem, str := make("mem.json", math.MaxInt64), make("stream.json", -1)
+	if str.OutputsFile != "stream.outputs.jsonl.gz" {
+		t.Errorf("streamed outputs file %q; want stream.outputs.jsonl.gz", str.OutputsFile)
+	}
+	byID := func(outs [][]map[string]any) [][]map[string]any {
+		for _, run := range outs {
+			sort.Slice(run, func(i, j int) bool { return run[i]["id"].(string) < run[j]["id"].(string) })
+		}
+		return outs
+	}
+	if diff := cmp.Diff(byID(mem.Outputs), byID(str.Outputs)); diff != "" {
+		t.Errorf("recorded outputs differ (-memory +streamed):\n%s", diff)
+	}
+	mem.Outputs, str.Outputs, mem.OutputsFile, str.OutputsFile = nil, nil, "", ""
+	if diff := cmp.Diff(mem, str); diff != "" {
+		t.Errorf("baselines differ (-memory +streamed):\n%s", diff)
+	}
+	if len(mem.Items) != 1200 || mem.Items[5].PassBits == "" || len(mem.Runs) != 3 {
+		t.Fatalf("baseline of %d items, pass bits %q, %d runs; want 1200 items, three runs", len(mem.Items), mem.Items[5].PassBits, len(mem.Runs))
+	}
+	// Under another scoring version the check re-scores each baseline's recorded outputs.
+	text, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg2 := filepath.Join(dir, "v2.yaml")
+	if err := os.WriteFile(cfg2, []byte(strings.Replace(string(text), "scoringSystem/1.0.0", "scoringSystem/2.0.0", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(cfg, b string) string {
+		r, err := Check(context.Background(), CheckOptions{Config: cfg, Results: files[2:], Baseline: filepath.Join(dir, "baselines", b),
+			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		return jsonAs(t, r, b, "B")
+	}
+	for _, cf := range []string{cfg, cfg2} {
+		want := check(cf, "mem.json")
+		if diff := cmp.Diff(want, check(cf, "stream.json")); diff != "" {
+			t.Errorf("%s: checks against the two baselines differ (-memory +streamed):\n%s", cf, diff)
+		}
+		if rescored := strings.Contains(want, `"rescored": true`); rescored != (cf == cfg2) {
+			t.Errorf("%s: rescored %v; want %v", cf, rescored, cf == cfg2)
+		}
+	}
+}
