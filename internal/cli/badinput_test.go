@@ -130,6 +130,7 @@ func badCases(t *testing.T) []badCase {
 		{name: "weights_sum_to_0_9", want: `evalgate\.yaml:7:5: weights sum to 0\.9; they must sum to 1\.0 \(±0\.001\)`},
 		{name: "negative_weight", want: `evalgate\.yaml:7:35: weight -0\.6 of "correctness"; want a number in \[0, 1\]`},
 		{name: "duplicate_dimension_name", want: `evalgate\.yaml:9:14: duplicate dimension name "schema"`},
+		{name: "dimension_named_like_item_key", want: `evalgate\.yaml:8:14: dimension name "pass" is also a key of each item in the JSON report, so the report could not tell them apart; rename the dimension \(reserved names: item, prompt, .*, pass, `},
 		{name: "unknown_scorer", want: `evalgate\.yaml:7:48: unknown scorer "containz" for "correctness"; did you mean "contains"\? want one of .*contains.*word_budget`},
 		{name: "unknown_scale", want: `evalgate\.yaml:9:68: unknown scale "0-3" for "conciseness"; did you mean "0-2"\? want one of .*0-2.*1-10`},
 		{name: "unknown_normalize", want: `evalgate\.yaml:9:72: normalize "zscore" for "conciseness"; want minmax or max`},

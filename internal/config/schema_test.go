@@ -79,6 +79,7 @@ func TestConfigSchemaRefusesBadConfigs(t *testing.T) {
 		"unknown_scorer", "unknown_scale", "unknown_normalize", "missing_max_words",
 		"bad_scoring_version", "bad_grading_version", "metadata_key_not_snake_case",
 		"gate_unknown_metric", "gate_min_and_max", "gate_unknown_level", "regression_bad_mode",
+		"dimension_named_like_item_key",
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join("../cli/testdata/bad", name, "evalgate.yaml")

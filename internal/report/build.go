@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,7 +150,10 @@ func buildItem(sc *rubric.Scored, is *rubric.ItemScore, first *rubric.Sample) It
 			}
 			it.Notes[dim.Name] = first.Values[d].Note
 		}
-		if dim.Key != "" && (dim.Scorer == "recorded" || dim.Scorer == "llm_judge") {
+		if dim.Key != "" && (dim.Scorer == "recorded" || dim.Scorer == "llm_judge") && !slices.Contains(rubric.ReportItemKeys, dim.Key) &&
+			!slices.ContainsFunc(it.Sample, func(kv KV) bool { return kv.Key == dim.Key }) {
+			// Under its key beside the item's own keys, once; a key the item already
+			// uses (promptfoo's `score`) is left to raw, under the dimension's name.
 			it.Sample = append(it.Sample, KV{dim.Key, raw})
 		}
 	}

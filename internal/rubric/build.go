@@ -61,6 +61,9 @@ func (s *System) Build(base string, env *Env) error {
 		if seen[d.Name] {
 			return fe(at+".name", "duplicate dimension name %q", d.Name)
 		}
+		if why := reservedName(d.Name); why != "" {
+			return fe(at+".name", "%s", why)
+		}
 		seen[d.Name] = true
 		if d.Weight < 0 || math.IsNaN(d.Weight) || math.IsInf(d.Weight, 0) {
 			return fe(at+".weight", "weight %v of %q; want a number in [0, 1]", d.Weight, d.Name)
