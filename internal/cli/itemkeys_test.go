@@ -81,4 +81,3 @@ func noDuplicateKeys(dec *json.Decoder, at string) error {
 	}
 	return err
 }
-
