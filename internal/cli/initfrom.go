@@ -17,6 +17,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
 	"github.com/evalgate/evalgate/internal/scaffold"
 )
@@ -110,8 +111,8 @@ func dimFromImport(d importer.Dimension, records int, f importer.Format) initDim
 	case f == importer.Promptfoo && d.Key == "score":
 		// the assertions' own dimensions carry the weight; the test score would count them twice
 		dim.name, dim.note, dim.weighted = "pf_score", "promptfoo's weighted test score", false
-	case d.Key == "score" || d.Key == "pass":
-		dim.name = string(f) + "_" + d.Key // the report's own keys
+	case slices.Contains(rubric.ReportItemKeys, d.Key):
+		dim.name = string(f) + "_" + d.Key // a report item's own keys are no dimension names
 	}
 	if dim.scale == "" {
 		switch {

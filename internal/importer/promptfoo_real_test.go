@@ -123,7 +123,7 @@ const pfRubric = `
 scoring:
   version: scoringSystem/1.0.0
   dimensions:
-    - {name: score, weight: 0.4, scorer: recorded, scale: unit}
+    - {name: pf_score, key: score, weight: 0.4, scorer: recorded, scale: unit} # a dimension may not be named score
     - {name: correctness, weight: 0.3, scorer: recorded, scale: unit}
     - {name: brevity, weight: 0.1, scorer: recorded, scale: unit}
     - {name: format, weight: 0.1, scorer: recorded, scale: unit, default: n/a}
@@ -199,7 +199,7 @@ func checkPromptfooScores(t *testing.T, path string, truth []pfTruth) {
 		if it.Runs != 2 || it.Missing != 0 {
 			t.Errorf("%s: %d runs, %d missing; want 2, 0", it.Item.ID, it.Runs, it.Missing)
 		}
-		want := map[string]float64{"score": tr.Score}
+		want := map[string]float64{"pf_score": tr.Score}
 		for name, v := range tr.NamedScores {
 			want[name] = v
 		}
