@@ -57,7 +57,7 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		// baseline never fails it.
 		FirstAdoption: in.ReadBase != nil && in.BaseConfigPath == "",
 		// Progress of a long scoring goes to the job's log, never into the comment.
-		Progress: c.meter(false, "scoring", "records")}
+		Progress: c.meter(false, "scoring", "records", "building the report")}
 	imp, err := c.actionImport()
 	if err != nil {
 		return nil, err

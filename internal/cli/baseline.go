@@ -73,7 +73,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
-	m := c.meter(o.judge.Quiet, "scoring", "records")
+	m := c.meter(o.judge.Quiet, "scoring", "records", "writing the baseline")
 	streamed := l.large(o.StreamAbove) // a large release is scored as a stream, its items written one by one
 	if !streamed {
 		if err := l.LoadRuns(); err != nil {

@@ -64,7 +64,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	r, err := Check(context.Background(), CheckOptions{
 		Config: o.Config, Results: o.Results, Reruns: rerun, Baseline: o.Baseline, NoBaseline: scoreOnly,
 		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp, Shard: sh,
-		Progress: c.meter(o.Quiet, "scoring", "records"),
+		Progress: c.meter(o.Quiet, "scoring", "records", "building the report"),
 	})
 	if err != nil {
 		return c.fail(err)

@@ -261,7 +261,7 @@ func (c *CLI) gateReports(o common, paths []string, noBaseline bool) int {
 	}
 	r, err := checkReports(context.Background(), CheckOptions{Config: o.Config, Baseline: o.Baseline, NoBaseline: noBaseline,
 		Now: c.Now(), CodeVersion: c.codeVersion(), MaxMemory: limitMemory(memoryFlag{}),
-		Progress: c.meter(o.Quiet, "merging", "items")}, paths)
+		Progress: c.meter(o.Quiet, "merging", "items", "building the report")}, paths)
 	if err != nil {
 		return c.fail(err)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // quietUsage is the --quiet flag's help, the same on every command that has it.
-const quietUsage = "print no progress on stderr (progress appears only when a step takes over 2 s: a redrawn line at a terminal, a line every 5 s otherwise)"
+const quietUsage = "print no progress on stderr (shown only for long steps: a line redrawn in place at a terminal, a line every few seconds in a CI log)"
 
 // registerQuiet adds --quiet to fs.
 func registerQuiet(fs *flag.FlagSet, quiet *bool) {
@@ -20,12 +20,12 @@ func registerQuiet(fs *flag.FlagSet, quiet *bool) {
 }
 
 // meter starts a progress meter on stderr, on the CLI's clock (tests with a fixed
-// clock never see a line); nil when quiet.
-func (c *CLI) meter(quiet bool, label, noun string) *progress.Meter {
+// clock never see a line); nil when quiet. next names what follows the count.
+func (c *CLI) meter(quiet bool, label, noun, next string) *progress.Meter {
 	if quiet {
 		return nil
 	}
-	return progress.New(c.Stderr, label, noun, progress.Options{Terminal: c.Stderr == os.Stderr && jprogress.StderrIsTerminal(), Now: c.Now})
+	return progress.New(c.Stderr, label, noun, progress.Options{Terminal: c.Stderr == os.Stderr && jprogress.StderrIsTerminal(), Now: c.Now, Next: next})
 }
 
 // withProgress counts every record the scoring reads from srcs on m, naming the file

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -115,5 +116,31 @@ func TestProgressOnMergeAndBaseline(t *testing.T) {
 	}
 	if _, err := os.Stat(base); err != nil {
 		t.Error(err)
+	}
+}
+
+// evalgate run shows the runner's progress (a line every tenth of the suite) unless
+// --quiet.
+func TestRunQuiet(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 is needed by the tutor example's sut.py")
+		}
+		t.Skip("python3 not installed")
+	}
+	cfg := "../../examples/tutor-capstone/evalgate.yaml"
+	for _, quiet := range []bool{false, true} {
+		args := []string{"run", "--config", cfg, "--out", filepath.Join(t.TempDir(), "r.jsonl")}
+		if quiet {
+			args = append(args, "--quiet")
+		}
+		stdout, stderr, code := runCLI(t, time.Now, args...)
+		if code != ExitPass || !strings.Contains(stdout, "20 result(s)") {
+			t.Fatalf("run %v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+		// 20 items: the last line of the runner's progress is "run: 20/20 (100%)".
+		if shown := strings.Contains(stderr, "run: 20/20 (100%)"); shown == quiet {
+			t.Errorf("run, quiet %v: stderr %q", quiet, stderr)
+		}
 	}
 }

@@ -18,6 +18,7 @@ type runOptions struct {
 	Only, OnlyFrom      string
 	Runs, Concurrency   int
 	Resume              bool
+	Quiet               bool // no progress on stderr
 	Shard               string
 }
 
@@ -32,6 +33,7 @@ func (c *CLI) runCmd(args []string) int {
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "items run at once (default: the config's, else 8)")
 	fs.StringVar(&o.Only, "only", "", "run only these items (comma-separated `ids`): a re-run to settle an inconclusive verdict; check it with --rerun FILE")
 	fs.StringVar(&o.OnlyFrom, "only-from", "", "run only the items a JSON `report` (check --format json) names as its regression evidence")
+	registerQuiet(fs, &o.Quiet)
 	fs.StringVar(&o.Shard, "shard", "", "run only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; score it with `evalgate score --shard i/n`")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -87,11 +89,11 @@ func (c *CLI) runCmd(args []string) int {
 		}
 		path = cfg.Path(cfg.Results[0])
 	}
-	return c.runOnce(ctx, sys, cfg, suite, path, o.Resume, "run")
+	return c.runOnce(ctx, sys, cfg, suite, path, o.Resume, "run", o.Quiet)
 }
 
 // runOnce runs the suite once into path (appending to it with resume) and reports.
-func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, path string, resume bool, label string) int {
+func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, path string, resume bool, label string, quiet bool) int {
 	items := make([]runner.Item, 0, len(suite.Items))
 	var f *os.File
 	var err error
@@ -117,8 +119,11 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 		}
 	}
 	defer f.Close()
-	sum, err := runner.Run(ctx, sys, items, f, runner.Options{Concurrency: cfg.Run.Concurrency,
-		Progress: progress.New(c.Stderr, progress.StderrIsTerminal, label, len(items))})
+	var prog *progress.Progress
+	if !quiet {
+		prog = progress.New(c.Stderr, progress.StderrIsTerminal, label, len(items))
+	}
+	sum, err := runner.Run(ctx, sys, items, f, runner.Options{Concurrency: cfg.Run.Concurrency, Progress: prog})
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate run: stopped after %d result(s), kept in %s (rerun with --resume)\n", sum.Written, path)
 		return c.fail(err)

@@ -28,7 +28,7 @@ func (c *CLI) runSeries(ctx context.Context, sys runner.System, cfg *config.Conf
 			fmt.Fprintf(c.Stderr, "%s: %s holds every item, skipped\n", label, path)
 			continue
 		}
-		if code := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, label); code != ExitPass {
+		if code := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, label, o.Quiet); code != ExitPass {
 			fmt.Fprintf(c.Stderr, "evalgate run: stopped in run %d of %d; `evalgate run --runs %d --out-dir %s --resume` goes on from there\n", k, o.Runs, o.Runs, o.OutDir)
 			return code
 		}

@@ -45,6 +45,9 @@ type Options struct {
 	Delay time.Duration
 	// Every is the time between two lines (0: TerminalEvery or LogEvery).
 	Every time.Duration
+	// Next names what follows the counted step ("building the report"), which the last
+	// line announces, so a pause after it is not mistaken for a hang.
+	Next string
 }
 
 // Meter counts the records of one long step and reports on w. A nil *Meter is valid
@@ -153,6 +156,9 @@ func (m *Meter) Done() {
 	}
 	now := m.opts.Now()
 	line := fmt.Sprintf("%s: %s %s in %s (%s/s)", m.base, Group(m.n), m.noun, Elapsed(now.Sub(m.start)), Group(m.rate(now)))
+	if m.opts.Next != "" {
+		line += "; " + m.opts.Next + "…"
+	}
 	if m.opts.Terminal {
 		fmt.Fprintf(m.w, "\r%s\x1b[K\n", line)
 		return

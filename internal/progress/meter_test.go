@@ -76,7 +76,7 @@ func TestStepRelabelsAndKeepsCounting(t *testing.T) {
 	t.Parallel()
 	c := newClock()
 	var buf bytes.Buffer
-	m := New(&buf, "scoring", "records", Options{Now: c.now, Delay: time.Second, Every: time.Second})
+	m := New(&buf, "scoring", "records", Options{Now: c.now, Delay: time.Second, Every: time.Second, Next: "building the report"})
 	m.Step("scoring a.jsonl (run 1 of 2)")
 	// 5 ms per record: the clock is read at 256 records (1.28 s), past the 1 s delay.
 	feed(m, c, 300, 5*time.Millisecond) // ends at 1.5 s
@@ -89,7 +89,7 @@ func TestStepRelabelsAndKeepsCounting(t *testing.T) {
 		// 300 records in 2.5 s = 120/s.
 		"scoring b.jsonl (run 2 of 2): 300 records, 120/s, 2.5s elapsed",
 		// The last line counts every step's records, under the meter's own label.
-		"scoring: 300 records in 2.5s (120/s)",
+		"scoring: 300 records in 2.5s (120/s); building the report…",
 	}
 	if diff := cmp.Diff(want, lines(buf.String())); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
