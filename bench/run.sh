@@ -10,7 +10,9 @@
 #   floor      bench/floor: single-threaded encoding/json.Unmarshal of every line into a
 #              map[string]any, nothing else (the least any tool must do)
 #   evalgate   evalgate check --config bench/evalgate.yaml --results DATA --format json --out REPORT
-#   baseline   (BASELINE=1) the same check against a baseline made from the same data
+#   mkbase     (BASELINE=1) evalgate baseline --config bench/evalgate.yaml --results DATA --out BASE:
+#              the baseline of the same N items (items, and recorded outputs beside it)
+#   baseline   (BASELINE=1) the same check against that baseline: --baseline BASE
 #   promptfoo  (N <= PEER_MAX) bench/run-promptfoo.sh DATA: promptfoo 0.123.1 on Node 22, both
 #              installed from npm on first use, same four checks and weights
 # Every process runs under GNU time: wall time and maximum resident set size. The script
@@ -22,6 +24,7 @@
 #      PEER_MAX   largest N promptfoo runs on (default 10000; 0 skips promptfoo)
 #      BASELINE   1: also time the check against a baseline of the same N items
 #      COMPRESS   gz: evalgate reads DATA.jsonl.gz (the floor still reads the plain file)
+#      MAX_MEMORY passed to evalgate as --max-memory (e.g. 4GiB for 10,000,000 items)
 #      BENCH_DIR  where data, reports and logs go (default: a new temp dir); data files
 #                 already there are reused
 set -euo pipefail
@@ -39,6 +42,8 @@ mkdir -p "$work"
 case "$compress" in "" | gz) ;; *) echo "bench: COMPRESS=$compress; want gz or nothing" >&2; exit 2 ;; esac
 
 bin=$work/evalgate
+mem=()
+[ -n "${MAX_MEMORY:-}" ] && mem=(--max-memory "$MAX_MEMORY")
 (cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$bin" ./cmd/evalgate &&
   go build -o "$work/floor" ./bench/floor && go build -o "$work/verify" ./bench/verify)
 echo "bench: evalgate $("$bin" --version | awk '{print $2}'), $(go version | awk '{print $3}'), $(nproc) CPU(s), work dir $work"
@@ -76,19 +81,19 @@ for n in "$@"; do
     [ -s "$input" ] || gzip -k -1 "$data"
   fi
   report=$work/report_$n.json
-  base=$work/baseline_$n.json
-  if [ "$with_base" = 1 ]; then
-    "$bin" baseline --config "$here/evalgate.yaml" --results "$input" --out "$base" 2>/dev/null
-  fi
+  base=$work/baselines/bench_$n.json  # a directory of its own: evalgate baseline indexes every baseline beside it
+  mkdir -p "$work/baselines"
   tools="floor evalgate"
-  [ "$with_base" = 1 ] && tools="$tools baseline"
+  [ "$with_base" = 1 ] && tools="$tools mkbase baseline"
   [ "$n" -le "$peer_max" ] && tools="$tools promptfoo"
   for t in $tools; do rm -f "$work/${t}_$n.times"; done
   for ((r = 1; r <= repeat; r++)); do
     timed "floor_$n" "$work/floor_${n}_$r.log" "$work/floor" "$data"
-    timed "evalgate_$n" "$work/evalgate_${n}_$r.log" "$bin" check --config "$here/evalgate.yaml" --results "$input" --format json --out "$report"
+    timed "evalgate_$n" "$work/evalgate_${n}_$r.log" "$bin" check --config "$here/evalgate.yaml" --results "$input" --format json --out "$report" "${mem[@]}"
     if [ "$with_base" = 1 ]; then
-      timed "baseline_$n" "$work/baseline_${n}_$r.log" "$bin" check --config "$here/evalgate.yaml" --results "$input" --baseline "$base" --format json --out "$work/report_base_$n.json"
+      timed "mkbase_$n" "$work/mkbase_${n}_$r.log" "$bin" baseline --config "$here/evalgate.yaml" --results "$input" --out "$base" "${mem[@]}"
+      timed "baseline_$n" "$work/baseline_${n}_$r.log" "$bin" check --config "$here/evalgate.yaml" --results "$input" --baseline "$base" --format json --out "$work/report_base_$n.json" "${mem[@]}"
+      grep -q '"compared_items": '"$n"',' "$work/report_base_$n.json" || { echo "bench: the check against the baseline did not compare all $n items" >&2; exit 1; }
     fi
     if [ "$n" -le "$peer_max" ]; then
       line=$("$here/run-promptfoo.sh" "$data" "$work/promptfoo_${n}_$r.jsonl" | tail -1)
@@ -111,8 +116,10 @@ for n in "$@"; do
     printf "ratio %d items: evalgate / floor wall time %.2f (%.0f items/s end to end, %.2f us per item); peak RSS %.0f MiB (floor %.0f MiB)\n",
       n, ew / fw, n / ew, ew * 1e6 / n, er / 1024, fr / 1024 }'
   if [ "$with_base" = 1 ]; then
-    awk -v n="$n" -v bw="$(stat "baseline_$n" 1)" -v br="$(stat "baseline_$n" 2)" -v fw="$(awk -v f="$fw" 'BEGIN { print (f > 0.01) ? f : 0.01 }')" 'BEGIN {
-      printf "ratio %d items against a %d-item baseline: wall %.2f s (%.2f x floor), peak RSS %.0f MiB\n", n, n, bw, bw / fw, br / 1024 }'
+    awk -v n="$n" -v mw="$(stat "mkbase_$n" 1)" -v mr="$(stat "mkbase_$n" 2)" -v fw="$(awk -v f="$fw" 'BEGIN { print (f > 0.01) ? f : 0.01 }')" 'BEGIN {
+      printf "ratio %d items, making their baseline: wall %.2f s (%.2f x floor), peak RSS %.0f MiB\n", n, mw, mw / fw, mr / 1024 }'
+    awk -v n="$n" -v bw="$(stat "baseline_$n" 1)" -v br="$(stat "baseline_$n" 2)" -v ew="$ew" -v fw="$(awk -v f="$fw" 'BEGIN { print (f > 0.01) ? f : 0.01 }')" 'BEGIN {
+      printf "ratio %d items against a %d-item baseline: wall %.2f s (%.2f x floor, %.2f x the check without a baseline, %.2f us per item), peak RSS %.0f MiB\n", n, n, bw, bw / fw, bw / ew, bw * 1e6 / n, br / 1024 }'
   fi
   if [ "$n" -le "$peer_max" ]; then
     awk -v n="$n" -v ew="$ew" -v pw="$(stat "promptfoo_$n" 1)" -v er="$er" -v pr="$(stat "promptfoo_$n" 2)" 'BEGIN {
@@ -120,4 +127,10 @@ for n in "$@"; do
         n, ew / pw, pw / ew, er / pr, pr / er }'
   fi
 done
+# Several sizes: evalgate's time per item at each, against the first size's (the scale-up cost).
+if [ $# -gt 1 ]; then
+  awk -F'\t' 'NR > 1 && ($2 == "evalgate" || $2 == "baseline" || $2 == "floor") {
+    per = $3 / $1; if (!($2 in first)) { first[$2] = per; n0[$2] = $1 }
+    printf "per item %-9s %9d items: %.2f us per item, %.2f x its %d-item figure\n", $2, $1, per * 1e6, per / first[$2], n0[$2] }' "$summary"
+fi
 echo "bench: summary in $summary"
