@@ -468,11 +468,11 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	c.Evidence, c.EvidenceItems = ev, evidenceItems(ev, bs, cm, cs)
 	c.BiggestDrops = drops.list()
 	for d, name := range cs.dims {
-		dimBase, dimSD, dimCand := bs.bd[d][:n], bs.bdSD[d][:n], cm.dims[d]
+		dimBase, dimSD, dimCand := bs.bd[d][:n], bs.bdSD[d], cm.dims[d]
 		dd := DimensionDelta{Name: name, Base: rubric.Round9(stats.Mean(dimBase)), Cand: rubric.Round9(stats.Mean(dimCand))}
 		dd.Delta = rubric.Round9(dd.Cand - dd.Base)
 		dd.CI = dimensionCI(dimBase, dimCand, ro)
-		dev, err := measureEvidence(n, func(k int) (float64, float64, float64) { return dimBase[k], dimSD[k] * dimSD[k], dimCand[k] }, bs.runs, cm.runs)
+		dev, err := measureEvidence(n, func(k int) (float64, float64, float64) { sd := at(dimSD, k); return dimBase[k], sd * sd, dimCand[k] }, bs.runs, cm.runs)
 		if err == nil {
 			dd.Evidence, dd.EvidenceItems = &dev, evidenceItems(dev, bs, cm, cs)
 		}

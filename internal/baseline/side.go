@@ -1,8 +1,9 @@
 package baseline
 
 // baseSide is what a comparison keeps of the baseline: a few numbers per item, in
-// columns indexed by the candidate's item position (about 60 bytes per item plus 16 per
-// dimension), never the items' maps or the recorded outputs. A baseline item the
+// columns indexed by the candidate's item position (about 33 bytes per item plus 8 per
+// dimension; the spreads, 8 more each, only once an item has one: a baseline of one run
+// has none), never the items' maps or the recorded outputs. A baseline item the
 // candidate lacks is kept only as its id, in Removed.
 type baseSide struct {
 	dims     []string
@@ -26,10 +27,10 @@ const (
 
 func newBaseSide(n int, dims []string) *baseSide {
 	s := &baseSide{dims: dims, flags: make([]uint8, n), line: make([]int32, n), score: make([]float64, n),
-		std: make([]float64, n), passRate: make([]float64, n), runs: make([]int32, n),
+		passRate: make([]float64, n), runs: make([]int32, n),
 		bd: make([][]float64, len(dims)), bdSD: make([][]float64, len(dims)), removedAt: map[string]int{}}
 	for d := range dims {
-		s.bd[d], s.bdSD[d] = make([]float64, n), make([]float64, n)
+		s.bd[d] = make([]float64, n)
 	}
 	return s
 }
@@ -58,11 +59,33 @@ func (s *baseSide) set(i int, it *Item, f uint8, pos int) {
 	}
 	s.flags[i] = f
 	s.line[i] = int32(min(pos, 1<<31-1))
-	s.score[i], s.std[i], s.passRate[i] = it.Score, it.ScoreStd, it.PassRate
+	s.score[i], s.passRate[i] = it.Score, it.PassRate
+	setSparse(&s.std, len(s.score), i, it.ScoreStd)
 	s.runs[i] = int32(min(max(it.Runs, 1), 1<<31-1))
 	for d, name := range s.dims {
-		s.bd[d][i], s.bdSD[d][i] = it.Breakdown[name], it.BreakdownStd[name]
+		s.bd[d][i] = it.Breakdown[name]
+		setSparse(&s.bdSD[d], len(s.score), i, it.BreakdownStd[name])
 	}
+}
+
+// setSparse sets (*col)[i] = v in a column of n values that stays nil while every
+// value is 0.
+func setSparse(col *[]float64, n, i int, v float64) {
+	if *col == nil {
+		if v == 0 {
+			return
+		}
+		*col = make([]float64, n)
+	}
+	(*col)[i] = v
+}
+
+// at is col[k], or 0 from a column left nil.
+func at(col []float64, k int) float64 {
+	if col == nil {
+		return 0
+	}
+	return col[k]
 }
 
 // move copies item i's figures to position k ≤ i, compacting the compared items to the
@@ -71,9 +94,15 @@ func (s *baseSide) move(k, i int) {
 	if k == i {
 		return
 	}
-	s.flags[k], s.line[k], s.score[k], s.std[k], s.passRate[k], s.runs[k] = s.flags[i], s.line[i], s.score[i], s.std[i], s.passRate[i], s.runs[i]
+	s.flags[k], s.line[k], s.score[k], s.passRate[k], s.runs[k] = s.flags[i], s.line[i], s.score[i], s.passRate[i], s.runs[i]
+	if s.std != nil {
+		s.std[k] = s.std[i]
+	}
 	for d := range s.dims {
-		s.bd[d][k], s.bdSD[d][k] = s.bd[d][i], s.bdSD[d][i]
+		s.bd[d][k] = s.bd[d][i]
+		if s.bdSD[d] != nil {
+			s.bdSD[d][k] = s.bdSD[d][i]
+		}
 	}
 }
 
@@ -82,7 +111,7 @@ func (s *baseSide) move(k, i int) {
 // its scores were pass/fail.
 func (s *baseSide) variance(k int) float64 {
 	runs := int(s.runs[k])
-	if sd := s.std[k]; sd > 0 || s.flags[k]&sideBits != 0 || runs < 2 {
+	if sd := at(s.std, k); sd > 0 || s.flags[k]&sideBits != 0 || runs < 2 {
 		return sd * sd
 	}
 	p := s.passRate[k]

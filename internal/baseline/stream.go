@@ -77,6 +77,7 @@ type Reader struct {
 	// of every id); line is where the last item read is (version 1: its position).
 	skipRepeats bool
 	line        int
+	fast        itemParser
 }
 
 // Open reads a baseline's header. Errors name the file and line.
@@ -201,16 +202,10 @@ func (r *Reader) Next() (it Item, ok bool, err error) {
 		return Item{}, false, eval.Errorf(r.path, r.sc.Line(), "", "the header announces %d items; the file ends after %d", r.count, r.read)
 	}
 	line := r.sc.Bytes()
-	if err := safeio.CheckJSONDepth(r.path, line, r.sc.Line()); err != nil {
-		return Item{}, false, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&it); err != nil {
-		return Item{}, false, eval.Errorf(r.path, r.sc.Line(), "", "not a baseline item: %v", err)
-	}
-	if dec.More() {
-		return Item{}, false, eval.Errorf(r.path, r.sc.Line(), it.ID, "more than one value on an item line")
+	if !r.fast.parse(line, &it) {
+		if err := r.decodeItem(line, &it); err != nil {
+			return Item{}, false, err
+		}
 	}
 	if err := checkItem(it); err != nil {
 		return Item{}, false, eval.Errorf(r.path, r.sc.Line(), it.ID, "%v", err)
@@ -221,6 +216,23 @@ func (r *Reader) Next() (it Item, ok bool, err error) {
 	}
 	r.read++
 	return it, true, nil
+}
+
+// decodeItem decodes an item line strictly (unknown fields refused), wording errors.
+func (r *Reader) decodeItem(line []byte, it *Item) error {
+	*it = Item{}
+	if err := safeio.CheckJSONDepth(r.path, line, r.sc.Line()); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(it); err != nil {
+		return eval.Errorf(r.path, r.sc.Line(), "", "not a baseline item: %v", err)
+	}
+	if dec.More() {
+		return eval.Errorf(r.path, r.sc.Line(), it.ID, "more than one value on an item line")
+	}
+	return nil
 }
 
 // Line is where the last item Next returned is: its line (version 1: its position
