@@ -101,3 +101,35 @@ func collectDescriptions(v any, out *[]string) {
 		}
 	}
 }
+
+// outside is a path that exists only where evalgate was developed, never in a user's
+// clone: docs and scripts must name the repository's own files.
+var outside = regexp.MustCompile(`/work/|\.\./shared\b`)
+
+// TestNoPathsOutsideTheRepository keeps the README, the docs, the examples' READMEs and
+// the bench scripts free of paths outside the repository.
+func TestNoPathsOutsideTheRepository(t *testing.T) {
+	t.Parallel()
+	var files []string
+	for _, pattern := range []string{"../../README.md", "../../docs/*.md", "../../examples/*/README.md", "../../bench/*", "../../bench/promptfoo/*"} {
+		m, _ := filepath.Glob(pattern)
+		files = append(files, m...)
+	}
+	if len(files) < 15 {
+		t.Fatalf("found only %d files to check", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			if info, serr := os.Stat(f); serr == nil && info.IsDir() {
+				continue
+			}
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if m := outside.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q names a path outside the repository: %s", f, i+1, m, strings.TrimSpace(line))
+			}
+		}
+	}
+}
