@@ -39,10 +39,14 @@ type Comparison struct {
 	EvidenceItems []EvidenceItem       `json:"evidence_items"`
 	Dimensions    []DimensionDelta     `json:"dimensions"`
 	Tags          []DimensionDelta     `json:"tags,omitempty"`
-	// Item changes, in suite order.
-	NewlyFailing []ItemChange `json:"newly_failing"`
-	NewlyPassing []ItemChange `json:"newly_passing"`
-	Unstable     []ItemChange `json:"unstable"`
+	// Item changes, in suite order, at most MaxItemChanges each (the items that moved
+	// most); the counts are set only when a list was cut: read NumNewlyFailing etc.
+	NewlyFailing      []ItemChange `json:"newly_failing"`
+	NewlyPassing      []ItemChange `json:"newly_passing"`
+	Unstable          []ItemChange `json:"unstable"`
+	NewlyFailingCount int          `json:"newly_failing_count,omitempty"`
+	NewlyPassingCount int          `json:"newly_passing_count,omitempty"`
+	UnstableCount     int          `json:"unstable_count,omitempty"`
 	// BiggestDrops are the items whose score fell most, largest fall first, at most
 	// MaxBiggestDrops, whether or not their pass state moved (0.70 → 0.20 while already
 	// failing is a movement too).
@@ -388,6 +392,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	}
 	tags := map[string]*tagAcc{}
 	var drops topDrops
+	failing, passing, unstable := changeList{limit: MaxItemChanges}, changeList{limit: MaxItemChanges}, changeList{limit: MaxItemChanges}
 	err := cs.each(func(i int, ci *Candidate) error {
 		f := bs.flags[i]
 		switch {
@@ -421,11 +426,11 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 		ch := ItemChange{ID: ci.ID, Line: ci.Line, BaseScore: baseScore, CandScore: ci.Score, BasePassRate: bs.passRate[k], CandPass: ci.Pass}
 		switch {
 		case stats.Unstable(ch.BasePassRate):
-			c.Unstable = append(c.Unstable, ch)
+			unstable.add(ch, k, ch.BaseScore-ch.CandScore)
 		case ch.BasePassRate == 1 && !ci.Pass:
-			c.NewlyFailing = append(c.NewlyFailing, ch)
+			failing.add(ch, k, ch.BaseScore-ch.CandScore)
 		case ch.BasePassRate == 0 && ci.Pass:
-			c.NewlyPassing = append(c.NewlyPassing, ch)
+			passing.add(ch, k, ch.CandScore-ch.BaseScore)
 		}
 		if rubric.Round9(ch.BaseScore-ch.CandScore) > 0 {
 			drops.add(ch)
@@ -435,6 +440,9 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	if err != nil {
 		return nil, err
 	}
+	c.NewlyFailing, c.NewlyFailingCount = failing.list()
+	c.NewlyPassing, c.NewlyPassingCount = passing.list()
+	c.Unstable, c.UnstableCount = unstable.list()
 	c.Removed = bs.removed
 	c.Compared = len(cm.idx)
 	if c.Compared == 0 {

@@ -123,3 +123,41 @@ func TestCompareFileRefusesRepeatedItems(t *testing.T) {
 		}
 	}
 }
+
+// TestNewlyFailingListIsBounded: when more than MaxItemChanges items newly fail, the
+// list keeps the MaxItemChanges that fell most, in suite order, and counts them all.
+func TestNewlyFailingListIsBounded(t *testing.T) {
+	cfg, _ := setup(t, "scoringSystem/1.0.0")
+	n := baseline.MaxItemChanges + 5
+	var all []string
+	base, cand := map[string]float64{}, map[string]float64{}
+	for i := range n {
+		id := fmt.Sprintf("i%05d", i)
+		all = append(all, id)
+		base[id] = 1
+		// Every item fails now (< 0.8); the first five fall least (to 0.7), the rest to 0.
+		cand[id] = 0
+		if i < 5 {
+			cand[id] = 0.7
+		}
+	}
+	suite, err := eval.ParseSuite("suite.jsonl", []byte(suiteJSONL(all...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := baseline.FromScored(score(t, cfg, suite, runOf(t, "base", base, all...)), baseline.Options{})
+	c, err := baseline.Compare(context.Background(), score(t, cfg, suite, runOf(t, "cand", cand, all...)), b, "b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.NewlyFailing) != baseline.MaxItemChanges || c.NewlyFailingCount != n || c.NumNewlyFailing() != n {
+		t.Fatalf("%d listed, count %d; want %d listed of %d", len(c.NewlyFailing), c.NewlyFailingCount, baseline.MaxItemChanges, n)
+	}
+	// The five that fell least (i00000..i00004) are the ones left out.
+	if c.NewlyFailing[0].ID != "i00005" || c.NewlyFailing[len(c.NewlyFailing)-1].ID != all[n-1] {
+		t.Errorf("list runs %s..%s; want i00005..%s", c.NewlyFailing[0].ID, c.NewlyFailing[len(c.NewlyFailing)-1].ID, all[n-1])
+	}
+	if c.NewlyPassingCount != 0 || c.NumNewlyPassing() != 0 {
+		t.Errorf("newly passing count %d; want 0", c.NewlyPassingCount)
+	}
+}

@@ -42,7 +42,7 @@ func jump(c settings, in Input) []Finding {
 	}
 	if len(ids) > 0 {
 		more := ""
-		if n := len(cmp.NewlyPassing) - len(ids); n > 0 {
+		if n := cmp.NumNewlyPassing() - len(ids); n > 0 {
 			more = fmt.Sprintf(" and %d more", n)
 		}
 		msg += " Newly passing: " + strings.Join(ids, ", ") + more + "."

@@ -67,14 +67,15 @@ func RenderComparison(w io.Writer, c *baseline.Comparison, v *gate.Verdict, a, b
 	for _, l := range []struct {
 		title string
 		items []baseline.ItemChange
-	}{{"newly failing", c.NewlyFailing}, {"newly passing", c.NewlyPassing}, {"unstable in A", c.Unstable}} {
+		n     int
+	}{{"newly failing", c.NewlyFailing, c.NumNewlyFailing()}, {"newly passing", c.NewlyPassing, c.NumNewlyPassing()}, {"unstable in A", c.Unstable, c.NumUnstable()}} {
 		if len(l.items) == 0 {
 			continue
 		}
-		fmt.Fprintf(&sb, "\n%s (%d):\n", l.title, len(l.items))
+		fmt.Fprintf(&sb, "\n%s (%d):\n", l.title, l.n)
 		for i, ch := range l.items {
 			if i == MaxListedItems {
-				fmt.Fprintf(&sb, "- …and %d more\n", len(l.items)-MaxListedItems)
+				fmt.Fprintf(&sb, "- …and %d more\n", l.n-MaxListedItems)
 				break
 			}
 			fmt.Fprintf(&sb, "- %s %.3f → %.3f\n", esc(Truncate(ch.ID, 60)), ch.BaseScore, ch.CandScore)

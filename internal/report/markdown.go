@@ -231,10 +231,10 @@ func (r *Report) mdTables(MarkdownOptions) []block {
 		detailsList(&lists, fmt.Sprintf("Biggest score drops (%d)", len(c.BiggestDrops)), c.BiggestDrops, func(ch baseline.ItemChange) string {
 			return fmt.Sprintf("`%s` %.3f → %.3f (%s)", EscapeTrunc(ch.ID, 60), ch.BaseScore, ch.CandScore, passWord(ch.CandPass))
 		})
-		detailsList(&lists, fmt.Sprintf("Newly passing items (%d)", len(c.NewlyPassing)), c.NewlyPassing, func(ch baseline.ItemChange) string {
+		detailsList(&lists, fmt.Sprintf("Newly passing items (%d)", c.NumNewlyPassing()), c.NewlyPassing, func(ch baseline.ItemChange) string {
 			return fmt.Sprintf("`%s` %.3f → %.3f", EscapeTrunc(ch.ID, 60), ch.BaseScore, ch.CandScore)
 		})
-		detailsList(&lists, fmt.Sprintf("Unstable items (%d): flip between baseline runs, never counted as newly failing", len(c.Unstable)), c.Unstable, func(ch baseline.ItemChange) string {
+		detailsList(&lists, fmt.Sprintf("Unstable items (%d): flip between baseline runs, never counted as newly failing", c.NumUnstable()), c.Unstable, func(ch baseline.ItemChange) string {
 			return fmt.Sprintf("`%s` baseline pass rate %.2f, PR %s", EscapeTrunc(ch.ID, 60), ch.BasePassRate, passWord(ch.CandPass))
 		})
 	}

@@ -177,11 +177,11 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 			[]column{{head: "item"}, {head: "baseline"}, {head: "score"}, {head: "now"}}, func(ch baseline.ItemChange) []string {
 				return []string{plain(ch.ID), fmt.Sprintf("%.3f", ch.BaseScore), fmt.Sprintf("%.3f", ch.CandScore), passWord(ch.CandPass)}
 			})
-		changeTable(&b, fmt.Sprintf("Newly passing items (%d)", len(c.NewlyPassing)), c.NewlyPassing, width,
+		changeTable(&b, fmt.Sprintf("Newly passing items (%d)", c.NumNewlyPassing()), c.NewlyPassing, width,
 			[]column{{head: "item"}, {head: "baseline"}, {head: "score"}}, func(ch baseline.ItemChange) []string {
 				return []string{plain(ch.ID), fmt.Sprintf("%.3f", ch.BaseScore), fmt.Sprintf("%.3f", ch.CandScore)}
 			})
-		changeTable(&b, fmt.Sprintf("Unstable items (%d): flip between baseline runs, never counted as newly failing", len(c.Unstable)), c.Unstable, width,
+		changeTable(&b, fmt.Sprintf("Unstable items (%d): flip between baseline runs, never counted as newly failing", c.NumUnstable()), c.Unstable, width,
 			[]column{{head: "item"}, {head: "baseline pass rate"}, {head: "now"}}, func(ch baseline.ItemChange) []string {
 				return []string{plain(ch.ID), fmt.Sprintf("%.2f", ch.BasePassRate), passWord(ch.CandPass)}
 			})
