@@ -12,8 +12,11 @@ case "$item" in
 	;;
 *'"mode":"sleep"'*)
 	# A child process that outlives a plain kill of the shell: the process group
-	# kill must take it down too, or Wait would block on its stdout.
-	sleep 30
+	# kill must take it down too, or Wait would block on its stdout. Its pid goes to
+	# $SUT_PID_FILE when set, so a test can check that it is gone.
+	sleep 30 &
+	[ -z "$SUT_PID_FILE" ] || echo $! >"$SUT_PID_FILE"
+	wait
 	echo too late
 	;;
 *'"mode":"fail"'*)
