@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,7 +89,9 @@ func TestExecRun(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !processGone(pid, 20*time.Second) {
+				if runtime.GOOS != "linux" {
+					t.Log("no /proc: the child's end is not checked here")
+				} else if !processGone(pid, 20*time.Second) {
 					t.Errorf("the timed-out item's child (pid %d) still runs: the process group was not killed", pid)
 				}
 				if el > 20*time.Second {
@@ -250,8 +253,8 @@ func TestCompletedAndResume(t *testing.T) {
 	}
 }
 
-// processGone waits up to limit for pid to end: no such process, or a zombie (ended,
-// not yet reaped by whoever adopted it).
+// processGone waits up to limit for pid to end (Linux: read from /proc): no such
+// process, or a zombie (ended, not yet reaped by whoever adopted it).
 func processGone(pid int, limit time.Duration) bool {
 	for end := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
 		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
