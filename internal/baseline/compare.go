@@ -130,14 +130,14 @@ func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 			bs.removed = append(bs.removed, it.ID)
 		}
 	}
-	return compareScored(ctx, cand, b, file, bs, cs)
+	return compareScored(ctx, cand, b, file, bs, cs, CompareOptions{})
 }
 
 // CompareFile sets the candidate against the baseline file at path, read as a stream:
 // it keeps the baseline's header and a few numbers per item, never its items whole nor
 // its recorded outputs, which it reads only to re-score them after a scoring change.
 // It returns the baseline's header too (its metrics and versions).
-func CompareFile(ctx context.Context, cand *rubric.Scored, path string) (*Comparison, *Baseline, error) {
+func CompareFile(ctx context.Context, cand *rubric.Scored, path string, opts CompareOptions) (*Comparison, *Baseline, error) {
 	r, err := Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -176,9 +176,17 @@ func CompareFile(ctx context.Context, cand *rubric.Scored, path string) (*Compar
 			return nil, nil, err
 		}
 	}
-	c, err := compareScored(ctx, cand, b, path, bs, cs)
+	c, err := compareScored(ctx, cand, b, path, bs, cs, opts)
 	b.Outputs = nil
 	return c, b, err
+}
+
+// CompareOptions are what CompareFile needs besides the candidate.
+type CompareOptions struct {
+	// RescoreSuite, when set, gives the suite with its items' fields, to re-score the
+	// baseline's recorded outputs against after a scoring change: a streamed check
+	// releases the candidate suite's fields once scored. Called only to re-score.
+	RescoreSuite func() (*eval.Suite, error)
 }
 
 // needsRescore reports whether the baseline's recorded outputs must be re-scored: a
@@ -189,13 +197,13 @@ func needsRescore(sys *rubric.System, b *Baseline) bool {
 
 // compareScored is Compare once the baseline's items are in bs: it re-scores the
 // recorded outputs when the scoring changed, then measures.
-func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, cs candSide) (*Comparison, error) {
+func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, cs candSide, opts CompareOptions) (*Comparison, error) {
 	sys := cand.System
 	var notes []string
 	rescored := false
 	switch {
 	case b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version:
-		if err := rescoreInto(ctx, cand, b, file, bs); err != nil {
+		if err := rescoreInto(ctx, cand, b, file, bs, opts); err != nil {
 			return nil, err
 		}
 		rescored = true
@@ -208,7 +216,7 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 				b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), len(b.Outputs), sys.Version))
 		}
 	case b.FormatV1 && len(b.Outputs) > 0:
-		if err := rescoreInto(ctx, cand, b, file, bs); err != nil {
+		if err := rescoreInto(ctx, cand, b, file, bs, opts); err != nil {
 			return nil, err
 		}
 		notes = append(notes, fmt.Sprintf("baseline %s is format version 1: its %d recorded run(s) were re-scored for per-item spread; refresh it with `evalgate baseline --out %s` to save the work", file, len(b.Outputs), file))
@@ -232,8 +240,15 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 }
 
 // rescoreInto re-scores the baseline's recorded outputs and puts the figures in bs.
-func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide) error {
-	items, err := rescore(ctx, cand, b, file)
+func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, opts CompareOptions) error {
+	suite := cand.Suite
+	if opts.RescoreSuite != nil {
+		var err error
+		if suite, err = opts.RescoreSuite(); err != nil {
+			return err
+		}
+	}
+	items, err := rescore(ctx, cand.System, suite, b, file)
 	if err != nil {
 		return err
 	}
@@ -566,18 +581,18 @@ func hashNote(a, b string) string {
 }
 
 // rescore scores the baseline's recorded outputs under the candidate's scoring system.
-func rescore(ctx context.Context, cand *rubric.Scored, b *Baseline, file string) (map[string]Item, error) {
+func rescore(ctx context.Context, sys *rubric.System, suite *eval.Suite, b *Baseline, file string) (map[string]Item, error) {
 	if len(b.Outputs) == 0 {
 		return nil, &MismatchError{Msg: fmt.Sprintf(
 			"baseline %s was scored under %s (rubric sha256 %.12s) and this config is %s (rubric sha256 %.12s); the baseline carries no recorded outputs to re-score: refresh it with `evalgate baseline --results ... --out %s`",
-			file, b.ScoringSystem, b.RubricHash, cand.System.Version, cand.System.Hash(), file)}
+			file, b.ScoringSystem, b.RubricHash, sys.Version, sys.Hash(), file)}
 	}
 	var runs []*eval.Run
 	for i, recs := range b.Outputs {
 		var keep []map[string]any
 		for _, r := range recs {
 			if id, _ := r["id"].(string); id != "" {
-				if _, ok := cand.Suite.Item(id); ok {
+				if _, ok := suite.Item(id); ok {
 					keep = append(keep, r)
 				}
 			}
@@ -588,9 +603,9 @@ func rescore(ctx context.Context, cand *rubric.Scored, b *Baseline, file string)
 		}
 		runs = append(runs, run)
 	}
-	sc, err := rubric.Score(ctx, cand.System, cand.Suite, runs)
+	sc, err := rubric.Score(ctx, sys, suite, runs)
 	if err != nil {
-		return nil, &MismatchError{Msg: fmt.Sprintf("re-scoring baseline %s under %s failed: %v; refresh it with `evalgate baseline`", file, cand.System.Version, err)}
+		return nil, &MismatchError{Msg: fmt.Sprintf("re-scoring baseline %s under %s failed: %v; refresh it with `evalgate baseline`", file, sys.Version, err)}
 	}
 	out := map[string]Item{}
 	var scratch itemScratch

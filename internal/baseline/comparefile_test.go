@@ -67,7 +67,7 @@ func TestCompareFileEqualsCompare(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, head, err := baseline.CompareFile(context.Background(), cand, path)
+		got, head, err := baseline.CompareFile(context.Background(), cand, path, baseline.CompareOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestCompareFileRefusesRepeatedItems(t *testing.T) {
 		if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := baseline.CompareFile(context.Background(), cand, path)
+		_, _, err := baseline.CompareFile(context.Background(), cand, path, baseline.CompareOptions{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("repeated %s: err = %v; want %q", tc.id, err, tc.want)
 		}

@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
@@ -154,4 +156,27 @@ func historyRecord(b *baseline.Baseline, ref string) history.Record {
 	return history.Record{Release: ref, Date: b.CreatedAt, Commit: b.Source.SHA, Mean: b.Mean, Std: b.Std,
 		Runs: len(b.Runs), PassRate: b.PassRate, Dimensions: b.Dimensions, ScoringSystem: b.ScoringSystem,
 		GradingSystem: b.GradingSystem, RubricHash: b.RubricHash}
+}
+
+// rescoreSuite gives the suite with its items' fields again, for re-scoring a
+// baseline's recorded outputs after a scoring change, when a streamed check released
+// them once scored (nil otherwise: the scored suite still has them).
+func (l *Loaded) rescoreSuite(stream *report.ItemStream) func() (*eval.Suite, error) {
+	if stream == nil {
+		return nil
+	}
+	return func() (*eval.Suite, error) {
+		if cfg := l.Config; cfg.Suite != "" {
+			s, err := eval.LoadSuite(cfg.Path(cfg.Suite))
+			if err != nil || l.Shard.Count <= 1 {
+				return s, err
+			}
+			return s.Subset(l.Shard), nil
+		}
+		run, err := eval.LoadRun(l.Paths[0]) // the suite came from the first results file
+		if err != nil {
+			return nil, err
+		}
+		return eval.SuiteFromRun(run)
+	}
 }

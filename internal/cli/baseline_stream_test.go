@@ -83,9 +83,9 @@ func TestStreamedBaselineMatchesInMemory(t *testing.T) {
 	if err := os.WriteFile(cfg2, []byte(strings.Replace(string(text), "scoringSystem/1.0.0", "scoringSystem/2.0.0", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	check := func(cfg, b string) string {
+	check := func(cfg, b string, above int64) string {
 		r, err := Check(context.Background(), CheckOptions{Config: cfg, Results: files[2:], Baseline: filepath.Join(dir, "baselines", b),
-			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc"})
+			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc", StreamAbove: above})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,12 +93,74 @@ func TestStreamedBaselineMatchesInMemory(t *testing.T) {
 		return jsonAs(t, r, b, "B")
 	}
 	for _, cf := range []string{cfg, cfg2} {
-		want := check(cf, "mem.json")
-		if diff := cmp.Diff(want, check(cf, "stream.json")); diff != "" {
+		want := check(cf, "mem.json", math.MaxInt64)
+		if diff := cmp.Diff(want, check(cf, "stream.json", math.MaxInt64)); diff != "" {
 			t.Errorf("%s: checks against the two baselines differ (-memory +streamed):\n%s", cf, diff)
+		}
+		// A streamed check (its suite's fields released once scored) re-scores the same.
+		if diff := cmp.Diff(want, check(cf, "stream.json", -1)); diff != "" {
+			t.Errorf("%s: streamed check differs (-memory +streamed):\n%s", cf, diff)
 		}
 		if rescored := strings.Contains(want, `"rescored": true`); rescored != (cf == cfg2) {
 			t.Errorf("%s: rescored %v; want %v", cf, rescored, cf == cfg2)
 		}
+	}
+}
+
+// TestStreamedCheckRescoresWithSuiteFile: a streamed check, whose suite items' fields
+// are released once scored, still re-scores a baseline made under another scoring
+// version against the suite file's fields, as a check in memory does.
+func TestStreamedCheckRescoresWithSuiteFile(t *testing.T) {
+	t.Parallel()
+	dir := benchDir(t)
+	recs := benchRecords(600)
+	var suite, results []map[string]any
+	for _, r := range recs {
+		suite = append(suite, map[string]any{"id": r["id"], "prompt": r["prompt"], "expected_contains": r["expected_contains"]})
+		res := map[string]any{}
+		for k, v := range r {
+			if k != "prompt" && k != "expected_contains" {
+				res[k] = v
+			}
+		}
+		results = append(results, res)
+	}
+	writeJSONL(t, filepath.Join(dir, "suite.jsonl"), suite)
+	run := filepath.Join(dir, "run.jsonl")
+	writeJSONL(t, run, results)
+	text, err := os.ReadFile(filepath.Join(dir, "evalgate.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg1, cfg2 := filepath.Join(dir, "v1.yaml"), filepath.Join(dir, "v2.yaml")
+	for p, v := range map[string]string{cfg1: "scoringSystem/1.0.0", cfg2: "scoringSystem/2.0.0"} {
+		if err := os.WriteFile(p, []byte("suite: suite.jsonl\n"+strings.Replace(string(text), "scoringSystem/1.0.0", v, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "baselines"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := &CLI{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: func(string) string { return "" },
+		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }}
+	base := filepath.Join(dir, "baselines", "b.json")
+	if _, _, err := c.MakeBaseline(context.Background(), BaselineOptions{Config: cfg1, Results: []string{run}, Out: base, StreamAbove: -1}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(above int64) string {
+		r, err := Check(context.Background(), CheckOptions{Config: cfg2, Results: []string{run}, Baseline: base,
+			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc", StreamAbove: above})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		return jsonAs(t, r, base, "B")
+	}
+	want := check(math.MaxInt64)
+	if !strings.Contains(want, `"rescored": true`) || !strings.Contains(want, `"delta": 0,`) {
+		t.Fatalf("in memory: want a re-scored comparison with delta 0:\n%.2000s", want)
+	}
+	if diff := cmp.Diff(want, check(-1)); diff != "" {
+		t.Errorf("streamed check differs (-memory +streamed):\n%s", diff)
 	}
 }
