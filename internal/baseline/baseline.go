@@ -104,7 +104,13 @@ const InlineOutputsLimit = 1 << 20
 
 // Load reads a baseline file, version 2 or 1 (and its compressed outputs, if kept
 // beside it), whole. To read a large baseline item by item, use Open.
-func Load(path string) (*Baseline, error) {
+func Load(path string) (*Baseline, error) { return load(path, true) }
+
+// LoadItems is Load without the recorded outputs (a comparison of two snapshots never
+// re-scores them).
+func LoadItems(path string) (*Baseline, error) { return load(path, false) }
+
+func load(path string, outputs bool) (*Baseline, error) {
 	r, err := Open(path)
 	if err != nil {
 		return nil, err
@@ -120,6 +126,9 @@ func Load(path string) (*Baseline, error) {
 			break
 		}
 		b.Items = append(b.Items, it)
+	}
+	if !outputs {
+		return b, nil
 	}
 	outs, err := r.Outputs()
 	if err != nil {

@@ -72,7 +72,7 @@ func loadSnapshot(path string) (*baseline.Baseline, error) {
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		// A baseline (format 2) is JSON Lines: a header, then one item per line.
-		if b, berr := baseline.Load(path); berr == nil {
+		if b, berr := baseline.LoadItems(path); berr == nil {
 			return b, nil
 		}
 		return nil, eval.Errorf(path, 0, "", "not a JSON report or baseline: %v", err)
@@ -82,7 +82,7 @@ func loadSnapshot(path string) (*baseline.Baseline, error) {
 			return reportSnapshot(path, data)
 		}
 	}
-	return baseline.Load(path)
+	return baseline.LoadItems(path)
 }
 
 // reportSnapshot reads the parts of a saved report a comparison needs.
