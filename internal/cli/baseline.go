@@ -99,7 +99,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		so = rubric.ScoreOptions{DropFields: true, MaxMemory: o.MaxMemory}
 	}
 	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, withProgress(l.sources(), m), so)
-	m.Done()
+	m.End(err)
 	if err != nil {
 		return "", nil, err
 	}

@@ -194,7 +194,7 @@ func checkReports(ctx context.Context, opts CheckOptions, paths []string) (*repo
 		return nil, err
 	}
 	sc, items, first, err := mergeShards(&l.Config.Scoring, paths, opts.Progress)
-	opts.Progress.Done()
+	opts.Progress.End(err)
 	if err != nil {
 		return nil, err
 	}

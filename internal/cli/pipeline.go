@@ -273,7 +273,7 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 		suite = nil // built again, of the shard's items
 	}
 	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, withProgress(l.sources(), opts.Progress), so)
-	opts.Progress.Done()
+	opts.Progress.End(err)
 	if err != nil {
 		return nil, err
 	}

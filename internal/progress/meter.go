@@ -142,11 +142,15 @@ func (m *Meter) look() {
 	fmt.Fprintln(m.w, line)
 }
 
-// Done ends the step, finished or stopped by an error. When it printed anything, a
-// last line gives the count, time and rate (ending the redrawn line at a terminal, so
-// an error message starts on a line of its own); a short step stays silent. Later
-// calls do nothing.
-func (m *Meter) Done() {
+// Done ends the step: when it printed anything, a last line gives the count, time
+// and rate, and what follows (Options.Next), ending the redrawn line at a terminal; a
+// short step stays silent. Later calls (of Done or End) do nothing.
+func (m *Meter) Done() { m.End(nil) }
+
+// End ends the step as Done does; after an error (err not nil) the last line does not
+// announce what would have followed, and ends the redrawn line so the error message
+// starts on a line of its own.
+func (m *Meter) End(err error) {
 	if m == nil || m.done {
 		return
 	}
@@ -156,7 +160,7 @@ func (m *Meter) Done() {
 	}
 	now := m.opts.Now()
 	line := fmt.Sprintf("%s: %s %s in %s (%s/s)", m.base, Group(m.n), m.noun, Elapsed(now.Sub(m.start)), Group(m.rate(now)))
-	if m.opts.Next != "" {
+	if m.opts.Next != "" && err == nil {
 		line += "; " + m.opts.Next + "…"
 	}
 	if m.opts.Terminal {

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +153,24 @@ func TestGroupAndElapsed(t *testing.T) {
 		if got := Elapsed(d); got != want {
 			t.Errorf("Elapsed(%v) = %q; want %q", d, got, want)
 		}
+	}
+}
+
+// A step stopped by an error gives its count but does not announce what would follow.
+func TestEndAfterAnError(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	var buf bytes.Buffer
+	m := New(&buf, "scoring", "records", Options{Now: c.now, Next: "building the report"})
+	// 10 ms per record: the look at 256 records is at 2.56 s, past the 2 s delay.
+	feed(m, c, 300, 10*time.Millisecond) // ends at 3 s
+	m.End(errors.New("over --max-memory"))
+	m.Done() // ignored: the step has ended
+	want := []string{
+		"scoring: 256 records, 100/s, 2.6s elapsed",
+		"scoring: 300 records in 3s (100/s)",
+	}
+	if diff := cmp.Diff(want, lines(buf.String())); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
