@@ -65,6 +65,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		Config: o.Config, Results: o.Results, Reruns: rerun, Baseline: o.Baseline, NoBaseline: scoreOnly,
 		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp, Shard: sh,
 		Progress: c.meter(o.Quiet, "scoring", "records", "building the report"),
+		JSONOnly: o.Format == report.FormatJSON,
 	})
 	if err != nil {
 		return c.fail(err)
@@ -101,7 +102,7 @@ func (c *CLI) emit(r *report.Report, format, out string) error {
 // streamed to the file, never held whole in memory.
 func saveReport(r *report.Report, format, path string) error {
 	return safeio.WriteFileFunc(path, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<20)
+		bw := bufio.NewWriterSize(w, 1<<16)
 		if err := report.Render(bw, r, format); err != nil {
 			return err
 		}

@@ -64,10 +64,9 @@ func formatBytes(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// limitMemory sets the Go runtime's soft memory limit to the budget and lets the
-// heap grow further between collections below it (fewer collections: a quarter of
-// the CPU of a large check was the collector's), unless GOGC or GOMEMLIMIT say
-// otherwise. It returns the budget.
+// limitMemory sets the Go runtime's soft memory limit to the budget, unless GOMEMLIMIT
+// says otherwise, and returns the budget. The collector keeps its default pace (GOGC
+// 100) until tuneGC sees large results.
 func limitMemory(m memoryFlag) int64 {
 	limit := m.bytes
 	if limit == 0 {
@@ -76,8 +75,19 @@ func limitMemory(m memoryFlag) int64 {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(limit * 9 / 10)
 	}
-	if os.Getenv("GOGC") == "" {
+	return limit
+}
+
+// largeResults is the size of the results (bytes read, all files) from which tuneGC
+// lets the heap grow further between collections.
+const largeResults = 64 << 20
+
+// tuneGC lets the heap grow to five times the live heap between collections (GOGC 400,
+// still under the soft limit) when the results are large: a quarter of the CPU of a
+// million-item check was the collector's. Small results keep the default pace, so a
+// small suite's heap is not inflated for nothing. GOGC set by the user wins.
+func tuneGC(resultsBytes int64) {
+	if os.Getenv("GOGC") == "" && resultsBytes >= largeResults {
 		debug.SetGCPercent(400)
 	}
-	return limit
 }

@@ -65,6 +65,8 @@ type CheckOptions struct {
 	Import importer.Options
 	// Progress counts the records scored (or the items merged) on stderr; nil: silent.
 	Progress *progress.Meter
+	// JSONOnly: the report is only written as JSON (report.Options.JSONOnly).
+	JSONOnly bool
 }
 
 // Loaded is a config with its suite and the results files. Check streams the results;
@@ -88,6 +90,8 @@ type Loaded struct {
 	fromResults bool
 	// suiteItems is the whole suite's size when a shard of a suite file is scored.
 	suiteItems int
+	// outputs is what the diagnosis read of the outputs while a streamed check scored.
+	outputs *diagnose.Outputs
 }
 
 // Load reads the config and the suite, and finds the results files.
@@ -190,14 +194,21 @@ func Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 
 // StreamAbove is the size of the results (bytes, all files) above which check streams
 // them: compact per-item numbers in memory, outputs and the report's items in temporary
-// files. At or below it every record stays in memory, so every part of the report
-// (the diagnosis's output examples included) can read it.
-const StreamAbove = 8 << 20
+// files, the diagnosis's look at the outputs taken while scoring. It is 0: every
+// JSONL results file streams, a small one too (holding every record cost a 10,000-item
+// check 20 times the memory). Standard input and other tools' files (importers) are
+// read into memory.
+const StreamAbove = 0
 
 // Check scores the runs and decides the gates.
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 	if err := l.RunRubricTests(ctx, opts.Notice); err != nil {
 		return nil, err
+	}
+	if total, compressed := l.resultsSize(); compressed {
+		tuneGC(4 * total)
+	} else {
+		tuneGC(total)
 	}
 	if l.Shard.Count > 0 {
 		opts.StreamAbove = -1 // a shard's report carries what Capture keeps of each item
@@ -230,16 +241,25 @@ func (l *Loaded) large(above int64) bool {
 	if above == 0 {
 		above = StreamAbove
 	}
-	var total int64
+	if slices.Contains(l.Paths, safeio.Stdin) {
+		return false
+	}
+	total, compressed := l.resultsSize()
+	return compressed || total > above
+}
+
+// resultsSize is the size of the results files (bytes on disk), and whether one is
+// compressed (then its size says little).
+func (l *Loaded) resultsSize() (total int64, compressed bool) {
 	for _, p := range l.Paths {
 		if eval.Compressed(p) {
-			return true
+			compressed = true
 		}
 		if st, err := os.Stat(p); err == nil {
 			total += st.Size()
 		}
 	}
-	return total > above
+	return total, compressed
 }
 
 // sources are the runs to score: the loaded ones, or the files streamed.
@@ -265,7 +285,8 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	cfg := l.Config
 	so := rubric.ScoreOptions{KeepSamples: true, MaxMemory: opts.MaxMemory}
 	if stream != nil {
-		so = rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.Put, DropFields: true, MaxMemory: opts.MaxMemory}
+		l.outputs = diagnose.NewOutputs(&cfg.Scoring)
+		so = rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.Put, FirstSample: l.outputs.Observe, DropFields: true, MaxMemory: opts.MaxMemory}
 	}
 	so.Shard = l.Shard
 	suite := l.Suite
@@ -335,7 +356,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	r, err := report.Build(sc, cmp, v, report.Options{
 		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: l.metadata(),
 		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
-		Command: reproduce(opts, l), Mode: rg.Mode, Stream: stream,
+		Command: reproduce(opts, l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly,
 	})
 	if err != nil {
 		return nil, err
@@ -343,7 +364,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	if v.MissingBaseline != "" {
 		r.Notices = append(r.Notices, v.NoBaseline)
 	}
-	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics})
+	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics, Outputs: l.outputs})
 	if bpath != "" && !opts.NoBaseline {
 		if r.History, err = history.Load(history.PathFor(bpath)); err != nil {
 			return nil, err

@@ -56,6 +56,11 @@ type Input struct {
 	// Noise decides whether a change is beyond the suite's noise; nil: the verdict's
 	// interval (RegressionNoise).
 	Noise NoiseModel
+	// Outputs is what the rules read of the outputs, gathered while the suite was
+	// scored (rubric.ScoreOptions.FirstSample = Outputs.Observe); nil: read from the
+	// samples the scoring kept.
+	Outputs *Outputs
+	facts   *itemFacts
 }
 
 // Run applies every enabled rule in a fixed order and returns what fired.
@@ -67,6 +72,7 @@ func Run(cfg *Config, in Input) []Finding {
 	if in.Noise == nil {
 		in.Noise = RegressionNoise{}
 	}
+	in.facts = newItemFacts(in.Scored)
 	var out []Finding
 	sys := systematicMiss(c, in)
 	out = append(out, sys...)
@@ -90,7 +96,7 @@ func refs(in Input, idx []int) []ItemRef {
 		if len(out) == MaxNamedItems {
 			break
 		}
-		it := in.Scored.Items[i].Item
+		it := in.Scored.Suite.Items[i]
 		out = append(out, ItemRef{ID: it.ID, Line: it.Line})
 	}
 	return out

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -18,44 +19,94 @@ func normalizationMiss(c settings, in Input) []Finding {
 		return nil
 	}
 	sc := in.Scored
+	obs := in.Outputs
+	if obs == nil { // the scoring kept every sample: read the first of each item now
+		obs = NewOutputs(sc.System)
+		for i, it := range sc.Suite.Items {
+			if sm := firstScoredSample(sc, i); sm != nil {
+				obs.Observe(i, it, sm)
+			}
+		}
+	}
 	var out []Finding
 	for d, dim := range sc.System.Dimensions {
-		if dim.Scorer != "contains" && dim.Scorer != "exact" {
+		m := obs.norm[d]
+		if m == nil || m.count == 0 {
 			continue
 		}
-		var missed []int
-		example := ""
-		for i := range sc.Items {
-			sm := firstScoredSample(sc, i)
-			if sm == nil || d >= len(sm.Values) || sm.Values[d].Norm != 0 || sm.Values[d].Raw == nil {
-				continue
-			}
-			text, ok := outputText(sm.Result, dim.OutputField)
-			if !ok {
-				continue
-			}
-			want := expected(sc.Items[i].Item, sm.Result, &dim)
-			if len(want) == 0 || !looseMatch(text, want, dim.Scorer == "contains") {
-				continue
-			}
-			if example == "" {
-				example = fmt.Sprintf("%s: %q against %q", code(sc.Items[i].Item.ID), clip(text, 40), clip(want[0], 40))
-			}
-			missed = append(missed, i)
-		}
-		if len(missed) == 0 {
-			continue
-		}
-		out = append(out, Finding{Rule: RuleNormalizationMiss, Dimension: dim.Name, Items: refs(in, missed),
+		out = append(out, Finding{Rule: RuleNormalizationMiss, Dimension: dim.Name, Items: refs(in, m.first),
 			Message: fmt.Sprintf("%s scores 0 on %d item(s) whose output matches the expected text after case folding, trimming and punctuation stripping (%s): check the dimension's normalization.",
-				code(dim.Name), len(missed), example)})
+				code(dim.Name), m.count, m.example)})
 	}
 	return out
+}
+
+// Outputs gathers, while a suite is scored, what the rules need of the outputs, which a
+// streamed check does not keep: per contains or exact dimension, the items scoring 0
+// on an output that matches loosely (a count, the first few in suite order, and the
+// first one's example).
+type Outputs struct {
+	sys  *rubric.System
+	norm []*normMisses // per dimension; nil: not a contains or exact dimension
+}
+
+type normMisses struct {
+	count   int
+	first   []int // the first MaxNamedItems items, in suite order
+	example string
+}
+
+// NewOutputs starts gathering for a scoring system's dimensions.
+func NewOutputs(sys *rubric.System) *Outputs {
+	o := &Outputs{sys: sys, norm: make([]*normMisses, len(sys.Dimensions))}
+	for d, dim := range sys.Dimensions {
+		if dim.Scorer == "contains" || dim.Scorer == "exact" {
+			o.norm[d] = &normMisses{}
+		}
+	}
+	return o
+}
+
+// Observe reads item i's first scored sample (rubric.ScoreOptions.FirstSample). Calls
+// come one at a time, in any item order.
+func (o *Outputs) Observe(i int, it *eval.Item, sm *rubric.Sample) {
+	if sm == nil || sm.Missing || sm.Result == nil {
+		return
+	}
+	for d, m := range o.norm {
+		if m == nil || d >= len(sm.Values) || sm.Values[d].Norm != 0 || sm.Values[d].Raw == nil {
+			continue
+		}
+		dim := &o.sys.Dimensions[d]
+		text, ok := outputText(sm.Result, dim.OutputField)
+		if !ok {
+			continue
+		}
+		want := expected(it, sm.Result, dim)
+		if len(want) == 0 || !looseMatch(text, want, dim.Scorer == "contains") {
+			continue
+		}
+		m.count++
+		k, _ := slices.BinarySearch(m.first, i)
+		if k >= MaxNamedItems {
+			continue
+		}
+		if k == 0 {
+			m.example = fmt.Sprintf("%s: %q against %q", code(it.ID), clip(text, 40), clip(want[0], 40))
+		}
+		m.first = slices.Insert(m.first, k, i)
+		if len(m.first) > MaxNamedItems {
+			m.first = m.first[:MaxNamedItems]
+		}
+	}
 }
 
 // firstScoredSample is an item's sample in the first run that has a result.
 func firstScoredSample(sc *rubric.Scored, i int) *rubric.Sample {
 	for r := range sc.Runs {
+		if i >= len(sc.Runs[r].Samples) {
+			continue
+		}
 		if sm := &sc.Runs[r].Samples[i]; !sm.Missing && sm.Result != nil {
 			return sm
 		}

@@ -1,6 +1,10 @@
 package diagnose
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/rubric"
+)
 
 // scorerHints say what a dimension that is 0 everywhere usually means.
 var scorerHints = map[string]string{
@@ -18,13 +22,13 @@ var scorerHints = map[string]string{
 // failedItems lists, for dimension d, the scored items whose value is a failure in
 // every run (a mean normalized value of 0), and how many items were scored.
 func failedItems(in Input, d int, among []int) (failed []int, scored int) {
+	f := in.facts
 	for _, i := range among {
-		is := &in.Scored.Items[i]
-		if !scoredItem(is) {
+		if !f.scored[i] {
 			continue
 		}
 		scored++
-		if is.Breakdown[d] == 0 {
+		if f.zero[i*f.nd+d] {
 			failed = append(failed, i)
 		}
 	}
@@ -32,11 +36,32 @@ func failedItems(in Input, d int, among []int) (failed []int, scored int) {
 }
 
 func allItems(in Input) []int {
-	idx := make([]int, len(in.Scored.Items))
+	idx := make([]int, in.Scored.NumItems())
 	for i := range idx {
 		idx[i] = i
 	}
 	return idx
+}
+
+// itemFacts is what the item rules read of every item's score over the runs, taken
+// in one pass over the compact scores (a streamed suite keeps no per-item scores).
+type itemFacts struct {
+	nd     int
+	scored []bool // not missing in every run, not pending
+	zero   []bool // [item*nd+d]: mean normalized value 0
+}
+
+func newItemFacts(sc *rubric.Scored) *itemFacts {
+	nd := len(sc.System.Dimensions)
+	f := &itemFacts{nd: nd, scored: make([]bool, sc.NumItems()), zero: make([]bool, sc.NumItems()*nd)}
+	_ = sc.EachItem(func(i int, is *rubric.ItemScore) error {
+		f.scored[i] = scoredItem(is)
+		for d, v := range is.Breakdown {
+			f.zero[i*nd+d] = v == 0
+		}
+		return nil
+	})
+	return f
 }
 
 // systematicMiss: a dimension scoring 0 on (nearly) every scored item.

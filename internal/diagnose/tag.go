@@ -16,8 +16,8 @@ func tagFailure(c settings, in Input, systematic []Finding) []Finding {
 		skip[f.Dimension] = true
 	}
 	byTag := map[string][]int{}
-	for i := range in.Scored.Items {
-		for _, t := range in.Scored.Items[i].Item.Tags {
+	for i, it := range in.Scored.Suite.Items {
+		for _, t := range it.Tags {
 			byTag[t] = append(byTag[t], i)
 		}
 	}

@@ -17,7 +17,7 @@ type scanBatch struct {
 	done    chan struct{}
 }
 
-const scanBatchLines = 256
+const scanBatchLines = 64
 
 // ScanOptions say what a scan keeps and computes.
 type ScanOptions struct {

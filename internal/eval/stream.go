@@ -60,7 +60,7 @@ type lineReader struct {
 }
 
 func newLineReader(name, kind string, r io.Reader) *lineReader {
-	return &lineReader{name: name, kind: kind, ls: safeio.NewLines(bufio.NewReaderSize(r, 1<<20), name, MaxLineBytes)}
+	return &lineReader{name: name, kind: kind, ls: safeio.NewLines(r, name, MaxLineBytes)}
 }
 
 // next returns the next non-blank line (without its "\n") and its 1-based number, or

@@ -281,8 +281,19 @@ func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, Errorf(file, line, "", "want a JSON object on each line")
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	var fields map[string]any
+	if decodeFast(trimmed, &fields) == nil {
+		if topLevelKeys(trimmed) != len(fields) {
+			if err := checkDuplicateKeys(trimmed); err != nil {
+				return nil, Errorf(file, line, idOf(fields), "%v", err)
+			}
+		}
+		return fields, nil
+	}
+	// The fast decoder refused the line: encoding/json decodes it again for its error
+	// message (its wording and offsets are the ones users see).
+	fields = nil
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(&fields); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) { // valid JSON, but a number no float64 holds (1e999)

@@ -28,6 +28,9 @@ type Options struct {
 	// Stream holds the items of a scoring that kept no samples (ScoreOptions.OnFirst
 	// was its First).
 	Stream *ItemStream
+	// JSONOnly: the report will only be written as JSON, so a streamed report keeps no
+	// items in memory for the other renderers (Render refuses the other formats).
+	JSONOnly bool
 }
 
 // Build assembles the report. With opts.Stream, the items come from the stream (the
@@ -85,7 +88,7 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 			PassRate: run.Metrics[rubric.MetricPassRate], Missing: miss, Metrics: run.Metrics})
 	}
 	if opts.Stream != nil {
-		st, err := opts.Stream.build(sc)
+		st, err := opts.Stream.build(sc, !opts.JSONOnly)
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +96,7 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 		if len(r.Summary.Pending) == 0 {
 			r.Summary.Pending = nil
 		}
-		r.Items, r.stream = st.kept, opts.Stream
+		r.Items, r.stream, r.jsonOnly = st.kept, opts.Stream, opts.JSONOnly
 		return r, nil
 	}
 	for i := range sc.Items {

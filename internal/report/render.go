@@ -21,6 +21,9 @@ var Formats = []string{FormatTable, FormatMarkdown, FormatJSON, FormatJUnit, For
 
 // Render writes the report in a format.
 func Render(w io.Writer, r *Report, format string) error {
+	if r.jsonOnly && format != FormatJSON {
+		return fmt.Errorf("report: built for the JSON format only (its items are not in memory), asked for %s", format)
+	}
 	switch format {
 	case FormatTable:
 		return r.WriteTable(w)
@@ -54,7 +57,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if i < 0 {
 		return fmt.Errorf("report: no items in the report's JSON")
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
+	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.Write(b.Bytes()[:i])
 	if r.stream.count == 0 {
 		bw.WriteString("\n  \"items\": []")

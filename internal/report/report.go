@@ -61,6 +61,8 @@ type Report struct {
 	// stream, when set, holds every item's JSON; Items then holds the items the
 	// renderers list (all of a small suite, the worst failing ones of a large one).
 	stream *ItemStream
+	// jsonOnly: built for the JSON writer only (Options.JSONOnly); Items is empty.
+	jsonOnly bool
 }
 
 // Close releases a streamed report's temporary files.

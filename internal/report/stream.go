@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"container/heap"
 	"encoding/binary"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/jsonenc"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
@@ -56,7 +56,7 @@ func NewItemStream(sys *rubric.System) (*ItemStream, error) {
 		d.Close()
 		return nil, err
 	}
-	return &ItemStream{sys: sys, detail: d, dw: bufio.NewWriterSize(d, 1<<20), items: it, iw: bufio.NewWriterSize(it, 1<<20)}, nil
+	return &ItemStream{sys: sys, detail: d, dw: bufio.NewWriterSize(d, 1<<16), items: it, iw: bufio.NewWriterSize(it, 1<<16)}, nil
 }
 
 func tempFile() (*os.File, error) {
@@ -158,7 +158,7 @@ func (s *ItemStream) readRaw(i int) ([]byte, error) {
 		return nil, fmt.Errorf("report: item %d has no recorded sample", i)
 	}
 	if s.rd == nil || s.rdPos != s.off[i] {
-		s.rd = bufio.NewReaderSize(io.NewSectionReader(s.detail, s.off[i], s.dpos-s.off[i]), 1<<20)
+		s.rd = bufio.NewReaderSize(io.NewSectionReader(s.detail, s.off[i], s.dpos-s.off[i]), 1<<16)
 		s.rdPos = s.off[i]
 	}
 	raw := make([]byte, s.size[i])
@@ -226,11 +226,11 @@ type buildChunk struct {
 	done    chan struct{}
 }
 
-const buildChunkItems = 512
+const buildChunkItems = 128
 
 // build renders every item of sc to the items file, in suite order, on the machine's
 // cores, and keeps the items the renderers need.
-func (s *ItemStream) build(sc *rubric.Scored) (*streamed, error) {
+func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 	if err := s.dw.Flush(); err != nil {
 		return nil, fmt.Errorf("report: writing the items: %w", err)
 	}
@@ -246,7 +246,7 @@ func (s *ItemStream) build(sc *rubric.Scored) (*streamed, error) {
 		go func() {
 			defer wg.Done()
 			for c := range work {
-				c.render(sc, keepAll)
+				c.render(sc, keep, keepAll)
 				close(c.done)
 			}
 		}()
@@ -324,11 +324,11 @@ func (s *ItemStream) build(sc *rubric.Scored) (*streamed, error) {
 	return out, nil
 }
 
-// render builds, marshals and indents the chunk's items.
-func (c *buildChunk) render(sc *rubric.Scored, keepAll bool) {
+// render builds, marshals and indents the chunk's items, and keeps (keep) the ones
+// the in-memory renderers list: all of them (keepAll), or the failing ones.
+func (c *buildChunk) render(sc *rubric.Scored, keep, keepAll bool) {
 	var buf []rubric.Sample
 	var compact []byte
-	var line bytes.Buffer
 	for k, raw := range c.raws {
 		i := c.start + k
 		p, err := parseParts(i, raw)
@@ -352,16 +352,11 @@ func (c *buildChunk) render(sc *rubric.Scored, keepAll bool) {
 			c.err = err
 			return
 		}
-		line.Reset()
 		if i > 0 {
-			line.WriteString(",\n    ")
+			c.out = append(c.out, ",\n    "...)
 		}
-		if err := json.Indent(&line, compact, "    ", "  "); err != nil {
-			c.err = err
-			return
-		}
-		c.out = append(c.out, line.Bytes()...)
-		if keepAll || !it.Pass {
+		c.out = jsonenc.AppendIndent(c.out, compact, "    ", "  ")
+		if keep && (keepAll || !it.Pass) {
 			c.items = append(c.items, it.materialize())
 			c.idx = append(c.idx, i)
 		}

@@ -112,6 +112,11 @@ type ScoreOptions struct {
 	// MaxMemory, when set, bounds the live heap (bytes): past it the scoring stops
 	// with an error saying how far it got, rather than the machine running out.
 	MaxMemory int64
+	// FirstSample, when set, sees each item's first sample (the first run that has a
+	// result for it) with its result and the item's fields, one at a time in the order
+	// the results are read: what a later stage needs of the outputs (the diagnosis's
+	// normalization check) it takes here, since outputs are not kept.
+	FirstSample func(i int, it *eval.Item, sm *Sample)
 	// DropFields releases each item's fields (prompt, references) once its last run is
 	// scored and OnFirst has seen it. Only a caller that reads nothing more from the
 	// items' fields sets it.
@@ -196,6 +201,9 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			cols.put(idx, &p.sm, in)
 			if !seenFirst[idx] {
 				seenFirst[idx] = true
+				if opts.FirstSample != nil {
+					opts.FirstSample(idx, p.it, &p.sm)
+				}
 				if opts.OnFirst != nil {
 					if err := opts.OnFirst(idx, p.captured); err != nil {
 						return err

@@ -1,0 +1,62 @@
+package decoders
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/bytedance/sonic"
+	jsonv2 "github.com/go-json-experiment/json"
+	goccy "github.com/goccy/go-json"
+)
+
+func lines(b *testing.B) [][]byte {
+	p := os.Getenv("DECODE_DATA")
+	if p == "" {
+		b.Skip("DECODE_DATA not set")
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var out [][]byte
+	s := bufio.NewScanner(f)
+	s.Buffer(nil, 1<<26)
+	for s.Scan() {
+		out = append(out, bytes.Clone(s.Bytes()))
+	}
+	return out
+}
+
+func run(b *testing.B, dec func([]byte, *map[string]any) error) {
+	ls := lines(b)
+	b.ResetTimer()
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		var m map[string]any
+		if err := dec(ls[n%len(ls)], &m); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+}
+
+func BenchmarkStdlib(b *testing.B) {
+	run(b, func(d []byte, m *map[string]any) error { return json.Unmarshal(d, m) })
+}
+func BenchmarkJSONv2(b *testing.B) {
+	run(b, func(d []byte, m *map[string]any) error { return jsonv2.Unmarshal(d, m) })
+}
+func BenchmarkGoccy(b *testing.B) {
+	run(b, func(d []byte, m *map[string]any) error { return goccy.Unmarshal(d, m) })
+}
+func BenchmarkSonic(b *testing.B) {
+	run(b, func(d []byte, m *map[string]any) error { return sonic.Unmarshal(d, m) })
+}
+func BenchmarkSonicStd(b *testing.B) {
+	run(b, func(d []byte, m *map[string]any) error { return sonic.ConfigStd.Unmarshal(d, m) })
+}
