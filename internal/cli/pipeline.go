@@ -192,13 +192,14 @@ func Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 	return l.Check(ctx, opts)
 }
 
-// StreamAbove is the size of the results (bytes, all files) above which check streams
-// them: compact per-item numbers in memory, outputs and the report's items in temporary
-// files, the diagnosis's look at the outputs taken while scoring. It is 0: every
-// JSONL results file streams, a small one too (holding every record cost a 10,000-item
-// check 20 times the memory). Standard input and other tools' files (importers) are
-// read into memory.
-const StreamAbove = 0
+// StreamAbove is the size of the results (bytes, all files) above which evalgate
+// baseline streams the release (and keeps its recorded outputs in a file beside the
+// baseline). Check and score stream every JSONL results file, a small one too (holding
+// every record cost a 10,000-item check 20 times the memory): compact per-item numbers
+// in memory, outputs and the report's items in temporary files, the diagnosis's look
+// at the outputs taken while scoring. Standard input and other tools' files
+// (importers) are read into memory.
+const StreamAbove = 8 << 20
 
 // Check scores the runs and decides the gates.
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
@@ -210,7 +211,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 	} else {
 		tuneGC(total)
 	}
-	if l.Shard.Count > 0 {
+	if opts.StreamAbove == 0 || l.Shard.Count > 0 {
 		opts.StreamAbove = -1 // a shard's report carries what Capture keeps of each item
 	}
 	if l.Runs == nil && !l.large(opts.StreamAbove) {
