@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -14,13 +13,6 @@ import (
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
-
-// BaselineStreamAbove is the size of a release's results (bytes, all files) above which
-// `evalgate baseline` scores them as a stream, writes the items one by one and keeps the
-// recorded outputs beside the baseline (copied line by line); compressed results always
-// stream. A smaller release is read whole, so a small suite's baseline keeps its outputs
-// inline: one file.
-const BaselineStreamAbove = 8 << 20
 
 // MinBaselineRuns is seed 001 §4.4's minimum for variance-sensitive suites.
 const MinBaselineRuns = 3
@@ -37,7 +29,7 @@ type BaselineOptions struct {
 	// MaxMemory bounds the heap of a streamed (large) release's scoring, in bytes.
 	MaxMemory int64
 	// StreamAbove overrides the results size above which the release is streamed
-	// (BaselineStreamAbove; negative: always, as for compressed results).
+	// (StreamAbove; negative: always, as for compressed results).
 	StreamAbove int64
 }
 
@@ -84,7 +76,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		return "", nil, err
 	}
 	m := c.meter(o.judge.Quiet, "scoring", "records", "writing the baseline")
-	streamed := l.large(cmp.Or(o.StreamAbove, BaselineStreamAbove)) // scored as a stream, items written one by one
+	streamed := l.large(o.StreamAbove) // over StreamAbove: scored as a stream, items written one by one, outputs beside
 	if !streamed {
 		if err := l.LoadRuns(); err != nil {
 			return "", nil, err
