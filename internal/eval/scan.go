@@ -67,8 +67,10 @@ func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result,
 		defer close(readerDone)
 		defer close(ordered)
 		defer close(work)
+		size := 0 // the last batch's bytes: the next one is about as large
 		for {
-			b := &scanBatch{done: make(chan struct{})}
+			b := &scanBatch{done: make(chan struct{}), buf: make([]byte, 0, size+size/4),
+				ends: make([]int, 0, scanBatchLines), nums: make([]int, 0, scanBatchLines)}
 			for len(b.nums) < scanBatchLines {
 				text, n, err := lr.next()
 				if err == io.EOF {
@@ -85,6 +87,7 @@ func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result,
 			if len(b.nums) == 0 && b.err == nil {
 				return
 			}
+			size = len(b.buf)
 			select {
 			case ordered <- b:
 			case <-stop:

@@ -197,7 +197,7 @@ func (r *Report) mdTables(MarkdownOptions) []block {
 	}
 	title, items := r.Failing()
 	if len(items) > 0 {
-		fmt.Fprintf(&lists, "\n<details><summary>%s (%d)</summary>\n\n", title, len(items))
+		fmt.Fprintf(&lists, "\n<details><summary>%s (%d)</summary>\n\n", title, r.FailingTotal())
 		rows = nil
 		for i, it := range items {
 			if i == MaxListedItems {
@@ -211,7 +211,7 @@ func (r *Report) mdTables(MarkdownOptions) []block {
 				EscapeTrunc(it.Reason(), 80), EscapeTrunc(it.Got, 80)})
 		}
 		mdTable(&lists, []string{"Item", "Suite line", "Score", "Why", "Output"}, rows)
-		if n := len(items) - MaxListedItems; n > 0 {
+		if n := r.FailingTotal() - min(len(items), MaxListedItems); n > 0 {
 			fmt.Fprintf(&lists, "\n…and %d more (see the full report).\n", n)
 		}
 		lists.WriteString("\n</details>\n")

@@ -329,6 +329,13 @@ func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 func (c *buildChunk) render(sc *rubric.Scored, keep, keepAll bool) {
 	var buf []rubric.Sample
 	var compact []byte
+	if c.out == nil {
+		size := 0
+		for _, raw := range c.raws {
+			size += 2*len(raw) + 1024 // the parts, escaped and indented, and the scores
+		}
+		c.out = make([]byte, 0, size)
+	}
 	for k, raw := range c.raws {
 		i := c.start + k
 		p, err := parseParts(i, raw)

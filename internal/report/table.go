@@ -142,7 +142,7 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 	}
 	title, items := r.Failing()
 	if len(items) > 0 {
-		fmt.Fprintf(&b, "\n%s (%d):\n", title, len(items))
+		fmt.Fprintf(&b, "\n%s (%d):\n", title, r.FailingTotal())
 		rows = nil
 		for i, it := range items {
 			if i == MaxListedItems {
@@ -157,7 +157,7 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 		}
 		fitTable(&b, []column{{head: "item"}, {head: "suite line", fit: cutLeft}, {head: "score"}, {head: "why", fit: wrap},
 			{head: "output", fit: cut, optional: true}}, rows, width)
-		if n := len(items) - MaxListedItems; n > 0 {
+		if n := r.FailingTotal() - min(len(items), MaxListedItems); n > 0 {
 			fmt.Fprintf(&b, "…and %d more (--format json lists every item)\n", n)
 		}
 	}

@@ -209,7 +209,9 @@ func (r *Report) Failing() (title string, items []Item) {
 			byID[it.ID] = it
 		}
 		for _, ch := range c.NewlyFailing {
-			items = append(items, byID[ch.ID])
+			if it, ok := byID[ch.ID]; ok { // a large suite keeps only its worst items
+				items = append(items, it)
+			}
 		}
 		return "Newly failing items", items
 	}
@@ -219,6 +221,16 @@ func (r *Report) Failing() (title string, items []Item) {
 		}
 	}
 	return "Failing items", items
+}
+
+// FailingTotal is how many items Failing's list would hold if every item were kept: a
+// large streamed suite keeps only its worst failing items in memory, and the lists'
+// headings give the total.
+func (r *Report) FailingTotal() int {
+	if c := r.Comparison; c != nil {
+		return c.NumNewlyFailing()
+	}
+	return max(r.Summary.Items-r.Summary.Passed-len(r.Summary.Pending), 0)
 }
 
 // PendingTitle heads the list of pending items (r.Summary.Pending): neither passing
