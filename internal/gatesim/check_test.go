@@ -25,6 +25,7 @@ func TestSimulationMatchesCheck(t *testing.T) {
 		{Model: gatesim.ModelA, Shape: gatesim.ShapeBreak, Items: 50, CandRuns: 1, Drop: 0},
 		{Model: gatesim.ModelA, Shape: gatesim.ShapeBreak, Items: 50, CandRuns: 1, Drop: 0.08},
 		{Model: gatesim.ModelB, Shape: gatesim.ShapeUniform, Items: 60, CandRuns: 3, Drop: 0.04},
+		{Model: gatesim.ModelA, Shape: gatesim.ShapeBreak, Items: 200, CandRuns: 3, Drop: 0.04}, // the change model's target cell
 		{Model: gatesim.ModelB, Shape: gatesim.ShapeBreak, Items: 80, CandRuns: 1, Drop: 0.02},
 	}
 	statuses := map[gate.Status]int{}

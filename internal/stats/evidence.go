@@ -31,7 +31,9 @@ import (
 // where the second term is the baseline's own uncertainty about the item. Then:
 //
 //   - the estimated drop is Σ(μ̂_i − y_i)/n, in points of the whole suite, with
-//     standard error √(ΣV_i)/n;
+//     standard error √(ΣV_i)/n; items with ChangeMinRuns candidate runs or more on
+//     pass/fail scores enter it through the change model instead (evidence_change.go),
+//     which reads the candidate's runs too and leaves out an unchanged item's noise;
 //   - the test statistic weighs each item by its precision, Z = Σ(μ̂_i − y_i)/V_i /
 //     √(Σ1/V_i): a stable item that now fails moves Z a lot, a flip of an item that
 //     already flipped moves it little;
@@ -289,10 +291,20 @@ type EvidenceResult struct {
 	// predicts the candidate scores if nothing changed. CandMean is the candidate's mean.
 	PredictedMean float64 `json:"predicted_mean"`
 	CandMean      float64 `json:"candidate_mean"`
-	// Drop is PredictedMean − CandMean, absolute points of the 0–1 score (0.02 = 2 pts);
-	// SE is its standard error under "nothing changed".
+	// Drop is the estimated drop, absolute points of the 0–1 score (0.02 = 2 pts):
+	// PredictedMean − CandMean, except that the items with ChangeMinRuns candidate runs
+	// or more on pass/fail scores are measured by the change model (evidence_change.go)
+	// instead of by their prediction error. SE is the standard error of the prediction
+	// error PredictedMean − CandMean under "nothing changed"; the change model's
+	// estimate has less noise, so its interval is conservative.
 	Drop float64 `json:"drop"`
 	SE   float64 `json:"se"`
+	// ChangeItems is how many items the change model measured (0: none); ChangedShare
+	// its fitted share of items that changed on their own and Drift its fitted
+	// suite-wide drift of the others (positive: a drop).
+	ChangeItems  int     `json:"change_items,omitempty"`
+	ChangedShare float64 `json:"changed_share,omitempty"`
+	Drift        float64 `json:"drift,omitempty"`
 	// Z is the precision-weighted test statistic and Skew its skewness under "nothing
 	// changed"; PValue the one-sided p-value of "no drop" (Cornish–Fisher corrected).
 	Z      float64 `json:"z"`
@@ -333,6 +345,10 @@ type EvidenceAccumulator struct {
 	sumPQ, sumVarP    float64
 	top               contribHeap
 	err               error
+	// Items with ChangeMinRuns candidate runs or more: counted for the change model.
+	change    map[changeKey]int
+	changeN   int
+	plainDrop float64 // Σ(μ̂ − y) over the other items
 }
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
@@ -359,6 +375,15 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	v := pq/m + post.varP
 	e := post.mean - o.CandMean
 	a.n++
+	if o.CandRuns >= ChangeMinRuns && a.prior.Lambda >= ChangeMinLambda {
+		if a.change == nil {
+			a.change = map[changeKey]int{}
+		}
+		a.change[changeKey{b: keyOf(o.BaseMean, o.BaseRuns), c: keyOf(o.CandMean, o.CandRuns)}]++
+		a.changeN++
+	} else {
+		a.plainDrop += e
+	}
 	a.sumPred += post.mean
 	a.sumCand += o.CandMean
 	a.sumV += v
@@ -394,6 +419,11 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		SumPQ: a.sumPQ, SumVarP: a.sumVarP}
 	r.Drop = r.PredictedMean - r.CandMean
 	r.SE = math.Sqrt(a.sumV) / n
+	if len(a.change) > 0 {
+		ce := a.prior.measureChange(a.change)
+		r.Drop = (a.plainDrop + ce.drop) / n
+		r.ChangeItems, r.ChangedShare, r.Drift = a.changeN, ce.w, ce.delta
+	}
 	r.Z = a.sumWE / math.Sqrt(a.sumW)
 	r.Skew = a.sumW3M3 / math.Pow(a.sumW, 1.5)
 	r.PValue = 1 - normalCDF(cornishFisher(r.Z, r.Skew))

@@ -10,7 +10,15 @@ import (
 // the prior and one pass over the items. The budget is 1 s.
 //
 //	go test -run x -bench Evidence1M -benchtime 3x ./internal/stats
-func BenchmarkEvidence1M(b *testing.B) {
+func BenchmarkEvidence1M(b *testing.B) { benchmarkEvidence(b, 1) }
+
+// BenchmarkEvidence1M3Runs is BenchmarkEvidence1M with 3 candidate runs, where the
+// change model (evidence_change.go) measures every item.
+//
+//	go test -run x -bench Evidence1M3Runs -benchtime 3x ./internal/stats
+func BenchmarkEvidence1M3Runs(b *testing.B) { benchmarkEvidence(b, 3) }
+
+func benchmarkEvidence(b *testing.B, candRuns int) {
 	const n = 1_000_000
 	rng := rand.New(rand.NewPCG(1, 2))
 	obs := make([]Observation, n)
@@ -28,11 +36,13 @@ func BenchmarkEvidence1M(b *testing.B) {
 		}
 		m := float64(k) / 3
 		vars[i] = m * (1 - m) * 3 / 2
-		c := 0.0
-		if rng.Float64() < p {
-			c = 1
+		c := 0
+		for range candRuns {
+			if rng.Float64() < p {
+				c++
+			}
 		}
-		obs[i] = Observation{Index: i, BaseMean: m, BaseRuns: 3, CandMean: c, CandRuns: 1}
+		obs[i] = Observation{Index: i, BaseMean: m, BaseRuns: 3, CandMean: float64(c) / float64(candRuns), CandRuns: candRuns}
 	}
 	b.ResetTimer()
 	for range b.N {
