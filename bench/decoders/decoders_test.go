@@ -1,3 +1,10 @@
+// Package decoders measures the JSON libraries evalgate could decode results records
+// with, on the bench data (bench/gen.py's records):
+//
+//	DECODE_DATA=/path/items_10000.jsonl go test -run x -bench . -benchtime 30000x -count 5 ./bench/decoders
+//
+// and checks (agree_test.go) that each decodes every record to encoding/json's values.
+// docs/benchmarks.md, "JSON decoder", records the figures and the choice.
 package decoders
 
 import (

@@ -80,7 +80,7 @@ func limitMemory(m memoryFlag) int64 {
 
 // largeResults is the size of the results (bytes read, all files) from which tuneGC
 // lets the heap grow further between collections.
-const largeResults = 64 << 20
+const largeResults = 16 << 20
 
 // tuneGC lets the heap grow to five times the live heap between collections (GOGC 400,
 // still under the soft limit) when the results are large: a quarter of the CPU of a
