@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/evalgate/evalgate/internal/jsonenc"
 )
@@ -51,11 +52,18 @@ func Lookup(m map[string]any, path string) (any, bool) {
 	return cur, true
 }
 
+// hashBufs are scratch buffers for hashFields, which runs on every decoding worker.
+var hashBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // hashFields is the sha256 of the canonical JSON (sorted keys) of fields.
 func hashFields(fields map[string]any) string {
-	b, ok := jsonenc.Append(nil, fields, true) // as json.Marshal: sorted keys, HTML escaped
+	buf := hashBufs.Get().(*[]byte)
+	defer hashBufs.Put(buf)
+	b, ok := jsonenc.Append((*buf)[:0], fields, true) // as json.Marshal: sorted keys, HTML escaped
 	if !ok {
 		b, _ = json.Marshal(fields)
+	} else if cap(b) <= 1<<20 {
+		*buf = b // keep the grown buffer, not a huge one
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

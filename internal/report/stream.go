@@ -103,7 +103,7 @@ func (s *ItemStream) Capture(it *eval.Item, sm *rubric.Sample) ([]byte, error) {
 	}
 	// Layout: uvarint-prefixed prompt, expected, got and notes JSON, then the number of
 	// sample fields and each key and value JSON.
-	var b []byte
+	b := make([]byte, 0, len(d.Prompt)+len(d.Got)+len(d.Got)/8+256) // room for escapes and the rest
 	var err error
 	for _, v := range []any{d.Prompt, d.Expected, d.Got} {
 		if b, err = appendPart(b, v); err != nil {
@@ -141,11 +141,19 @@ func (s *ItemStream) Put(i int, b []byte) error {
 	return nil
 }
 
+// partBufs are scratch buffers for appendPart, which runs on the scoring workers.
+var partBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // appendPart appends v's JSON after its length.
 func appendPart(b []byte, v any) ([]byte, error) {
-	vb, err := appendValue(nil, v)
+	buf := partBufs.Get().(*[]byte)
+	defer partBufs.Put(buf)
+	vb, err := appendValue((*buf)[:0], v)
 	if err != nil {
 		return nil, err
+	}
+	if cap(vb) <= 1<<20 {
+		*buf = vb // keep the grown buffer, not a huge one
 	}
 	b = binary.AppendUvarint(b, uint64(len(vb)))
 	return append(b, vb...), nil
@@ -332,7 +340,7 @@ func (c *buildChunk) render(sc *rubric.Scored, keep, keepAll bool) {
 	if c.out == nil {
 		size := 0
 		for _, raw := range c.raws {
-			size += 2*len(raw) + 1024 // the parts, escaped and indented, and the scores
+			size += len(raw) + len(raw)/2 + 448 // the parts indented, and the scores
 		}
 		c.out = make([]byte, 0, size)
 	}
