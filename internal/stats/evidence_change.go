@@ -187,7 +187,10 @@ func (p Prior) measureChange(counts map[changeKey]int) changeEstimate {
 			m := w*l1 + (1-w)*f.l0
 			r := w * l1 / m
 			sumR += gr.n * r
-			c0, cb, cc := gr.n*(1-r)/f.l0, gr.n*r/f.ab, gr.n*r/f.ac
+			c0, cb, cc := 0.0, gr.n*r/f.ab, gr.n*r/f.ac
+			if f.l0 > 0 { // 0 when "kept its score" cannot explain the group (r = 1)
+				c0 = gr.n * (1 - r) / f.l0
+			}
 			s := sh[gr.ck]
 			for g, x := range gr.lb {
 				y := pw[g] * x

@@ -148,3 +148,23 @@ func TestChangeModelOrderFree(t *testing.T) {
 		t.Errorf("reversed order: %v %v %v; want %v %v %v", b.Drop, b.Drift, b.ChangedShare, a.Drop, a.Drift, a.ChangedShare)
 	}
 }
+
+// Many runs: an item that passed 400 of 400 baseline runs and failed 400 of 400
+// candidate runs has a likelihood of "kept its score" that underflows to 0; it is read
+// as changed, and the estimate stays a number: 1 item of 10 fell by 1, a drop of 0.1.
+func TestChangeModelManyRuns(t *testing.T) {
+	var obs []Observation
+	var vars []float64
+	for i := range 10 {
+		c := 1.0
+		if i == 0 {
+			c = 0
+		}
+		obs = append(obs, Observation{Index: i, BaseMean: 1, BaseRuns: 400, CandMean: c, CandRuns: 400})
+		vars = append(vars, 0)
+	}
+	r := measure(t, obs, vars)
+	if math.IsNaN(r.Drop) || math.Abs(r.Drop-0.1) > 0.005 {
+		t.Errorf("estimated drop %v; want 0.1 within 0.005", r.Drop)
+	}
+}
