@@ -39,7 +39,9 @@ func (it *Item) Field(path string) (any, bool) { return Lookup(it.Fields, path) 
 // Lookup follows a dotted path ("expected_contains.english") through nested objects.
 func Lookup(m map[string]any, path string) (any, bool) {
 	var cur any = m
-	for _, part := range strings.Split(path, ".") {
+	for more := true; more; {
+		var part string
+		part, path, more = strings.Cut(path, ".")
 		obj, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
