@@ -106,7 +106,7 @@ func mergeShards(sys *rubric.System, paths []string, m *progress.Meter) (*rubric
 			{"rubric_hash", first.RubricHash, p.RubricHash},
 			{"suite", first.Suite, p.Suite},
 			{"the suite file", fs.SuiteFile, ps.SuiteFile},
-			{"the results files", strings.Join(first.Metadata.ResultsFiles, ", "), strings.Join(p.Metadata.ResultsFiles, ", ")},
+			{"the list of results files", strings.Join(first.Metadata.ResultsFiles, ", "), strings.Join(p.Metadata.ResultsFiles, ", ")},
 			{"the suite's size", fmt.Sprint(fs.SuiteItems), fmt.Sprint(ps.SuiteItems)},
 		} {
 			if err := same(c[0], c[1], c[2], p); err != nil {
