@@ -238,34 +238,59 @@ func writeOutputs(path string, outs [][]map[string]any) error {
 }
 
 func readOutputs(path string) ([][]map[string]any, error) {
+	var outs [][]map[string]any
+	err := eachOutputRecord(path, func(run int, rec map[string]any) error {
+		for len(outs) <= run {
+			outs = append(outs, nil)
+		}
+		outs[run] = append(outs[run], rec)
+		return nil
+	})
+	return outs, err
+}
+
+// eachOutputInFile calls fn with each record of the outputs file kept beside the
+// baseline at base; errors reading the file name it.
+func eachOutputInFile(base, path string, fn func(run int, rec map[string]any) error) error {
+	var fnErr error
+	err := eachOutputRecord(path, func(run int, rec map[string]any) error {
+		fnErr = fn(run, rec)
+		return fnErr
+	})
+	if err != nil && fnErr == nil {
+		return eval.Errorf(base, 0, "", "recorded outputs %s: %v", filepath.Base(path), err)
+	}
+	return err
+}
+
+// eachOutputRecord streams the outputs file at path: one {"run": i, "record": {...}}
+// per line, gzip-compressed.
+func eachOutputRecord(path string, fn func(run int, rec map[string]any) error) error {
 	f, err := safeio.Open(path, "recorded outputs")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	zr, err := safeio.Decompress(f, path, safeio.MaxDecompressedBytes)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	dec := json.NewDecoder(zr)
-	var outs [][]map[string]any
 	for {
 		var line struct {
 			Run    int            `json:"run"`
 			Record map[string]any `json:"record"`
 		}
 		if err := dec.Decode(&line); err == io.EOF {
-			break
+			return nil
 		} else if err != nil {
-			return nil, err
+			return err
 		}
 		if line.Run < 0 || line.Run > 1000 {
-			return nil, fmt.Errorf("run index %d out of range", line.Run)
+			return fmt.Errorf("run index %d out of range", line.Run)
 		}
-		for len(outs) <= line.Run {
-			outs = append(outs, nil)
+		if err := fn(line.Run, line.Record); err != nil {
+			return err
 		}
-		outs[line.Run] = append(outs[line.Run], line.Record)
 	}
-	return outs, nil
 }

@@ -171,10 +171,12 @@ func CompareFile(ctx context.Context, cand *rubric.Scored, path string, opts Com
 			return nil, nil, r.repeatError(it.ID, first)
 		}
 	}
-	if needsRescore(cand.System, b) {
-		if b.Outputs, err = r.Outputs(); err != nil {
+	if b.FormatV1 {
+		if b.Outputs, err = r.Outputs(); err != nil { // a version 1 file is in memory already
 			return nil, nil, err
 		}
+	} else {
+		opts.stream = path // a scoring change re-scores the recorded outputs as a stream
 	}
 	c, err := compareScored(ctx, cand, b, path, bs, cs, opts)
 	b.Outputs = nil
@@ -187,12 +189,10 @@ type CompareOptions struct {
 	// baseline's recorded outputs against after a scoring change: a streamed check
 	// releases the candidate suite's fields once scored. Called only to re-score.
 	RescoreSuite func() (*eval.Suite, error)
-}
 
-// needsRescore reports whether the baseline's recorded outputs must be re-scored: a
-// scoring change, or a version 1 file (no per-item spread) that kept them.
-func needsRescore(sys *rubric.System, b *Baseline) bool {
-	return b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version || b.FormatV1
+	// stream is the baseline file whose recorded outputs a re-scoring reads as a stream
+	// ("": Baseline.Outputs, in memory).
+	stream string
 }
 
 // compareScored is Compare once the baseline's items are in bs: it re-scores the
@@ -203,20 +203,21 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 	rescored := false
 	switch {
 	case b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version:
-		if err := rescoreInto(ctx, cand, b, file, bs, opts); err != nil {
+		runs, err := rescoreInto(ctx, cand, b, file, bs, opts)
+		if err != nil {
 			return nil, err
 		}
 		rescored = true
 		if b.ScoringSystem == sys.Version {
 			// Only the rubric hash moved: say so, rather than "1.0.0 → 1.0.0".
 			notes = append(notes, fmt.Sprintf("the rubric changed but its version did not (still %s; rubric sha256 %.12s → %.12s): the baseline's %d recorded run(s) were re-scored under the new rubric; bump the version when the change is meant",
-				sys.Version, b.RubricHash, sys.Hash(), len(b.Outputs)))
+				sys.Version, b.RubricHash, sys.Hash(), runs))
 		} else {
 			notes = append(notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
-				b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), len(b.Outputs), sys.Version))
+				b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), runs, sys.Version))
 		}
 	case b.FormatV1 && len(b.Outputs) > 0:
-		if err := rescoreInto(ctx, cand, b, file, bs, opts); err != nil {
+		if _, err := rescoreInto(ctx, cand, b, file, bs, opts); err != nil {
 			return nil, err
 		}
 		notes = append(notes, fmt.Sprintf("baseline %s is format version 1: its %d recorded run(s) were re-scored for per-item spread; refresh it with `evalgate baseline --out %s` to save the work", file, len(b.Outputs), file))
@@ -239,25 +240,29 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 	return c, nil
 }
 
-// rescoreInto re-scores the baseline's recorded outputs and puts the figures in bs.
-func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, opts CompareOptions) error {
+// rescoreInto re-scores the baseline's recorded outputs and puts the figures in bs; it
+// returns how many recorded runs it read.
+func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, opts CompareOptions) (int, error) {
 	suite := cand.Suite
 	if opts.RescoreSuite != nil {
 		var err error
 		if suite, err = opts.RescoreSuite(); err != nil {
-			return err
+			return 0, err
 		}
+	}
+	if opts.stream != "" {
+		return rescoreStream(ctx, cand, suite, b, opts.stream, file, bs)
 	}
 	items, err := rescore(ctx, cand.System, suite, b, file)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for id, it := range items {
 		if x, ok := cand.Suite.Item(id); ok {
 			bs.override(x.Index, &it)
 		}
 	}
-	return nil
+	return len(b.Outputs), nil
 }
 
 // Candidate is one item of the side compared with the baseline.
@@ -580,12 +585,17 @@ func hashNote(a, b string) string {
 	return fmt.Sprintf(", rubric sha256 %.12s → %.12s", a, b)
 }
 
+// noOutputsError refuses to re-score a baseline that kept no recorded outputs.
+func noOutputsError(file string, b *Baseline, sys *rubric.System) error {
+	return &MismatchError{Msg: fmt.Sprintf(
+		"baseline %s was scored under %s (rubric sha256 %.12s) and this config is %s (rubric sha256 %.12s); the baseline carries no recorded outputs to re-score: refresh it with `evalgate baseline --results ... --out %s`",
+		file, b.ScoringSystem, b.RubricHash, sys.Version, sys.Hash(), file)}
+}
+
 // rescore scores the baseline's recorded outputs under the candidate's scoring system.
 func rescore(ctx context.Context, sys *rubric.System, suite *eval.Suite, b *Baseline, file string) (map[string]Item, error) {
 	if len(b.Outputs) == 0 {
-		return nil, &MismatchError{Msg: fmt.Sprintf(
-			"baseline %s was scored under %s (rubric sha256 %.12s) and this config is %s (rubric sha256 %.12s); the baseline carries no recorded outputs to re-score: refresh it with `evalgate baseline --results ... --out %s`",
-			file, b.ScoringSystem, b.RubricHash, sys.Version, sys.Hash(), file)}
+		return nil, noOutputsError(file, b, sys)
 	}
 	var runs []*eval.Run
 	for i, recs := range b.Outputs {

@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/stats"
 )
 
 // The test rubric has one `recorded` dimension on the unit scale, so each item's score
@@ -334,5 +336,20 @@ func TestLargeOutputsKeptBesideCompressed(t *testing.T) {
 	}
 	if len(loaded.Outputs) != 1 || len(loaded.Outputs[0]) != 5 || loaded.Outputs[0][0]["output"] != big {
 		t.Errorf("outputs not restored")
+	}
+	// Under another scoring version the file's outputs beside it are re-scored as a
+	// stream, to the comparison of the baseline loaded whole.
+	cfg2, _ := setup(t, "scoringSystem/1.1.0")
+	cand := score(t, cfg2, suite, run)
+	want, err := baseline.Compare(context.Background(), cand, loaded, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := baseline.CompareFile(context.Background(), cand, path, baseline.CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Rescored || cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})) != "" {
+		t.Errorf("re-scored from the file beside differs (-whole +stream):\n%s", cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -292,12 +293,41 @@ func (r *Reader) Outputs() ([][]map[string]any, error) {
 	if r.v1 != nil || r.done {
 		return r.outs, nil
 	}
-	r.done = true
-	if r.head.OutputsFile != "" {
-		if err := loadOutputsFile(r.path, r.head); err != nil {
-			return nil, err
+	err := r.EachOutput(func(run int, rec map[string]any) error {
+		for len(r.outs) <= run {
+			r.outs = append(r.outs, nil)
 		}
-		r.outs, r.head.Outputs = r.head.Outputs, nil
+		r.outs[run] = append(r.outs[run], rec)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.outs, nil
+}
+
+// EachOutput calls fn with each recorded output in turn, never holding them: those of
+// the file kept beside the baseline, then the inline lines after the items. Call it
+// after the last item, once (instead of Outputs).
+func (r *Reader) EachOutput(fn func(run int, rec map[string]any) error) error {
+	if r.v1 != nil || r.done {
+		for run, recs := range r.outs {
+			for _, rec := range recs {
+				if err := fn(run, rec); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	r.done = true
+	if name := r.head.OutputsFile; name != "" {
+		if err := checkOutputsFile(r.path, r.head); err != nil {
+			return err
+		}
+		if err := eachOutputInFile(r.path, filepath.Join(filepath.Dir(r.path), name), fn); err != nil {
+			return err
+		}
 	}
 	for r.sc.Next() {
 		line := bytes.TrimSpace(r.sc.Bytes())
@@ -305,7 +335,7 @@ func (r *Reader) Outputs() ([][]map[string]any, error) {
 			continue
 		}
 		if err := safeio.CheckJSONDepth(r.path, line, r.sc.Line()); err != nil {
-			return nil, err
+			return err
 		}
 		var o outputLine
 		dec := json.NewDecoder(bytes.NewReader(line))
@@ -314,20 +344,16 @@ func (r *Reader) Outputs() ([][]map[string]any, error) {
 			if err == nil {
 				err = errors.New(`want {"run": N, "record": {...}}`)
 			}
-			return nil, eval.Errorf(r.path, r.sc.Line(), "", "not a recorded output: %v", err)
+			return eval.Errorf(r.path, r.sc.Line(), "", "not a recorded output: %v", err)
 		}
 		if o.Run < 0 || o.Run >= max(len(r.head.Runs), 1) {
-			return nil, eval.Errorf(r.path, r.sc.Line(), "", "recorded output of run %d; the baseline has %d run(s)", o.Run, len(r.head.Runs))
+			return eval.Errorf(r.path, r.sc.Line(), "", "recorded output of run %d; the baseline has %d run(s)", o.Run, len(r.head.Runs))
 		}
-		for len(r.outs) <= o.Run {
-			r.outs = append(r.outs, nil)
+		if err := fn(o.Run, o.Record); err != nil {
+			return err
 		}
-		r.outs[o.Run] = append(r.outs[o.Run], o.Record)
 	}
-	if err := r.sc.Err(); err != nil {
-		return nil, err
-	}
-	return r.outs, nil
+	return r.sc.Err()
 }
 
 // Close releases the file.

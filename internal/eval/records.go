@@ -23,3 +23,9 @@ func (r *Run) AddRecord(line int, fields map[string]any) error {
 	r.Results = append(r.Results, res)
 	return nil
 }
+
+// NewResult validates one decoded results record (a baseline's recorded output) as a
+// Result; file and line name it in messages.
+func NewResult(file string, line int, fields map[string]any) (*Result, error) {
+	return newResult(file, line, fields)
+}
