@@ -2,6 +2,7 @@ package baseline_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -159,5 +160,26 @@ func TestNewlyFailingListIsBounded(t *testing.T) {
 	}
 	if c.NewlyPassingCount != 0 || c.NumNewlyPassing() != 0 {
 		t.Errorf("newly passing count %d; want 0", c.NewlyPassingCount)
+	}
+}
+
+// TestCompareFileWithoutOutputsRefusesRescoring: a version 2 file that kept no recorded
+// outputs, under another scoring version, is refused as Compare refuses it.
+func TestCompareFileWithoutOutputsRefusesRescoring(t *testing.T) {
+	cfg, suite := setup(t, "scoringSystem/1.0.0")
+	all := map[string]float64{"a": 1, "b": 1, "c": 1, "d": 1, "e": 1}
+	b := baseline.FromScored(score(t, cfg, suite, runOf(t, "r", all, ids...)), baseline.Options{})
+	b.Outputs = nil
+	path := filepath.Join(t.TempDir(), "b.json")
+	if err := baseline.Save(path, b); err != nil {
+		t.Fatal(err)
+	}
+	cfg2, _ := setup(t, "scoringSystem/1.1.0")
+	cand := score(t, cfg2, suite, runOf(t, "c", all, ids...))
+	_, want := baseline.Compare(context.Background(), cand, b, path)
+	_, _, got := baseline.CompareFile(context.Background(), cand, path, baseline.CompareOptions{})
+	var me *baseline.MismatchError
+	if !errors.As(got, &me) || want == nil || got.Error() != want.Error() {
+		t.Errorf("CompareFile: %v\nwant the MismatchError %v", got, want)
 	}
 }
