@@ -158,25 +158,20 @@ func historyRecord(b *baseline.Baseline, ref string) history.Record {
 		GradingSystem: b.GradingSystem, RubricHash: b.RubricHash}
 }
 
-// rescoreSuite gives the suite with its items' fields again, for re-scoring a
+// rescoreSuite gives the suite file's items again, with their fields, for re-scoring a
 // baseline's recorded outputs after a scoring change, when a streamed check released
-// them once scored (nil otherwise: the scored suite still has them).
+// them once scored. A suite built from the results needs none: the recorded records
+// carry the same suite fields, which the scorers read when the item has none left.
 func (l *Loaded) rescoreSuite(stream *report.ItemStream) func() (*eval.Suite, error) {
-	if stream == nil {
+	cfg := l.Config
+	if stream == nil || cfg.Suite == "" {
 		return nil
 	}
 	return func() (*eval.Suite, error) {
-		if cfg := l.Config; cfg.Suite != "" {
-			s, err := eval.LoadSuite(cfg.Path(cfg.Suite))
-			if err != nil || l.Shard.Count <= 1 {
-				return s, err
-			}
-			return s.Subset(l.Shard), nil
+		s, err := eval.LoadSuite(cfg.Path(cfg.Suite))
+		if err != nil || l.Shard.Count <= 1 {
+			return s, err
 		}
-		run, err := eval.LoadRun(l.Paths[0]) // the suite came from the first results file
-		if err != nil {
-			return nil, err
-		}
-		return eval.SuiteFromRun(run)
+		return s.Subset(l.Shard), nil
 	}
 }
