@@ -189,6 +189,8 @@ type CompareOptions struct {
 	// baseline's recorded outputs against after a scoring change: a streamed check
 	// releases the candidate suite's fields once scored. Called only to re-score.
 	RescoreSuite func() (*eval.Suite, error)
+	// MaxMemory bounds the live heap while re-scoring (rubric.ScoreOptions.MaxMemory).
+	MaxMemory int64
 
 	// stream is the baseline file whose recorded outputs a re-scoring reads as a stream
 	// ("": Baseline.Outputs, in memory).
@@ -251,7 +253,7 @@ func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file str
 		}
 	}
 	if opts.stream != "" {
-		return rescoreStream(ctx, cand, suite, b, opts.stream, file, bs)
+		return rescoreStream(ctx, cand, suite, b, opts.stream, file, bs, opts.MaxMemory)
 	}
 	items, err := rescore(ctx, cand.System, suite, b, file)
 	if err != nil {

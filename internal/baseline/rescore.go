@@ -12,7 +12,7 @@ import (
 // candidate's scoring system as a stream — one pass over the outputs per recorded run,
 // compact scores only, never the outputs held — and puts each item's figures in bs. It
 // returns how many recorded runs it read (as Baseline.Outputs would count them).
-func rescoreStream(ctx context.Context, cand *rubric.Scored, suite *eval.Suite, b *Baseline, path, file string, bs *baseSide) (int, error) {
+func rescoreStream(ctx context.Context, cand *rubric.Scored, suite *eval.Suite, b *Baseline, path, file string, bs *baseSide, maxMemory int64) (int, error) {
 	sys := cand.System
 	runs := 0 // highest recorded run index seen, plus one
 	srcs := make([]rubric.RunSource, max(len(b.Runs), 1))
@@ -54,7 +54,7 @@ func rescoreStream(ctx context.Context, cand *rubric.Scored, suite *eval.Suite, 
 			})
 		}}
 	}
-	sc, err := rubric.ScoreRuns(ctx, sys, suite, srcs, rubric.ScoreOptions{})
+	sc, err := rubric.ScoreRuns(ctx, sys, suite, srcs, rubric.ScoreOptions{MaxMemory: maxMemory})
 	if err != nil {
 		return 0, &MismatchError{Msg: fmt.Sprintf("re-scoring baseline %s under %s failed: %v; refresh it with `evalgate baseline`", file, sys.Version, err)}
 	}

@@ -337,7 +337,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 		}
 		var b *baseline.Baseline
 		var err error
-		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream)}); err != nil {
+		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream), MaxMemory: opts.MaxMemory}); err != nil {
 			return nil, err
 		}
 		baseMetrics = b.Metrics
