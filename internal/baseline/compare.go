@@ -10,6 +10,7 @@ import (
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
+	"github.com/evalgate/evalgate/internal/topk"
 )
 
 // Comparison is a candidate set against the baseline: what changed, measured. It
@@ -559,26 +560,44 @@ func evidenceItems(ev stats.EvidenceResult, bs *baseSide, cm compared, cs candSi
 
 // topDrops keeps the items whose score fell most, largest fall first (ties in
 // candidate order), at most MaxBiggestDrops: a bounded list however many items fell.
-type topDrops []ItemChange
-
-func (t *topDrops) add(ch ItemChange) {
-	fall := ch.BaseScore - ch.CandScore
-	p := len(*t)
-	for p > 0 && (*t)[p-1].BaseScore-(*t)[p-1].CandScore < fall {
-		p--
-	}
-	if p >= MaxBiggestDrops {
-		return
-	}
-	*t = append(*t, ItemChange{})
-	copy((*t)[p+1:], (*t)[p:])
-	(*t)[p] = ch
-	if len(*t) > MaxBiggestDrops {
-		*t = (*t)[:MaxBiggestDrops]
-	}
+type topDrops struct {
+	n    int
+	kept *topk.Keeper[droppedItem]
 }
 
-func (t topDrops) list() []ItemChange { return []ItemChange(t) }
+// droppedItem is an item's change and its place in the candidate's order.
+type droppedItem struct {
+	ch   ItemChange
+	pos  int
+	fall float64
+}
+
+func fellMore(a, b droppedItem) bool {
+	if a.fall != b.fall {
+		return a.fall > b.fall
+	}
+	return a.pos < b.pos
+}
+
+func (t *topDrops) add(ch ItemChange) {
+	if t.kept == nil {
+		t.kept = topk.New(MaxBiggestDrops, fellMore)
+	}
+	t.kept.Offer(droppedItem{ch: ch, pos: t.n, fall: ch.BaseScore - ch.CandScore})
+	t.n++
+}
+
+func (t topDrops) list() []ItemChange {
+	if t.kept == nil {
+		return nil
+	}
+	best := t.kept.Best()
+	out := make([]ItemChange, len(best))
+	for i, d := range best {
+		out[i] = d.ch
+	}
+	return out
+}
 
 func hashNote(a, b string) string {
 	if a == b {

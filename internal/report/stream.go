@@ -2,19 +2,18 @@ package report
 
 import (
 	"bufio"
-	"container/heap"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
-	"sort"
 	"sync"
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/jsonenc"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/topk"
 )
 
 // KeepAllItems is the suite size up to which a streamed report keeps every item in
@@ -288,7 +287,7 @@ func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 	}()
 	defer wg.Wait()
 	defer close(stop)
-	var worst failHeap
+	worst := topk.New(MaxKeptFailing, failsWorse)
 	for c := range ordered {
 		<-c.done
 		if c.err != nil {
@@ -306,13 +305,7 @@ func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 			continue
 		}
 		for k, it := range c.items {
-			if worst.Len() == MaxKeptFailing && it.Score >= worst[0].item.Score {
-				continue // no better than every kept one (and later in the suite)
-			}
-			heap.Push(&worst, ranked{it, c.idx[k]})
-			if worst.Len() > MaxKeptFailing {
-				heap.Pop(&worst)
-			}
+			worst.Offer(ranked{it, c.idx[k]})
 		}
 	}
 	select {
@@ -324,8 +317,7 @@ func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 		return nil, fmt.Errorf("report: writing the items: %w", err)
 	}
 	if !keepAll {
-		sort.Slice(worst, func(a, b int) bool { return worst[a].idx < worst[b].idx })
-		for _, r := range worst {
+		for _, r := range worst.Kept(func(a, b ranked) int { return a.idx - b.idx }) {
 			out.kept = append(out.kept, r.item)
 		}
 	}
@@ -406,27 +398,17 @@ func (it Item) materialize() Item {
 	return it
 }
 
-// ranked is a failing item and its suite position; failHeap keeps the lowest scores
-// (the heap's top is the best of the kept, dropped first; ties keep the earlier item).
+// ranked is a failing item and its suite position.
 type ranked struct {
 	item Item
 	idx  int
 }
 
-type failHeap []ranked
-
-func (h failHeap) Len() int { return len(h) }
-func (h failHeap) Less(a, b int) bool {
-	if h[a].item.Score != h[b].item.Score {
-		return h[a].item.Score > h[b].item.Score
+// failsWorse ranks the lower score first (the items kept when a suite fails too many to
+// keep them all); ties: the earlier item.
+func failsWorse(a, b ranked) bool {
+	if a.item.Score != b.item.Score {
+		return a.item.Score < b.item.Score
 	}
-	return h[a].idx > h[b].idx
-}
-func (h failHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *failHeap) Push(x any)   { *h = append(*h, x.(ranked)) }
-func (h *failHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return a.idx < b.idx
 }

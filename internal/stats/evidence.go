@@ -1,11 +1,12 @@
 package stats
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/evalgate/evalgate/internal/topk"
 )
 
 // The evidence measurement: how strongly does a candidate's drop stand out from the
@@ -343,7 +344,7 @@ type EvidenceAccumulator struct {
 	sumV, sumW, sumWE float64
 	sumW3M3           float64
 	sumPQ, sumVarP    float64
-	top               contribHeap
+	top               *topk.Keeper[Contribution]
 	err               error
 	// Items with ChangeMinRuns candidate runs or more: counted for the change model.
 	change    map[changeKey]int
@@ -353,7 +354,7 @@ type EvidenceAccumulator struct {
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
 func NewEvidenceAccumulator(prior Prior, k int) *EvidenceAccumulator {
-	return &EvidenceAccumulator{prior: prior, k: k}
+	return &EvidenceAccumulator{prior: prior, k: k, top: topk.New(k, weighsMore)}
 }
 
 // Add measures one item.
@@ -397,12 +398,7 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.sumW3M3 += w * w * w * skew * math.Pow(v, 1.5)
 	if a.k > 0 {
 		c := Contribution{Index: o.Index, Predicted: post.mean, Z: e / math.Sqrt(v), Weight: w * e}
-		if len(a.top) < a.k {
-			heap.Push(&a.top, c)
-		} else if c.Weight > a.top[0].Weight {
-			a.top[0] = c
-			heap.Fix(&a.top, 0)
-		}
+		a.top.Offer(c)
 	}
 }
 
@@ -427,11 +423,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	r.Z = a.sumWE / math.Sqrt(a.sumW)
 	r.Skew = a.sumW3M3 / math.Pow(a.sumW, 1.5)
 	r.PValue = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
-	h := append(contribHeap(nil), a.top...)
-	r.Top = make([]Contribution, len(h))
-	for i := len(h) - 1; i >= 0; i-- { // the heap's root is the smallest
-		r.Top[i] = heap.Pop(&h).(Contribution)
-	}
+	r.Top = a.top.Best()
 	return r, nil
 }
 
@@ -480,21 +472,10 @@ func normalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 // normalQuantile is the standard normal quantile function.
 func normalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
 
-// contribHeap is a min-heap of contributions by Weight.
-type contribHeap []Contribution
-
-func (h contribHeap) Len() int { return len(h) }
-func (h contribHeap) Less(i, j int) bool {
-	if h[i].Weight != h[j].Weight {
-		return h[i].Weight < h[j].Weight
+// weighsMore ranks the larger evidence weight first; ties: the earlier item.
+func weighsMore(a, b Contribution) bool {
+	if a.Weight != b.Weight {
+		return a.Weight > b.Weight
 	}
-	return h[i].Index > h[j].Index // ties: the earlier item ranks higher
-}
-func (h contribHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *contribHeap) Push(x any)   { *h = append(*h, x.(Contribution)) }
-func (h *contribHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return a.Index < b.Index
 }
