@@ -3,12 +3,13 @@ package cli
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/testtools"
 )
 
 // tickingClock is a clock that moves by step at every reading: the progress meter
@@ -122,12 +123,7 @@ func TestProgressOnMergeAndBaseline(t *testing.T) {
 // evalgate run shows the runner's progress (a line every tenth of the suite) unless
 // --quiet.
 func TestRunQuiet(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is needed by the tutor example's sut.py")
-		}
-		t.Skip("python3 not installed")
-	}
+	testtools.Require(t, "the tutor example's sut.py", "python3")
 	cfg := "../../examples/tutor-capstone/evalgate.yaml"
 	for _, quiet := range []bool{false, true} {
 		args := []string{"run", "--config", cfg, "--out", filepath.Join(t.TempDir(), "r.jsonl")}

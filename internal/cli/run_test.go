@@ -2,8 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,17 +9,13 @@ import (
 
 	"github.com/evalgate/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/testtools"
 )
 
 // TestRunExecThenCheck runs the tutor example's stand-in system (sut.py) over the suite
 // with `evalgate run`, then scores the results with `evalgate check`.
 func TestRunExecThenCheck(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is needed by the tutor example's sut.py")
-		}
-		t.Skip("python3 not installed")
-	}
+	testtools.Require(t, "the tutor example's sut.py", "python3")
 	out := filepath.Join(t.TempDir(), "sut.jsonl")
 	var stdout, stderr bytes.Buffer
 	c := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
