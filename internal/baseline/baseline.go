@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -168,13 +167,6 @@ func lineOf(data []byte, off int64) int {
 		off = int64(len(data))
 	}
 	return bytes.Count(data[:off], []byte("\n")) + 1
-}
-
-func unwrap(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // Save writes the baseline in format version 2, atomically (temp file + rename), one

@@ -176,9 +176,6 @@ func (r *Reader) Header() *Baseline {
 	return &h
 }
 
-// Items is the number of items the header announces.
-func (r *Reader) Items() int { return r.count }
-
 // Next returns the next item; ok is false after the last one.
 func (r *Reader) Next() (it Item, ok bool, err error) {
 	if r.v1 != nil {

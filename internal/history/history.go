@@ -146,14 +146,6 @@ func (r *Record) validate() error {
 
 func unit(x float64) bool { return !math.IsNaN(x) && x >= 0 && x <= 1 }
 
-func unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
 // Append adds rec to the history at path unless a record for the same commit is
 // already there (refreshing twice from one commit records it once). It sets
 // rec.ScoringChanged against the last record, writes one line with O_APPEND (the file

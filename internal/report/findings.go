@@ -16,10 +16,3 @@ func (r *Report) findingsMarkdown(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 }
-
-// findingsTable is the diagnosis for a terminal.
-func (r *Report) findingsTable(b *strings.Builder) {
-	for _, f := range r.Findings {
-		fmt.Fprintf(b, "diagnosis: %s\n", plain(strings.ReplaceAll(f.Message, "`", "")))
-	}
-}

@@ -60,16 +60,3 @@ func chartNum(x float64) string {
 	}
 	return s
 }
-
-// MermaidChartOf returns the first mermaid block of a markdown text, for messages.
-func MermaidChartOf(md string) string {
-	i := strings.Index(md, "```mermaid")
-	if i < 0 {
-		return ""
-	}
-	j := strings.Index(md[i+3:], "```")
-	if j < 0 {
-		return md[i:]
-	}
-	return md[i : i+3+j+3]
-}
