@@ -42,8 +42,9 @@ type CheckOptions struct {
 	Now                            time.Time
 	CodeVersion                    string
 	Env                            *rubric.Env
-	// StreamAbove overrides the results size above which check streams (StreamAbove);
-	// negative: always.
+	// StreamAbove, when positive, reads results of at most that many bytes into memory
+	// instead of streaming them (tests compare the two paths); zero or negative: every
+	// JSONL results file streams, as the command line does.
 	StreamAbove int64
 	// Shard, when its Count is over 1, scores only that part of the suite.
 	Shard eval.Shard
