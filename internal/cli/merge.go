@@ -4,11 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/config"
@@ -273,16 +270,4 @@ func (c *CLI) gateReports(o common, paths []string, noBaseline bool) int {
 		return ExitPass
 	}
 	return r.Verdict.ExitCode()
-}
-
-// loadConfigOnly is Load without results: a merge reads its scores from reports.
-func loadConfigOnly(opts CheckOptions) (*Loaded, error) {
-	if _, err := os.Stat(opts.Config); errors.Is(err, fs.ErrNotExist) {
-		return nil, eval.Errorf(opts.Config, 0, "", "no config file; pass --config FILE or create %s (see README: \"Configuration\")", config.DefaultFile)
-	}
-	cfg, err := config.Load(opts.Config, envOrEmpty(opts.Env))
-	if err != nil {
-		return nil, err
-	}
-	return &Loaded{Config: cfg}, nil
 }

@@ -95,8 +95,9 @@ type Loaded struct {
 	outputs *diagnose.Outputs
 }
 
-// Load reads the config and the suite, and finds the results files.
-func Load(opts CheckOptions) (*Loaded, error) {
+// loadConfigOnly reads the config alone: the first step of Load, and all a merge needs
+// (it reads its scores from reports).
+func loadConfigOnly(opts CheckOptions) (*Loaded, error) {
 	if _, err := os.Stat(opts.Config); errors.Is(err, fs.ErrNotExist) {
 		return nil, eval.Errorf(opts.Config, 0, "", "no config file; pass --config FILE or create %s (see README: \"Configuration\")", config.DefaultFile)
 	}
@@ -104,6 +105,16 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	return &Loaded{Config: cfg}, nil
+}
+
+// Load reads the config and the suite, and finds the results files.
+func Load(opts CheckOptions) (*Loaded, error) {
+	cl, err := loadConfigOnly(opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg := cl.Config
 	paths, err := resultsPaths(opts.Results, cfg)
 	if err != nil {
 		return nil, err
