@@ -63,7 +63,14 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		return nil, err
 	}
 	opts.Import = imp
-	l, err := Load(opts)
+	var l *Loaded
+	if len(in.Reports) > 0 {
+		// A report already scored (merged shards): the config alone, as check --report.
+		opts.Progress = c.meter(false, "merging", "items", "building the report")
+		l, err = loadConfigOnly(opts)
+	} else {
+		l, err = Load(opts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -87,10 +94,16 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 			defer os.Remove(path)
 		}
 	}
-	r, err := l.Check(ctx, opts)
+	var r *report.Report
+	if len(in.Reports) > 0 {
+		r, err = l.checkReports(ctx, opts, in.Reports)
+	} else {
+		r, err = l.Check(ctx, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
+	defer r.Close()
 	if in.BaselinePath == "" && in.ReadBase != nil && base.Baseline != "" {
 		// The score's history beside the base commit's baseline, read as of the base
 		// commit too: the comment sets the last releases next to this pull request.
@@ -254,6 +267,22 @@ func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
 		cmd.Baseline = rel(in.BaselinePath)
 	}
 	r.Command = reproduce(cmd, nil)
+	if len(in.Reports) > 0 {
+		r.Command = reportCommand(r.Command, in.Reports, rel)
+	}
+}
+
+// reportCommand is the command that gates again on the reports the action gated on:
+// check --report for one merged report, merge for shards' partial reports.
+func reportCommand(check string, reports []string, rel func(string) string) string {
+	if len(reports) == 1 {
+		return check + " --report " + rel(reports[0])
+	}
+	cmd := "evalgate merge" + strings.TrimPrefix(check, "evalgate check")
+	for _, p := range reports {
+		cmd += " " + rel(p)
+	}
+	return cmd
 }
 
 // annotations point at the suite lines of newly failing items (failing items when there

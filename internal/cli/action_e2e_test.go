@@ -50,8 +50,14 @@ const (
 	refreshBranch = "evalgate/refresh/baselines/tutor-capstone"
 )
 
-// repoRoot is the repository root, relative to this package's directory.
-const repoRoot = "../.."
+// repoRoot is the repository root, absolute (a test may change directory).
+var repoRoot = func() string {
+	abs, err := filepath.Abs("../..")
+	if err != nil {
+		panic(err)
+	}
+	return abs
+}()
 
 // buildEvalgate builds ./cmd/evalgate as the Dockerfile does (static, trimmed paths)
 // into a temporary directory of t, which every end-to-end case shares.
@@ -390,8 +396,16 @@ type actionRun struct {
 func runAction(t *testing.T, bin string, f *fakeGitHub, spec actionSpec) actionRun {
 	t.Helper()
 	dir := t.TempDir()
-	run := actionRun{workspace: filepath.Join(dir, "workspace"), tmp: filepath.Join(dir, "tmp")}
-	copyRepoFiles(t, run.workspace)
+	workspace := filepath.Join(dir, "workspace")
+	copyRepoFiles(t, workspace)
+	return runActionIn(t, bin, f, spec, dir, workspace)
+}
+
+// runActionIn is runAction in a workspace of the caller's; dir, a fresh directory,
+// takes the event payload, the outputs and the temporary directory.
+func runActionIn(t *testing.T, bin string, f *fakeGitHub, spec actionSpec, dir, workspace string) actionRun {
+	t.Helper()
+	run := actionRun{workspace: workspace, tmp: filepath.Join(dir, "tmp")}
 	if spec.setup != nil {
 		spec.setup(t, run.workspace)
 	}
@@ -545,27 +559,34 @@ func e2eEvent(t *testing.T, name string, edit func(map[string]any)) map[string]a
 // repository's evalgate.yaml, examples/tutor-capstone and baselines/.
 func copyRepoFiles(t *testing.T, workspace string) {
 	t.Helper()
-	for _, p := range []string{"evalgate.yaml", "examples/tutor-capstone", "baselines"} {
-		src := filepath.Join(repoRoot, filepath.FromSlash(p))
-		err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+	for rel, content := range projectFiles(t, repoRoot, "evalgate.yaml", "examples/tutor-capstone", "baselines") {
+		e2eWrite(t, filepath.Join(workspace, filepath.FromSlash(rel)), content)
+	}
+}
+
+// projectFiles reads the files at paths (files, or directories walked) under root, by
+// their slash paths relative to root.
+func projectFiles(t *testing.T, root string, paths ...string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, p := range paths {
+		err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(p)), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
-			rel, err := filepath.Rel(repoRoot, path)
+			rel, err := filepath.Rel(root, path)
 			if err != nil {
 				return err
 			}
 			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			e2eWrite(t, filepath.Join(workspace, rel), string(b))
-			return nil
+			out[filepath.ToSlash(rel)] = string(b)
+			return err
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
+	return out
 }
 
 // baseFiles are the files of the base commit the fake serves: the repository's own

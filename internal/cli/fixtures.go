@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/evalgate/evalgate/internal/config"
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/fixtures"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -28,7 +29,15 @@ func (l *Loaded) RunRubricTests(ctx context.Context, notice func(string)) error 
 		}
 		sys = &replay.Scoring
 	}
-	notices, err := fixtures.Run(ctx, sys, l.Suite, cfg.Fixtures)
+	suite := l.Suite
+	if l.Shard.Count > 1 && cfg.Suite != "" {
+		// A shard holds part of the suite; the rubric tests name items of all of it.
+		var err error
+		if suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
+			return err
+		}
+	}
+	notices, err := fixtures.Run(ctx, sys, suite, cfg.Fixtures)
 	if notice != nil {
 		for _, n := range notices {
 			notice(n)

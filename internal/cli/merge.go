@@ -190,6 +190,12 @@ func checkReports(ctx context.Context, opts CheckOptions, paths []string) (*repo
 	if err != nil {
 		return nil, err
 	}
+	return l.checkReports(ctx, opts, paths)
+}
+
+// checkReports is checkReports with the config loaded (the action swaps in the base
+// commit's grading system first).
+func (l *Loaded) checkReports(ctx context.Context, opts CheckOptions, paths []string) (*report.Report, error) {
 	sc, items, first, err := mergeShards(&l.Config.Scoring, paths, opts.Progress)
 	opts.Progress.End(err)
 	if err != nil {

@@ -110,6 +110,21 @@ func TestShardedWorkflowRuns(t *testing.T) {
 				seen[line[0]+" "+line[1]] = true
 				code = runIn(t, line...)
 			}
+			if isAction(st.Uses) && code == cli.ExitPass {
+				// The action on the pull request, against a fake GitHub serving the
+				// base commit: this project's config and baseline as committed.
+				seen["action report"] = st.With["report"] != ""
+				f := newFakeGitHub(t, fakeRepo{baseFiles: projectFiles(t, repo, "evalgate.yaml", "baselines")})
+				run := runActionIn(t, "", f, actionSpec{eventName: "pull_request", event: "pull_request.opened", inputs: st.With}, t.TempDir(), job)
+				if code = run.code; code == cli.ExitBadInput {
+					t.Errorf("the action step: exit 2:\n%s", run.stdout)
+				}
+				f.mu.Lock()
+				if len(f.comments) != 1 || len(f.checkRuns) != 1 {
+					t.Errorf("the action step wrote %d comments and %d check runs; want one each", len(f.comments), len(f.checkRuns))
+				}
+				f.mu.Unlock()
+			}
 		}
 		return code
 	}
@@ -145,11 +160,17 @@ func TestShardedWorkflowRuns(t *testing.T) {
 	if diff := cmp.Diff(want, shLines(t, doc)); diff != "" {
 		t.Errorf("docs/sharding.md's commands differ from the workflow's for shard 2 (-workflow +doc):\n%s", diff)
 	}
-	for _, want := range []string{"run --shard", "score --shard", "merge --no-baseline", "check --report"} {
+	for _, want := range []string{"run --shard", "score --shard", "merge --no-baseline", "action report"} {
 		if !seen[want] {
 			t.Errorf("the workflow never runs `evalgate %s ...`; ran %v", want, seen)
 		}
 	}
+}
+
+// isAction reports whether a step's uses: is the evalgate action itself (not setup).
+func isAction(uses string) bool {
+	name, _, _ := strings.Cut(uses, "@")
+	return name == "evalgate/evalgate"
 }
 
 // evalgateLines are the evalgate commands of a step's script, as argument lists

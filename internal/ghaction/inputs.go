@@ -42,8 +42,12 @@ const (
 
 // Inputs are the action's inputs (action.yml), validated.
 type Inputs struct {
-	Config           string
-	Results          []string // patterns, as given: one a line or comma separated
+	Config  string
+	Results []string // patterns, as given: one a line or comma separated
+	// Report holds patterns (as Results) of an already scored JSON report to gate on
+	// instead of scoring results: the report of `evalgate merge`, or every shard's
+	// partial report. Mode check only, and never with Results.
+	Report           []string
 	Baseline         string
 	Token            string
 	Comment          github.CommentMode
@@ -71,6 +75,7 @@ var inputDefaults = map[string]string{
 	"config":            "evalgate.yaml",
 	"results":           "",
 	"results-format":    "",
+	"report":            "",
 	"baseline":          "",
 	"github-token":      "",
 	"comment":           "always",
@@ -123,6 +128,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	in := Inputs{
 		Config:           get("config"),
 		Results:          splitPatterns(get("results")),
+		Report:           splitPatterns(get("report")),
 		Baseline:         get("baseline"),
 		Token:            get("github-token"),
 		Comment:          github.CommentMode(oneOf("comment", "always", "on-change", "on-failure", "never")),
@@ -139,6 +145,12 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	in.PublishBudget = durationInput(get, "publish-budget", &errs)
 	if in.Config == "" {
 		errs = append(errs, &InputError{Input: "config", Msg: "is empty; want the path of the evalgate config"})
+	}
+	if len(in.Report) > 0 && len(in.Results) > 0 {
+		errs = append(errs, &InputError{Input: "report", Value: get("report"), Msg: "gates on a report already scored: leave the results input empty (the shards scored the results)"})
+	}
+	if len(in.Report) > 0 && in.Mode == ModeBaseline {
+		errs = append(errs, &InputError{Input: "report", Value: get("report"), Msg: "is for mode check; mode baseline builds the baseline from results files"})
 	}
 	if strings.ContainsAny(in.CheckName, "\r\n") || in.CheckName == "" {
 		errs = append(errs, &InputError{Input: "check-name", Value: in.CheckName, Msg: "must be one non-empty line"})

@@ -35,6 +35,10 @@ type CheckInput struct {
 	// Results are the result files the results input matched, sorted; none means the
 	// config's own.
 	Results []string
+	// Reports, when set, are the JSON reports the report input matched, sorted: gate on
+	// them (joined, as `evalgate merge` does) instead of scoring results. Results is then
+	// empty.
+	Reports []string
 	// BaselinePath is the baseline to compare with: for a pull request the baseline
 	// input's file as of the base commit, in a temporary file; otherwise the file in the
 	// workspace. "" when there is none yet, or when the baseline input is empty (then

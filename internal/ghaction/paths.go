@@ -56,15 +56,22 @@ func (w workspace) repoPath(p string) (string, error) {
 // "**" matches any number of directories) into sorted, distinct files. A pattern that
 // matches nothing is an error naming the input.
 func (w workspace) expandResults(patterns []string) ([]string, error) {
+	return w.expand("results", patterns)
+}
+
+// expand expands the patterns of input (relative to the working directory; "**"
+// matches any number of directories) into sorted, distinct files. A pattern that
+// matches nothing is an error naming the input.
+func (w workspace) expand(input string, patterns []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range patterns {
 		matches, err := pathglob.Glob(w.local(p))
 		if err != nil {
-			return nil, &InputError{Input: "results", Value: p, Msg: "is not a valid pattern: " + err.Error()}
+			return nil, &InputError{Input: input, Value: p, Msg: "is not a valid pattern: " + err.Error()}
 		}
 		if len(matches) == 0 {
-			return nil, &InputError{Input: "results", Value: p, Msg: "matches no file in " + w.dir}
+			return nil, &InputError{Input: input, Value: p, Msg: "matches no file in " + w.dir}
 		}
 		for _, m := range matches {
 			if !seen[m] {

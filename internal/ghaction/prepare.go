@@ -30,6 +30,9 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 	if in.Results, err = r.ws.expandResults(r.in.Results); err != nil {
 		return in, err
 	}
+	if in.Reports, err = r.ws.expand("report", r.in.Report); err != nil {
+		return in, err
+	}
 	if !r.ev.IsPR() || gh == nil {
 		if r.ev.IsPR() {
 			r.a.Warningf("evalgate: no github-token: the baseline and the gates are read from the workspace, not from the base commit")

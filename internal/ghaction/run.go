@@ -40,7 +40,8 @@ type Env struct {
 //		return ghaction.Run(context.Background(), ghaction.Env{Getenv: c.Getenv, Stdout: c.Stdout},
 //			func(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
 //				// Load in.ConfigPath, taking the grading system from in.BaseConfigPath when
-//				// set; results from in.Results (none: the config's); the baseline from
+//				// set; results from in.Results (none: the config's), or the scored reports
+//				// in.Reports joined as evalgate merge does; the baseline from
 //				// in.BaselinePath, or, when that is "" and in.ReadBase is set, the config's
 //				// baseline path read with in.ReadBase (github.ErrNotFound: no baseline yet).
 //				// Score, compare, gate; write the full report under in.ReportDir; render
