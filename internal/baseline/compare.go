@@ -320,7 +320,7 @@ func scoredSide(sc *rubric.Scored) candSide {
 				return fn(i, &c)
 			})
 		},
-		at: func(i int) (string, int) { it := sc.Suite.Items[i]; return it.ID, it.Line },
+		at: func(i int) (string, int) { return sc.Suite.ID(i), sc.Suite.Line(i) },
 	}
 }
 

@@ -22,7 +22,7 @@ func shardState(l *Loaded, sc *rubric.Scored, stream *report.ItemStream) (*repor
 	st := &report.ShardState{Shard: l.Shard.String(), SuiteFile: sc.Suite.File, SuiteFromResults: l.Config.Suite == "",
 		Runs: sc.State()}
 	st.SuiteItems = l.suiteItems
-	for i, it := range sc.Suite.Items {
+	for i, it := range sc.Suite.All() {
 		parts, err := stream.Captured(i)
 		if err != nil {
 			return nil, err

@@ -142,7 +142,7 @@ func Load(opts CheckOptions) (*Loaded, error) {
 		if l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
 			return nil, err
 		}
-		l.suiteItems = len(l.Suite.Items)
+		l.suiteItems = l.Suite.Len()
 		if l.Shard.Count > 1 {
 			l.Suite = l.Suite.Subset(l.Shard)
 		}

@@ -94,7 +94,7 @@ func (c *CLI) runCmd(args []string) int {
 
 // runOnce runs the suite once into path (appending to it with resume) and reports.
 func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, path string, resume bool, label string, quiet bool) int {
-	items := make([]runner.Item, 0, len(suite.Items))
+	items := make([]runner.Item, 0, suite.Len())
 	var f *os.File
 	var err error
 	if resume {
@@ -103,7 +103,7 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 		if err != nil {
 			return c.fail(err)
 		}
-		for _, it := range suite.Items {
+		for _, it := range suite.All() {
 			if !done[it.ID] {
 				items = append(items, runner.Item{ID: it.ID, Fields: it.Fields})
 			}
@@ -114,7 +114,7 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 		if err != nil {
 			return c.fail(err)
 		}
-		for _, it := range suite.Items {
+		for _, it := range suite.All() {
 			items = append(items, runner.Item{ID: it.ID, Fields: it.Fields})
 		}
 	}

@@ -35,8 +35,8 @@ func onlyItems(suite *eval.Suite, only, onlyFrom string) (*eval.Suite, error) {
 			return nil, err
 		}
 	}
-	sub := *suite
-	sub.Items = nil
+	sub := eval.NewSuite(suite.File)
+	sub.Name, sub.Hash = suite.Name, suite.Hash
 	seen := map[string]bool{}
 	var unknown []string
 	for _, id := range ids {
@@ -46,13 +46,16 @@ func onlyItems(suite *eval.Suite, only, onlyFrom string) (*eval.Suite, error) {
 			unknown = append(unknown, id)
 		case !seen[id]:
 			seen[id] = true
-			sub.Items = append(sub.Items, it)
+			c := *it
+			if err := sub.AddItem(&c); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if len(unknown) > 0 {
 		return nil, eval.Errorf(suite.File, 0, "", "no item %s in the suite (--only names items by id)", quoteList(unknown))
 	}
-	return &sub, nil
+	return sub, nil
 }
 
 // evidenceIDs reads the items a saved JSON report names as the regression decision's

@@ -42,8 +42,8 @@ func complete(path string, suite *eval.Suite) bool {
 	if err != nil {
 		return false
 	}
-	for _, it := range suite.Items {
-		if !done[it.ID] {
+	for i := range suite.Len() {
+		if !done[suite.ID(i)] {
 			return false
 		}
 	}

@@ -42,7 +42,7 @@ func (c *CLI) validate(args []string) int {
 	}
 	fmt.Fprintf(c.Stdout, "%s: ok: %s, %s; %d dimensions (weights sum to %.3f), %d gates; suite %s: %d items; %d results file(s)",
 		cfg.File, cfg.Scoring.Version, cfg.Grading.Version, len(cfg.Scoring.Dimensions), math.Round(sum*1000)/1000,
-		len(cfg.Grading.Gates), l.Suite.File, len(l.Suite.Items), len(l.Runs))
+		len(cfg.Grading.Gates), l.Suite.File, l.Suite.Len(), len(l.Runs))
 	if n := len(cfg.Fixtures); n > 0 {
 		fmt.Fprintf(c.Stdout, "; %d rubric test(s) pass", n)
 	}

@@ -96,8 +96,8 @@ func refs(in Input, idx []int) []ItemRef {
 		if len(out) == MaxNamedItems {
 			break
 		}
-		it := in.Scored.Suite.Items[i]
-		out = append(out, ItemRef{ID: it.ID, Line: it.Line})
+		s := in.Scored.Suite
+		out = append(out, ItemRef{ID: s.ID(i), Line: s.Line(i)})
 	}
 	return out
 }

@@ -22,7 +22,7 @@ func normalizationMiss(c settings, in Input) []Finding {
 	obs := in.Outputs
 	if obs == nil { // the scoring kept every sample: read the first of each item now
 		obs = NewOutputs(sc.System)
-		for i, it := range sc.Suite.Items {
+		for i, it := range sc.Suite.All() {
 			if sm := firstScoredSample(sc, i); sm != nil {
 				obs.Observe(i, it, sm)
 			}

@@ -16,8 +16,8 @@ func tagFailure(c settings, in Input, systematic []Finding) []Finding {
 		skip[f.Dimension] = true
 	}
 	byTag := map[string][]int{}
-	for i, it := range in.Scored.Suite.Items {
-		for _, t := range it.Tags {
+	for i := range in.Scored.Suite.Len() {
+		for _, t := range in.Scored.Suite.Tags(i) {
 			byTag[t] = append(byTag[t], i)
 		}
 	}

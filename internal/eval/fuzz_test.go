@@ -111,11 +111,11 @@ func checkErr(t *testing.T, path string, err error) {
 
 func checkSuite(t *testing.T, s *eval.Suite) {
 	t.Helper()
-	if len(s.Items) == 0 {
+	if s.Len() == 0 {
 		t.Fatal("suite without items accepted")
 	}
 	seen := map[string]bool{}
-	for _, it := range s.Items {
+	for _, it := range s.All() {
 		if strings.TrimSpace(it.ID) == "" {
 			t.Fatal("item with an empty id accepted")
 		}

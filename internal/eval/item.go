@@ -26,13 +26,6 @@ type Item struct {
 	Pos    int    // position in the whole suite when this is a shard of it (else Index)
 }
 
-// Release drops the item's fields and texts once nothing will read them again (a
-// streamed check, after the item is scored and reported), keeping its id, line, tags
-// and hash.
-func (it *Item) Release() {
-	it.Fields, it.Prompt, it.Context = nil, "", ""
-}
-
 // Field returns the value at a dotted path into the item's fields.
 func (it *Item) Field(path string) (any, bool) { return Lookup(it.Fields, path) }
 

@@ -67,9 +67,9 @@ func (r *Run) CheckAgainst(s *Suite) error {
 // Missing lists the suite items the run has no result for, in suite order.
 func (r *Run) Missing(s *Suite) []string {
 	var out []string
-	for _, it := range s.Items {
-		if _, ok := r.byID[it.ID]; !ok {
-			out = append(out, it.ID)
+	for i := range s.Len() {
+		if id := s.ID(i); r.byID[id] == nil {
+			out = append(out, id)
 		}
 	}
 	return out
@@ -90,7 +90,7 @@ func SuiteFromRun(r *Run) (*Suite, error) {
 
 // NewSuite starts a suite built from a results file's records (AddResult, then Finish).
 func NewSuite(file string) *Suite {
-	return &Suite{File: file, byID: map[string]*Item{}}
+	return &Suite{File: file}
 }
 
 // AddResult adds the item whose suite fields a result record carries.
@@ -115,30 +115,18 @@ func ItemFromResult(file string, res *Result) (*Item, error) {
 
 // AddItem adds an item built by ItemFromResult, refusing a repeated id.
 func (s *Suite) AddItem(it *Item) error {
-	if prev, dup := s.byID[it.ID]; dup {
-		return Errorf(s.File, it.Line, it.ID, "duplicate id; first defined on line %d", prev.Line)
+	if prev, dup := s.idx.find(it.ID); dup {
+		return Errorf(s.File, it.Line, it.ID, "duplicate id; first defined on line %d", s.idx.line[prev])
 	}
-	it.Index = len(s.Items)
+	it.Index = s.Len()
 	if it.Pos == 0 {
 		it.Pos = it.Index
 	}
-	s.byID[it.ID] = it
-	s.Items = append(s.Items, it)
-	return nil
-}
-
-// Finish computes the hash of a suite built from results: it covers every item's
-// fields, in order.
-func (s *Suite) Finish() {
-	s.Hash = hashFields(map[string]any{"items": itemsHashes(s)})
-}
-
-func itemsHashes(s *Suite) []any {
-	out := make([]any, len(s.Items))
-	for i, it := range s.Items {
-		out[i] = it.Hash
+	if err := s.idx.add(s.File, it); err != nil {
+		return err
 	}
-	return out
+	s.items = append(s.items, it)
+	return nil
 }
 
 // RunFromRecords rebuilds a run from decoded records (a baseline's recorded outputs).

@@ -42,13 +42,11 @@ func (s Shard) Has(id string) bool {
 // Subset is the suite's items that belong to the shard, in suite order. Each keeps its
 // position in the whole suite (Item.Pos); the hash stays the whole suite's.
 func (s *Suite) Subset(sh Shard) *Suite {
-	out := &Suite{Name: s.Name, File: s.File, Hash: s.Hash, byID: map[string]*Item{}}
-	for _, it := range s.Items {
-		if sh.Has(it.ID) {
-			c := *it
-			c.Index = len(out.Items)
-			out.byID[c.ID] = &c
-			out.Items = append(out.Items, &c)
+	out := &Suite{Name: s.Name, File: s.File, Hash: s.Hash}
+	for i := range s.Len() {
+		if sh.Has(s.ID(i)) {
+			c := *s.At(i)
+			_ = out.AddItem(&c) // the ids are unique already
 		}
 	}
 	return out

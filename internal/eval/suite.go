@@ -17,19 +17,24 @@ import (
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
-// Suite is the regression set: items with unique ids, in file order.
+// Suite is the regression set: items with unique ids, in file order. Len, At and All
+// read its items; a streamed check releases each item once it is scored (Release) and
+// the suite keeps only a compact index of them (id, hash, line, tags).
 type Suite struct {
 	Name  string // `name` of a YAML suite, else the file's base name without extension
 	File  string
-	Items []*Item
-	Hash  string // sha256 of the file's bytes
-	byID  map[string]*Item
+	Hash  string  // sha256 of the file's bytes
+	items []*Item // the items themselves, until released (nil entries)
+	idx   itemIndex
 }
 
-// Item returns the item with the given id.
+// Item returns the item with the given id (At).
 func (s *Suite) Item(id string) (*Item, bool) {
-	it, ok := s.byID[id]
-	return it, ok
+	i, ok := s.idx.find(id)
+	if !ok {
+		return nil, false
+	}
+	return s.At(i), true
 }
 
 // LoadSuite reads a suite from YAML (.yaml, .yml) or JSONL (.jsonl, .ndjson).
@@ -46,7 +51,7 @@ func ParseSuite(path string, data []byte) (*Suite, error) {
 	if err := checkText(path, "suite", data); err != nil {
 		return nil, err
 	}
-	s := &Suite{File: path, byID: map[string]*Item{}}
+	s := &Suite{File: path}
 	sum := sha256.Sum256(data)
 	s.Hash = hex.EncodeToString(sum[:])
 	s.Name = s.defaultName()
@@ -68,7 +73,7 @@ func ParseSuite(path string, data []byte) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(s.Items) == 0 {
+	if s.Len() == 0 {
 		return nil, Errorf(path, 0, "", "suite has no items")
 	}
 	return s, nil
@@ -96,7 +101,7 @@ func (s *Suite) parseYAML(data []byte) error {
 		if s.parseYAMLItems(skeleton, items) == nil {
 			return nil
 		}
-		s.Items, s.byID, s.Name = nil, map[string]*Item{}, s.defaultName()
+		s.items, s.idx, s.Name = nil, itemIndex{}, s.defaultName()
 	}
 	return s.parseYAMLWhole(data)
 }

@@ -55,7 +55,7 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 	}
 	r.Metadata = metadata(sc, opts)
 	r.Summary = Summary{
-		Items: len(sc.Suite.Items), Runs: len(sc.Runs),
+		Items: sc.Suite.Len(), Runs: len(sc.Runs),
 		Mean:        sc.Metrics[rubric.MetricMeanScore],
 		Std:         sc.MetricsStd[rubric.MetricMeanScore],
 		PassRate:    sc.Metrics[rubric.MetricPassRate],

@@ -149,8 +149,8 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 	}
 	out := &Scored{System: sys, Suite: suite}
 	nd := len(sys.Dimensions)
-	seenFirst := make([]bool, len(suite.Items))
-	inRuns := make([]uint16, len(suite.Items)) // how many runs have a result for the item
+	seenFirst := make([]bool, suite.Len())
+	inRuns := make([]uint16, suite.Len()) // how many runs have a result for the item
 	in := interner{}
 	preparing := false
 	for _, sc := range sys.scorers {
@@ -158,15 +158,15 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		preparing = preparing || ok
 	}
 	for r, src := range srcs {
-		cols := newCols(nd, len(suite.Items))
+		cols := newCols(nd, suite.Len())
 		cols.partial = src.Partial
 		var kept []Sample
 		if opts.KeepSamples {
-			kept = make([]Sample, len(suite.Items))
+			kept = make([]Sample, suite.Len())
 		}
 		last := r == len(srcs)-1
 		build := building && r == 0
-		lines := make([]int32, len(suite.Items)) // line of the item's result in this run
+		lines := make([]int32, suite.Len()) // line of the item's result in this run
 		seenBefore := slices.Clone(seenFirst)    // read by the parallel prep
 		var queue []*prepared
 		read := 0
@@ -211,7 +211,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				}
 			}
 			if last && opts.DropFields {
-				p.it.Release()
+				suite.Release(idx)
 			}
 			return nil
 		}
@@ -255,7 +255,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				}
 				seenFirst = append(seenFirst, false)
 				lines = append(lines, 0)
-				cols.grow(len(suite.Items))
+				cols.grow(suite.Len())
 				if opts.KeepSamples {
 					kept = append(kept, Sample{})
 				}
@@ -273,7 +273,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		}
 		if build {
 			out.SuiteRecords = pos
-			if len(suite.Items) == 0 {
+			if suite.Len() == 0 {
 				return nil, eval.Errorf(src.File, 0, "", "results file has no records")
 			}
 			suite.Finish()
@@ -300,15 +300,15 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			}
 		}
 		rs := RunScore{File: src.File, Samples: kept, Partial: src.Partial}
-		for len(inRuns) < len(suite.Items) {
+		for len(inRuns) < suite.Len() {
 			inRuns = append(inRuns, 0)
 		}
-		for i, it := range suite.Items {
+		for i := range suite.Len() {
 			if lines[i] != 0 && inRuns[i] < math.MaxUint16 {
 				inRuns[i]++
 			}
 			if lines[i] == 0 && !src.Partial {
-				rs.Missing = append(rs.Missing, it.ID)
+				rs.Missing = append(rs.Missing, suite.ID(i))
 				if opts.KeepSamples {
 					kept[i] = missingSample(nd)
 				}
@@ -331,12 +331,12 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		}
 	}
 	out.Metrics, out.MetricsStd = acrossRuns(full)
-	for i, it := range suite.Items {
+	for i := range suite.Len() {
 		if !seenFirst[i] && opts.OnFirst != nil {
 			var captured []byte
 			if opts.Capture != nil {
 				var err error
-				if captured, err = opts.Capture(it, nil); err != nil {
+				if captured, err = opts.Capture(suite.At(i), nil); err != nil {
 					return nil, err
 				}
 			}
@@ -345,8 +345,11 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			}
 		}
 	}
+	if opts.DropFields {
+		suite.ReleaseAll()
+	}
 	if opts.KeepSamples {
-		out.Items = make([]ItemScore, 0, len(suite.Items))
+		out.Items = make([]ItemScore, 0, suite.Len())
 		err := out.EachItem(func(_ int, is *ItemScore) error {
 			out.Items = append(out.Items, *is)
 			return nil
@@ -361,7 +364,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 // EachItem calls fn with every item's score over the runs, in suite order. The scores
 // are computed as it goes (Items holds them only when the scoring kept samples).
 func (sc *Scored) EachItem(fn func(i int, is *ItemScore) error) error {
-	if len(sc.Items) == len(sc.Suite.Items) {
+	if len(sc.Items) == sc.Suite.Len() {
 		for i := range sc.Items {
 			if err := fn(i, &sc.Items[i]); err != nil {
 				return err
@@ -370,7 +373,7 @@ func (sc *Scored) EachItem(fn func(i int, is *ItemScore) error) error {
 		return nil
 	}
 	var buf []Sample
-	for i := range sc.Suite.Items {
+	for i := range sc.Suite.Len() {
 		is := sc.ItemAt(i, &buf)
 		if err := fn(i, &is); err != nil {
 			return err
@@ -382,10 +385,10 @@ func (sc *Scored) EachItem(fn func(i int, is *ItemScore) error) error {
 // ItemAt is item i's score over the runs; buf is scratch space the caller may reuse
 // between calls. Calls with separate bufs may run in parallel.
 func (sc *Scored) ItemAt(i int, buf *[]Sample) ItemScore {
-	if len(sc.Items) == len(sc.Suite.Items) {
+	if len(sc.Items) == sc.Suite.Len() {
 		return sc.Items[i]
 	}
-	return sc.aggregateItem(i, sc.Suite.Items[i], buf)
+	return sc.aggregateItem(i, sc.Suite.At(i), buf)
 }
 
 // shardsAsRuns refuses two or more results files that are each non-empty, pairwise
@@ -469,7 +472,7 @@ func (sc *Scored) EachSample(fn func(run, item int, sm *Sample)) {
 }
 
 // NumItems is the number of suite items scored.
-func (sc *Scored) NumItems() int { return len(sc.Suite.Items) }
+func (sc *Scored) NumItems() int { return sc.Suite.Len() }
 
 func missingSample(nd int) Sample {
 	return Sample{Missing: true, Why: "no result (missing)", Values: make([]Value, nd), Weighted: make([]float64, nd)}

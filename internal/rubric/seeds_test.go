@@ -36,7 +36,7 @@ func item(t *testing.T, sc *rubric.Scored, id string) rubric.ItemScore {
 // sample returns the sample of item id in run r.
 func sample(t *testing.T, sc *rubric.Scored, r int, id string) rubric.Sample {
 	t.Helper()
-	for i, it := range sc.Suite.Items {
+	for i, it := range sc.Suite.All() {
 		if it.ID == id {
 			return sc.Runs[r].Samples[i]
 		}

@@ -76,7 +76,7 @@ type ShardPart struct {
 // suite order). Every sum then runs in suite order, so the result is the unsharded
 // run's to the last bit.
 func Merge(sys *System, suite *eval.Suite, parts []ShardPart) (*Scored, error) {
-	n, nd := len(suite.Items), len(sys.Dimensions)
+	n, nd := suite.Len(), len(sys.Dimensions)
 	if len(parts) == 0 || len(parts[0].Runs) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
 	}
@@ -94,9 +94,9 @@ func Merge(sys *System, suite *eval.Suite, parts []ShardPart) (*Scored, error) {
 			}
 		}
 		rs := RunScore{File: parts[0].Runs[r].File}
-		for i, it := range suite.Items {
+		for i := range suite.Len() {
 			if c.flags[i]&fPresent == 0 {
-				rs.Missing = append(rs.Missing, it.ID)
+				rs.Missing = append(rs.Missing, suite.ID(i))
 			}
 		}
 		out.cols = append(out.cols, c)

@@ -1,0 +1,236 @@
+package eval
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash/maphash"
+	"iter"
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/evalgate/evalgate/internal/jsonenc"
+)
+
+// itemIndex is what a suite keeps of every item once the item itself is released: its
+// id, hash, line, place in the whole suite and tags, in flat arrays without pointers,
+// and a table from id to position. A million items take about 70 bytes each, and the
+// garbage collector has nothing to trace in them.
+type itemIndex struct {
+	ids     []byte     // every id, back to back
+	idEnd   []uint32   // end of item i's id in ids
+	hash    [][32]byte // sha256 of the item's canonical JSON
+	line    []int32
+	pos     []int32
+	tags    []uint32          // index into tagSets; 0: no tags
+	tagSets [][]string        // interned tag lists; [0] is nil
+	tagKey  map[string]uint32 // tag list joined by NUL → index into tagSets
+	oddHash map[int]string    // a hash that is not 64 lowercase hex digits (a hand-built item)
+	table   []uint32          // open addressing: position + 1; 0 is an empty slot
+	seed    maphash.Seed
+}
+
+func (x *itemIndex) len() int { return len(x.idEnd) }
+
+// id is item i's id. It points into the arena, whose written bytes never change.
+func (x *itemIndex) id(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = x.idEnd[i-1]
+	}
+	b := x.ids[start:x.idEnd[i]]
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// find is the position of the item with the id.
+func (x *itemIndex) find(id string) (int, bool) {
+	if len(x.table) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(x.table) - 1)
+	for h := maphash.String(x.seed, id) & mask; ; h = (h + 1) & mask {
+		v := x.table[h]
+		if v == 0 {
+			return 0, false
+		}
+		if x.id(int(v-1)) == id {
+			return int(v - 1), true
+		}
+	}
+}
+
+// place puts position i in the table (its id is not there yet).
+func (x *itemIndex) place(i int) {
+	mask := uint64(len(x.table) - 1)
+	h := maphash.String(x.seed, x.id(i)) & mask
+	for x.table[h] != 0 {
+		h = (h + 1) & mask
+	}
+	x.table[h] = uint32(i + 1)
+}
+
+// add appends the item's compact state; the caller has refused a repeated id.
+func (x *itemIndex) add(file string, it *Item) error {
+	n := x.len()
+	if len(x.ids)+len(it.ID) > math.MaxUint32 || n+1 >= math.MaxUint32/2 {
+		return Errorf(file, it.Line, it.ID, "the suite's ids exceed 4 GiB; split the suite with --shard i/n")
+	}
+	if x.table == nil {
+		x.seed = maphash.MakeSeed()
+		x.table = make([]uint32, 64)
+	}
+	x.ids = append(x.ids, it.ID...)
+	x.idEnd = append(x.idEnd, uint32(len(x.ids)))
+	var h [32]byte
+	if !decodeHash(&h, it.Hash) {
+		if x.oddHash == nil {
+			x.oddHash = map[int]string{}
+		}
+		x.oddHash[n] = it.Hash
+	}
+	x.hash = append(x.hash, h)
+	x.line = append(x.line, int32(min(max(it.Line, 0), math.MaxInt32)))
+	x.pos = append(x.pos, int32(min(max(it.Pos, 0), math.MaxInt32)))
+	x.tags = append(x.tags, x.tagSet(it.Tags))
+	if 2*(n+1) > len(x.table) { // keep the table at most half full
+		x.table = make([]uint32, 2*len(x.table))
+		for j := range n {
+			x.place(j)
+		}
+	}
+	x.place(n)
+	return nil
+}
+
+// tagSet interns a tag list.
+func (x *itemIndex) tagSet(tags []string) uint32 {
+	if len(tags) == 0 {
+		return 0
+	}
+	key := strings.Join(tags, "\x00")
+	if k, ok := x.tagKey[key]; ok {
+		return k
+	}
+	if x.tagKey == nil {
+		x.tagKey = map[string]uint32{}
+		x.tagSets = [][]string{nil}
+	}
+	k := uint32(len(x.tagSets))
+	x.tagSets = append(x.tagSets, append([]string(nil), tags...)[:len(tags):len(tags)])
+	x.tagKey[key] = k
+	return k
+}
+
+// hashHex is item i's hash as the item carried it.
+func (x *itemIndex) hashHex(i int) string {
+	if s, ok := x.oddHash[i]; ok {
+		return s
+	}
+	return hex.EncodeToString(x.hash[i][:])
+}
+
+// decodeHash reads a hash written as 64 lowercase hex digits (what Item.Hash holds),
+// so that encoding it again gives the same text.
+func decodeHash(dst *[32]byte, s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	_, err := hex.Decode(dst[:], []byte(s))
+	return err == nil
+}
+
+// Len is the number of items.
+func (s *Suite) Len() int { return s.idx.len() }
+
+// ID is item i's id.
+func (s *Suite) ID(i int) string { return s.idx.id(i) }
+
+// Line is item i's line in its file.
+func (s *Suite) Line(i int) int { return int(s.idx.line[i]) }
+
+// Tags is item i's tags (shared: the caller must not change them).
+func (s *Suite) Tags(i int) []string {
+	if i < len(s.items) && s.items[i] != nil {
+		return s.items[i].Tags
+	}
+	return s.idx.tagSets0(s.idx.tags[i])
+}
+
+// Index is the position of the item with the id.
+func (s *Suite) Index(id string) (int, bool) { return s.idx.find(id) }
+
+// At is item i. An item the suite still holds is returned as it is; a released one
+// (Release) is rebuilt from the index with its id, line, tags, hash and positions
+// only — its fields, prompt and context are gone.
+func (s *Suite) At(i int) *Item {
+	if i < len(s.items) && s.items[i] != nil {
+		return s.items[i]
+	}
+	x := &s.idx
+	return &Item{ID: x.id(i), Line: int(x.line[i]), Tags: x.tagSets0(x.tags[i]), Hash: x.hashHex(i), Index: i, Pos: int(x.pos[i])}
+}
+
+func (x *itemIndex) tagSets0(k uint32) []string {
+	if k == 0 {
+		return nil
+	}
+	return x.tagSets[k]
+}
+
+// All yields every item in suite order (At).
+func (s *Suite) All() iter.Seq2[int, *Item] {
+	return func(yield func(int, *Item) bool) {
+		for i := range s.Len() {
+			if !yield(i, s.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Release lets the suite forget item i itself (its fields, prompt and context) once
+// nothing will read them again: a streamed check, after the item's last run is scored.
+// The index keeps what the report, the comparison and the diagnosis need of it.
+func (s *Suite) Release(i int) {
+	if i < len(s.items) {
+		s.items[i] = nil
+	}
+}
+
+// ReleaseAll releases every item (Release).
+func (s *Suite) ReleaseAll() { s.items = nil }
+
+// Finish computes the hash of a suite built from results: it covers every item's
+// fields, in order. It is the sha256 of the canonical JSON {"items":[hash, ...]},
+// written piece by piece.
+func (s *Suite) Finish() {
+	h := sha256.New()
+	b := append(make([]byte, 0, 1<<12), `{"items":[`...)
+	for i := range s.Len() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if hs, ok := s.idx.oddHash[i]; ok {
+			b = jsonenc.AppendString(b, hs, true)
+		} else {
+			b = append(b, '"')
+			b = hex.AppendEncode(b, s.idx.hash[i][:])
+			b = append(b, '"')
+		}
+		if len(b) >= 1<<12-80 {
+			h.Write(b)
+			b = b[:0]
+		}
+	}
+	b = append(b, "]}"...)
+	h.Write(b)
+	s.Hash = hex.EncodeToString(h.Sum(nil))
+}
