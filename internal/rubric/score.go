@@ -166,8 +166,8 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		}
 		last := r == len(srcs)-1
 		build := building && r == 0
-		lines := make([]int32, suite.Len()) // line of the item's result in this run
-		seenBefore := slices.Clone(seenFirst)    // read by the parallel prep
+		lines := make([]int32, suite.Len())   // line of the item's result in this run
+		seenBefore := slices.Clone(seenFirst) // read by the parallel prep
 		var queue []*prepared
 		read := 0
 		pos := 0 // records of the first file read so far: an item's place in the whole suite
