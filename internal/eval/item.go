@@ -66,6 +66,12 @@ func hashFields(fields map[string]any) string {
 
 // newItem validates the common fields of a suite record and builds the Item.
 func newItem(file string, line int, fields map[string]any) (*Item, error) {
+	return newItemHashed(file, line, fields, "")
+}
+
+// newItemHashed is newItem with the item's hash given when the caller has it already
+// (hashFields(fields), computed from the record's line); "" computes it.
+func newItemHashed(file string, line int, fields map[string]any, hash string) (*Item, error) {
 	rawID, ok := fields["id"]
 	if !ok {
 		return nil, Errorf(file, line, "", "item has no \"id\"; every item needs a unique string id")
@@ -105,10 +111,13 @@ func newItem(file string, line int, fields map[string]any) (*Item, error) {
 			if !ok {
 				return nil, Errorf(file, line, id, "field \"tags\" holds %s; want a list of strings", Describe(t))
 			}
-			it.Tags = append(it.Tags, s)
+			it.Tags = append(it.Tags, strings.Clone(s)) // kept after Release: no slice of a record's line
 		}
 	}
-	it.Hash = hashFields(fields)
+	if hash == "" {
+		hash = hashFields(fields)
+	}
+	it.Hash = hash
 	return it, nil
 }
 

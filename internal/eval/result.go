@@ -29,6 +29,9 @@ type Result struct {
 	// Record is the decoded record as read, kept so a baseline can store the outputs
 	// it was made from and re-score them later.
 	Record map[string]any
+	// raw is the record's line when the fast decoder read it: the item's hash is
+	// computed from it (ItemFromResult), not from a re-encoding of Fields.
+	raw string
 }
 
 // TotalTokens is input + output tokens, and whether both were recorded.
@@ -84,9 +87,6 @@ func newResult(file string, line int, f map[string]any) (*Result, error) {
 		return nil, Errorf(file, line, "", "field \"id\" is %s; want a non-empty string", Describe(rawID))
 	}
 	r := &Result{ID: id, Line: line, Fields: map[string]any{}, Record: f}
-	bad := func(k string, v any, want string) error {
-		return Errorf(file, line, id, "field %q is %s; want %s", k, Describe(v), want)
-	}
 	for k, v := range f {
 		if !resultKeys[k] {
 			r.Fields[k] = v
@@ -95,69 +95,81 @@ func newResult(file string, line int, f map[string]any) (*Result, error) {
 		if v == nil && k != "output" {
 			continue // null means not recorded
 		}
-		switch k {
-		case "output":
-			switch x := v.(type) {
-			case string:
-				r.Output = x
-			case nil:
-				return nil, Errorf(file, line, id, "field \"output\" is null; record the answer, or set \"error\" when the system failed")
-			default:
-				b, _ := json.Marshal(x)
-				r.Output = string(b)
-			}
-		case "latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens":
-			n, ok := v.(float64)
-			if !ok {
-				return nil, bad(k, v, "a number")
-			}
-			if n < 0 || math.IsInf(n, 0) {
-				return nil, Errorf(file, line, id, "field %q is %v; want a number ≥ 0", k, n)
-			}
-			if limit, unit := numberLimit(k); n > limit {
-				return nil, Errorf(file, line, id, "field %q is %v; want at most %g %s", k, n, limit, unit)
-			}
-			if (k == "input_tokens" || k == "output_tokens") && n != math.Trunc(n) {
-				return nil, Errorf(file, line, id, "field %q is %v; want a whole number", k, n)
-			}
-			p := new(float64)
-			*p = n
-			switch k {
-			case "latency_e2e_ms":
-				r.LatencyE2EMs = p
-			case "latency_model_ms":
-				r.LatencyModelMs = p
-			case "input_tokens":
-				r.InputTokens = p
-			case "output_tokens":
-				r.OutputTokens = p
-			}
-		case "timed_out":
-			b, ok := v.(bool)
-			if !ok {
-				return nil, bad(k, v, "true or false")
-			}
-			r.TimedOut = b
-		case "error", "model":
-			s, ok := v.(string)
-			if !ok {
-				return nil, bad(k, v, "a string")
-			}
-			if k == "error" {
-				r.Error = s
-			} else {
-				r.Model = s
-			}
-		case "scores":
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, bad(k, v, "an object of recorded dimension values")
-			}
-			r.Scores = m
+		if err := r.set(file, line, k, v); err != nil {
+			return nil, err
 		}
 	}
 	if _, ok := f["output"]; !ok && r.Error == "" && !r.TimedOut {
 		return nil, Errorf(file, line, id, "record has no \"output\"; record the answer, or set \"error\" or \"timed_out\"")
 	}
 	return r, nil
+}
+
+// set checks and stores the value of one of resultKeys other than id (a null other
+// than output's is never passed: it means not recorded).
+func (r *Result) set(file string, line int, k string, v any) error {
+	bad := func(k string, v any, want string) error {
+		return Errorf(file, line, r.ID, "field %q is %s; want %s", k, Describe(v), want)
+	}
+	switch k {
+	case "output":
+		switch x := v.(type) {
+		case string:
+			r.Output = x
+		case nil:
+			return Errorf(file, line, r.ID, "field \"output\" is null; record the answer, or set \"error\" when the system failed")
+		default:
+			b, _ := json.Marshal(x)
+			r.Output = string(b)
+		}
+	case "latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens":
+		n, ok := v.(float64)
+		if !ok {
+			return bad(k, v, "a number")
+		}
+		if n < 0 || math.IsInf(n, 0) {
+			return Errorf(file, line, r.ID, "field %q is %v; want a number ≥ 0", k, n)
+		}
+		if limit, unit := numberLimit(k); n > limit {
+			return Errorf(file, line, r.ID, "field %q is %v; want at most %g %s", k, n, limit, unit)
+		}
+		if (k == "input_tokens" || k == "output_tokens") && n != math.Trunc(n) {
+			return Errorf(file, line, r.ID, "field %q is %v; want a whole number", k, n)
+		}
+		p := new(float64)
+		*p = n
+		switch k {
+		case "latency_e2e_ms":
+			r.LatencyE2EMs = p
+		case "latency_model_ms":
+			r.LatencyModelMs = p
+		case "input_tokens":
+			r.InputTokens = p
+		case "output_tokens":
+			r.OutputTokens = p
+		}
+	case "timed_out":
+		b, ok := v.(bool)
+		if !ok {
+			return bad(k, v, "true or false")
+		}
+		r.TimedOut = b
+	case "error", "model":
+		s, ok := v.(string)
+		if !ok {
+			return bad(k, v, "a string")
+		}
+		if k == "error" {
+			r.Error = s
+		} else {
+			r.Model = s
+		}
+	case "scores":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return bad(k, v, "an object of recorded dimension values")
+		}
+		r.Scores = m
+	}
+	return nil
 }

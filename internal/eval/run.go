@@ -110,7 +110,11 @@ func ItemFromResult(file string, res *Result) (*Item, error) {
 	for k, v := range res.Fields {
 		fields[k] = v
 	}
-	return newItem(file, res.Line, fields)
+	hash := ""
+	if res.raw != "" {
+		hash = itemHashOfLine(res.raw)
+	}
+	return newItemHashed(file, res.Line, fields, hash)
 }
 
 // AddItem adds an item built by ItemFromResult, refusing a repeated id.

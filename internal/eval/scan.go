@@ -128,9 +128,19 @@ func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result,
 func (b *scanBatch) decode(path string, opts ScanOptions) {
 	start := 0
 	b.results = make([]*Result, 0, len(b.nums))
+	var fast jsonScan
 	for i, end := range b.ends {
 		text := b.buf[start:end]
 		start = end
+		if !opts.KeepRecord {
+			if res, ok := decodeResultFast(path, b.nums[i], text, &fast); ok {
+				b.results = append(b.results, res)
+				if opts.Prep != nil {
+					b.preps = append(b.preps, opts.Prep(res))
+				}
+				continue
+			}
+		}
 		fields, err := decodeRecord(path, b.nums[i], text)
 		if err == nil {
 			var res *Result

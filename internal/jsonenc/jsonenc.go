@@ -35,7 +35,7 @@ func appendValue(dst []byte, v any, html bool) ([]byte, bool) {
 	case bool:
 		return strconv.AppendBool(dst, x), true
 	case float64:
-		return appendFloat(dst, x)
+		return AppendFloat(dst, x)
 	case int:
 		return strconv.AppendInt(dst, int64(x), 10), true
 	case int64:
@@ -112,8 +112,9 @@ func appendMap[V any](dst []byte, m map[string]V, html bool) ([]byte, bool) {
 	return append(dst, '}'), true
 }
 
-// appendFloat formats as encoding/json's float64 encoder does.
-func appendFloat(dst []byte, f float64) ([]byte, bool) {
+// AppendFloat appends f formatted as encoding/json's float64 encoder does; ok is false,
+// with dst unchanged, for a NaN or an infinity.
+func AppendFloat(dst []byte, f float64) ([]byte, bool) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return dst, false
 	}

@@ -1,0 +1,185 @@
+package eval
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/jsonenc"
+)
+
+// canonical re-encodes a JSON text the fast decoder accepted into the bytes
+// json.Marshal writes for its decoded value: object keys sorted (a repeated key
+// inside a value keeps its last value, as decoding does), strings escaped as
+// encoding/json escapes them (HTML characters included), numbers in its float64
+// format, no whitespace. From the raw line it hashes an item's fields without building
+// them as a map and re-encoding it (hashFields), with the same result.
+type canonical struct {
+	out     []byte
+	members []member
+	buf     []byte
+}
+
+// member is one key of an object and where its value starts.
+type member struct {
+	key   string
+	start int
+}
+
+var canonicals = sync.Pool{New: func() any { return new(canonical) }}
+
+// itemHashOfLine is hashFields of the item fields a results line carries: every
+// top-level key but the typed result keys, plus its id. line is a record the fast
+// decoder accepted (valid JSON, no repeated top-level key).
+func itemHashOfLine(line string) string {
+	c := canonicals.Get().(*canonical)
+	defer canonicals.Put(c)
+	c.out = c.out[:0]
+	c.members = c.members[:0]
+	c.object(line, 0, true)
+	sum := sha256.Sum256(c.out)
+	if cap(c.out) > 1<<20 {
+		c.out = nil // keep the scratch small between lines
+	}
+	return hex.EncodeToString(sum[:])
+}
+
+// value appends the canonical form of the value at s[i] and returns its end.
+func (c *canonical) value(s string, i int) int {
+	i = skipWS(s, i)
+	switch s[i] {
+	case '{':
+		return c.object(s, i, false)
+	case '[':
+		c.out = append(c.out, '[')
+		i = skipWS(s, i+1)
+		if s[i] == ']' {
+			c.out = append(c.out, ']')
+			return i + 1
+		}
+		for n := 0; ; n++ {
+			if n > 0 {
+				c.out = append(c.out, ',')
+			}
+			i = skipWS(s, c.value(s, i))
+			i++ // ',' or ']'
+			if s[i-1] == ']' {
+				c.out = append(c.out, ']')
+				return i
+			}
+		}
+	case '"':
+		v, end, _ := unquote(s, i, &c.buf)
+		c.out = jsonenc.AppendString(c.out, v, true)
+		return end
+	case 't':
+		c.out = append(c.out, "true"...)
+		return i + 4
+	case 'f':
+		c.out = append(c.out, "false"...)
+		return i + 5
+	case 'n':
+		c.out = append(c.out, "null"...)
+		return i + 4
+	}
+	end, _ := numEnd(s, i)
+	f, _ := strconv.ParseFloat(s[i:end], 64)
+	c.out, _ = jsonenc.AppendFloat(c.out, f)
+	return end
+}
+
+// object appends the canonical form of the object at s[i] and returns its end. At the
+// top level (an item's record) only the item's fields are kept.
+func (c *canonical) object(s string, i int, top bool) int {
+	base := len(c.members)
+	i = skipWS(s, i+1)
+	end := i + 1
+	if s[i] != '}' {
+		for {
+			k, j, _ := unquote(s, i, &c.buf)
+			j = skipWS(s, j) + 1 // ':'
+			start := j
+			j = skipWS(s, skipValue(s, j))
+			if !top || k == "id" || !resultKeys[k] {
+				c.members = append(c.members, member{k, start})
+			}
+			if s[j] == '}' {
+				end = j + 1
+				break
+			}
+			i = skipWS(s, j+1)
+		}
+	}
+	ms := c.members[base:]
+	slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	c.out = append(c.out, '{')
+	first := true
+	for n, m := range ms {
+		if n+1 < len(ms) && ms[n+1].key == m.key {
+			continue // the last of a repeated key wins
+		}
+		if !first {
+			c.out = append(c.out, ',')
+		}
+		first = false
+		c.out = jsonenc.AppendString(c.out, m.key, true)
+		c.out = append(c.out, ':')
+		c.value(s, m.start)
+	}
+	c.out = append(c.out, '}')
+	c.members = c.members[:base]
+	return end
+}
+
+func skipWS(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the (valid) value at s[i].
+func skipValue(s string, i int) int {
+	i = skipWS(s, i)
+	switch s[i] {
+	case '"':
+		return skipString(s, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(s); i++ {
+			switch s[i] {
+			case '"':
+				i = skipString(s, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	case 't', 'n':
+		return i + 4
+	case 'f':
+		return i + 5
+	}
+	end, _ := numEnd(s, i)
+	return end
+}
+
+// skipString returns the index after the closing quote of the string at s[i].
+func skipString(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(s)
+}

@@ -1,0 +1,181 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fastSeeds are records and values where a hand decoder or a re-encoder could differ
+// from encoding/json: escapes (in keys too), surrogates, invalid UTF-8, HTML
+// characters, U+2028, numbers at the edges of float64 and of json.Marshal's exponent
+// format (1e-6, 1e21), negative zero, repeated keys at the top and inside values,
+// nesting, typed result keys of every kind, and broken JSON.
+var fastSeeds = []string{
+	`{"id":"a","output":"x"}`,
+	`{"id":"a","output":"x","prompt":"p","expected":"e","tags":["t1","t2"],"context":"c"}`,
+	`{"id":"a","output":{"english":"Found.","n":[1,2.5,-0,1e21,1e20,1e-6,1e-7]},"scores":{"acc":2}}`,
+	`{"id":"a","output":"x","latency_e2e_ms":12.5,"latency_model_ms":null,"input_tokens":3,"output_tokens":4,"model":"m","timed_out":false}`,
+	`{"id":"a","error":"boom","timed_out":true}`, `{"id":"a","timed_out":true}`, `{"id":"a"}`,
+	`{"id":"a","output":null}`, `{"id":"a","output":"x","latency_e2e_ms":-1}`, `{"id":"a","output":"x","input_tokens":1.5}`,
+	`{"id":"a","output":"x","latency_e2e_ms":1e13}`, `{"id":"a","output":"x","scores":[1]}`, `{"id":"a","output":"x","timed_out":"no"}`,
+	`{"id":" ","output":"x"}`, `{"id":1,"output":"x"}`, `{"output":"x"}`, `{}`, `[]`, `"x"`, ` {"id":"a","output":"x"} `,
+	`{"id":"a","output":"x","id":"b"}`, `{"id":"a","output":"x","\u0069d":"b"}`, `{"id":"a","output":"x","m":{"b":1,"b":2}}`,
+	`{"id":"a","output":"x","m":{"\u0062":1,"b":2,"a":{"z":null,"y":true}}}`, `{"id":"a","\u006fut\u0070ut":"x"}`,
+	`{"id":"a","output":"x","s":"\ud800"}`, `{"id":"a","output":"x","s":"\udc00\ud800"}`, `{"id":"a","output":"x","s":"\ud83d\ude00"}`,
+	`{"id":"a","output":"x","s":"\ud800\u0041"}`, `{"id":"a","output":"x","s":"\ud800\\"}`, `{"id":"a","output":"x","s":"x\u0000\u001f\b\f\n\r\t\/\\\""}`,
+	`{"id":"a","output":"x","s":"<&> \u2028 \u2029 é ` + "\u2028" + `"}`, `{"id":"a","output":"x","<k>":"&"}`,
+	"{\"id\":\"a\",\"output\":\"x\",\"s\":\"\xff\"}", "{\"id\":\"a\",\"output\":\"x\",\"s\":\"\x01\"}",
+	`{"id":"a","output":"x","n":1e999}`, `{"id":"a","output":"x","n":-1e999}`, `{"id":"a","output":"x","n":1e-400}`,
+	`{"id":"a","output":"x","n":123456789012345678901234567890}`, `{"id":"a","output":"x","n":5e-324}`, `{"id":"a","output":"x","n":1.7976931348623157e308}`,
+	`{"id":"a","output":"x","n":0.000001}`, `{"id":"a","output":"x","n":0.0000001}`, `{"id":"a","output":"x","n":999999999999999999999}`,
+	`{"id":"a","output":"x","n":1E+2}`, `{"id":"a","output":"x","n":-0.0}`, `{"id":"a","output":"x","n":01}`, `{"id":"a","output":"x","n":1.}`,
+	`{"id":"a","output":"x","n":-}`, `{"id":"a","output":"x","n":.5}`, `{"id":"a","output":"x","n":+1}`, `{"id":"a","output":"x","n":1e}`,
+	`{"id":"a","output":"x","n":tru}`, `{"id":"a","output":"x","n":[1,]}`, `{"id":"a","output":"x",}`, `{"id":"a","output":"x"}x`,
+	`{"id":"a","output":"x"} {"id":"b"}`, `{"id":"a","output":"x","s":"\x"}`, `{"id":"a","output":"x","s":"\u12"}`,
+	`{"id":"a" , "output" : "x" , "b" : [ ] , "c" : { } }`, `{"id":"a","output":"x","b":[[[[]]]],"c":{"d":{"e":{}}}}`,
+	`{"id":"a","output":"x","meta":{"verb":"find","checks":{"english":1,"spanish":1},"score":1.0,"pass":true}}`,
+	`{"id":"a","output":"x","d":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`,
+}
+
+// fullResult is the Result the full path (decodeRecord, newResult) gives, or its error.
+func fullResult(data []byte) (*Result, error) {
+	fields, err := decodeRecord("r.jsonl", 3, data)
+	if err != nil {
+		return nil, err
+	}
+	res, err := newResult("r.jsonl", 3, fields)
+	if err != nil {
+		return nil, err
+	}
+	res.Record = nil
+	return res, nil
+}
+
+// checkFastRecord: wherever the fast decoder takes a line, it gives the Result of the
+// full path and the item hash hashFields gives for the item's fields; wherever the full
+// path refuses a line, the fast decoder leaves it to the full path (whose message users
+// see). It reports whether the fast decoder took the line.
+func checkFastRecord(t *testing.T, data []byte) bool {
+	t.Helper()
+	want, werr := fullResult(data)
+	var d jsonScan
+	got, ok := decodeResultFast("r.jsonl", 3, data, &d)
+	if !ok {
+		return false
+	}
+	if werr != nil {
+		t.Fatalf("%q: the full path refuses it (%v), the fast decoder takes it: %+v", data, werr, got)
+	}
+	raw := got.raw
+	got.raw = ""
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q: fast decoder gives %+v, full path %+v", data, got, want)
+	}
+	wantItem, werr := ItemFromResult("r.jsonl", want)
+	got.raw = raw
+	gotItem, gerr := ItemFromResult("r.jsonl", got)
+	if (werr == nil) != (gerr == nil) {
+		t.Fatalf("%q: item error %v vs %v", data, gerr, werr)
+	}
+	if werr == nil && gotItem.Hash != wantItem.Hash {
+		c := canonical{}
+		c.object(raw, 0, true)
+		t.Fatalf("%q: item hash from the line %s (%s), from the fields %s", data, gotItem.Hash, c.out, wantItem.Hash)
+	}
+	return true
+}
+
+// checkCanonical: any JSON value the fast scanner takes decodes to encoding/json's value,
+// and its canonical form is json.Marshal's encoding of that value.
+func checkCanonical(t *testing.T, data []byte) {
+	t.Helper()
+	var want any
+	werr := json.Unmarshal(data, &want)
+	d := jsonScan{s: string(data)}
+	got, ok := d.value()
+	if ok {
+		d.ws()
+		ok = d.i == len(d.s)
+	}
+	if !ok {
+		return
+	}
+	if werr != nil {
+		t.Fatalf("%q: encoding/json refuses it (%v), the fast scanner takes it: %#v", data, werr, got)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q: fast scanner gives %#v, encoding/json %#v", data, got, want)
+	}
+	wantJSON, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c canonical
+	c.value(d.s, 0)
+	if !bytes.Equal(c.out, wantJSON) {
+		t.Fatalf("%q: canonical %s, json.Marshal %s", data, c.out, wantJSON)
+	}
+}
+
+// benchRecord is a record shaped as bench/gen.py writes them.
+func benchRecord(i int) string {
+	return fmt.Sprintf(`{"id": "conj-%07d", "prompt": "Conjugate 'find' — past simple, 3rd singular.", "expected_contains": {"english": ["found"], "spanish": ["encontró"]}, "output": "{\"english\": \"Found.\", \"spanish\": \"encontró\", \"explanation\": \"Ref #%d.\"}", "meta": {"verb": "find", "tense": "past simple", "variant": "v%d", "checks": {"english": 1, "spanish": 1, "json": 1, "schema": 1, "words": 1}, "score": 1.0, "pass": true}}`, i, i, i%4)
+}
+
+// TestFastRecordMatchesFullPath holds the fast decoder and the line hash to the full
+// path on the seeds, the bench records and every JSONL record of the examples and test
+// data; the well-formed records there must all take the fast path.
+func TestFastRecordMatchesFullPath(t *testing.T) {
+	for _, s := range append(fastSeeds, decodeSeeds...) {
+		checkFastRecord(t, []byte(s))
+		checkCanonical(t, []byte(s))
+	}
+	for i := range 8 {
+		if !checkFastRecord(t, []byte(benchRecord(i))) {
+			t.Fatalf("bench record %d took the full path", i)
+		}
+	}
+	files, _ := filepath.Glob("../../examples/*/results/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no example results files found")
+	}
+	fast := 0
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := bufio.NewScanner(f)
+		s.Buffer(nil, 1<<24)
+		for s.Scan() {
+			if len(bytes.TrimSpace(s.Bytes())) == 0 {
+				continue
+			}
+			if !checkFastRecord(t, s.Bytes()) {
+				t.Errorf("%s: %q took the full path", p, s.Bytes())
+			}
+			checkCanonical(t, s.Bytes())
+			fast++
+		}
+		f.Close()
+	}
+	t.Logf("%d example records decoded by the fast path, equal to the full path", fast)
+}
+
+func FuzzFastRecord(f *testing.F) {
+	for _, s := range append(fastSeeds, decodeSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(benchRecord(1)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastRecord(t, data)
+		checkCanonical(t, data)
+	})
+}
