@@ -179,3 +179,37 @@ func FuzzFastRecord(f *testing.F) {
 		checkCanonical(t, data)
 	})
 }
+
+// BenchmarkDecodeLine compares the two ways a results line becomes a Result and its
+// item (with the item's hash): the fast decoder and the full path.
+//
+//	go test -run x -bench DecodeLine -benchmem ./internal/eval
+func BenchmarkDecodeLine(b *testing.B) {
+	lines := make([][]byte, 64)
+	for i := range lines {
+		lines[i] = []byte(benchRecord(i))
+	}
+	b.Run("fast", func(b *testing.B) {
+		var d jsonScan
+		for i := 0; b.Loop(); i++ {
+			res, ok := decodeResultFast("r.jsonl", 1, lines[i%len(lines)], &d)
+			if !ok {
+				b.Fatal("full path")
+			}
+			if _, err := ItemFromResult("r.jsonl", res); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("full", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			res, err := fullResult(lines[i%len(lines)])
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := ItemFromResult("r.jsonl", res); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -19,6 +19,19 @@ type scanBatch struct {
 
 const scanBatchLines = 64
 
+// batchBufs recycles the batches' line buffers: nothing decoded refers to them (strings
+// are copied out of the line), so a buffer is free once its batch is decoded.
+var batchBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// release hands the batch's line buffer back for another batch.
+func (b *scanBatch) release() {
+	if cap(b.buf) <= 4<<20 { // keep no huge buffer a giant line grew
+		buf := b.buf[:0]
+		batchBufs.Put(&buf)
+	}
+	b.buf, b.ends = nil, nil
+}
+
 // ScanOptions say what a scan keeps and computes.
 type ScanOptions struct {
 	// KeepRecord keeps each record's decoded map in Result.Record (a baseline stores its
@@ -57,6 +70,7 @@ func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result,
 			defer wg.Done()
 			for b := range work {
 				b.decode(path, opts)
+				b.release()
 				close(b.done)
 			}
 		}()
@@ -69,7 +83,11 @@ func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result,
 		defer close(work)
 		size := 0 // the last batch's bytes: the next one is about as large
 		for {
-			b := &scanBatch{done: make(chan struct{}), buf: make([]byte, 0, size+size/4),
+			buf := batchBufs.Get().(*[]byte)
+			if cap(*buf) < size+size/4 {
+				*buf = make([]byte, 0, size+size/4)
+			}
+			b := &scanBatch{done: make(chan struct{}), buf: (*buf)[:0],
 				ends: make([]int, 0, scanBatchLines), nums: make([]int, 0, scanBatchLines)}
 			for len(b.nums) < scanBatchLines {
 				text, n, err := lr.next()
