@@ -287,7 +287,7 @@ func (l *Loaded) sources() []rubric.RunSource {
 		return out
 	}
 	for i, p := range l.Paths {
-		src := rubric.FileRun(p)
+		src := rubric.FileRunFor(&l.Config.Scoring, p)
 		src.Partial = i >= l.full
 		out = append(out, src)
 	}

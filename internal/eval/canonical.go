@@ -72,7 +72,7 @@ func (c *canonical) value(s string, i int) int {
 			}
 		}
 	case '"':
-		v, end, _ := unquote(s, i, &c.buf)
+		v, end, _ := unquote(s, i, &c.buf, false)
 		c.out = jsonenc.AppendString(c.out, v, true)
 		return end
 	case 't':
@@ -99,7 +99,7 @@ func (c *canonical) object(s string, i int, top bool) int {
 	end := i + 1
 	if s[i] != '}' {
 		for {
-			k, j, _ := unquote(s, i, &c.buf)
+			k, j, _ := unquote(s, i, &c.buf, false)
 			j = skipWS(s, j) + 1 // ':'
 			start := j
 			j = skipWS(s, skipValue(s, j))

@@ -25,6 +25,9 @@ type jsonScan struct {
 	i     int
 	depth int
 	buf   []byte // scratch for strings with escapes
+	// discard checks values without building them (value returns nil): a key nothing
+	// reads is validated, not decoded.
+	discard bool
 }
 
 func (d *jsonScan) ws() {
@@ -40,14 +43,15 @@ func (d *jsonScan) ws() {
 
 // str reads the string at d.i (its opening quote) as encoding/json decodes it.
 func (d *jsonScan) str() (string, bool) {
-	v, end, ok := unquote(d.s, d.i, &d.buf)
+	v, end, ok := unquote(d.s, d.i, &d.buf, d.discard)
 	d.i = end
 	return v, ok
 }
 
 // unquote decodes the JSON string whose opening quote is s[i], returning its value and
-// the index after its closing quote. A string without escapes is a slice of s.
-func unquote(s string, i int, buf *[]byte) (string, int, bool) {
+// the index after its closing quote. A string without escapes is a slice of s; with
+// check set, a string with escapes is only checked and "" returned.
+func unquote(s string, i int, buf *[]byte, check bool) (string, int, bool) {
 	high := false
 	for j := i + 1; j < len(s); j++ {
 		c := s[j]
@@ -59,7 +63,7 @@ func unquote(s string, i int, buf *[]byte) (string, int, bool) {
 			}
 			return v, j + 1, true
 		case c == '\\':
-			return unquoteEscaped(s, i, buf)
+			return unquoteEscaped(s, i, buf, check)
 		case c < 0x20:
 			return "", j, false
 		case c >= utf8.RuneSelf:
@@ -71,7 +75,7 @@ func unquote(s string, i int, buf *[]byte) (string, int, bool) {
 
 // unquoteEscaped is unquote for a string with escapes, decoded as encoding/json does:
 // a lone or reversed surrogate becomes U+FFFD.
-func unquoteEscaped(s string, i int, buf *[]byte) (string, int, bool) {
+func unquoteEscaped(s string, i int, buf *[]byte, check bool) (string, int, bool) {
 	b := (*buf)[:0]
 	defer func() { *buf = b[:0] }()
 	for j := i + 1; j < len(s); {
@@ -80,6 +84,9 @@ func unquoteEscaped(s string, i int, buf *[]byte) (string, int, bool) {
 		case c == '"':
 			if !utf8.Valid(b) {
 				return "", j, false
+			}
+			if check {
+				return "", j + 1, true
 			}
 			return string(b), j + 1, true
 		case c < 0x20:
@@ -221,7 +228,11 @@ func (d *jsonScan) value() (any, bool) {
 	}
 	switch c := d.s[d.i]; c {
 	case '"':
-		return d.str()
+		s, ok := d.str()
+		if d.discard {
+			return nil, ok
+		}
+		return s, ok
 	case '{':
 		return d.object()
 	case '[':
@@ -232,9 +243,12 @@ func (d *jsonScan) value() (any, bool) {
 		return false, d.literal("false")
 	case 'n':
 		return nil, d.literal("null")
-	default:
-		return d.number()
 	}
+	f, ok := d.number() // parsed even when discarded: a number out of range is refused
+	if d.discard {
+		return nil, ok
+	}
+	return f, ok
 }
 
 func (d *jsonScan) object() (any, bool) {
@@ -242,7 +256,10 @@ func (d *jsonScan) object() (any, bool) {
 		return nil, false
 	}
 	defer func() { d.depth-- }()
-	m := map[string]any{}
+	var m map[string]any
+	if !d.discard {
+		m = map[string]any{}
+	}
 	d.i++ // '{'
 	d.ws()
 	if d.i < len(d.s) && d.s[d.i] == '}' {
@@ -267,7 +284,9 @@ func (d *jsonScan) object() (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		m[k] = v // a repeated key inside a value: the last wins, as in encoding/json
+		if m != nil {
+			m[k] = v // a repeated key inside a value: the last wins, as in encoding/json
+		}
 		if !d.next('}') {
 			return nil, false
 		}
@@ -282,8 +301,11 @@ func (d *jsonScan) array() (any, bool) {
 		return nil, false
 	}
 	defer func() { d.depth-- }()
-	a := make([]any, 0) // encoding/json gives an empty, non-nil list for []
-	d.i++               // '['
+	var a []any
+	if !d.discard {
+		a = make([]any, 0) // encoding/json gives an empty, non-nil list for []
+	}
+	d.i++ // '['
 	d.ws()
 	if d.i < len(d.s) && d.s[d.i] == ']' {
 		d.i++
@@ -294,7 +316,9 @@ func (d *jsonScan) array() (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		a = append(a, v)
+		if !d.discard {
+			a = append(a, v)
+		}
 		if !d.next(']') {
 			return nil, false
 		}

@@ -10,7 +10,9 @@ import (
 // decoder does not take, is left to decodeRecord and newResult, so users see the same
 // messages. The Result it builds is the one newResult gives for the same line, without
 // Record; it keeps the line so ItemFromResult can hash the item's fields from it.
-func decodeResultFast(file string, line int, text []byte, d *jsonScan) (*Result, bool) {
+// keep, when set, names the top-level keys to decode into Fields: the others are only
+// checked (and hashed with the item).
+func decodeResultFast(file string, line int, text []byte, d *jsonScan, keep func(key string) bool) (*Result, bool) {
 	if len(text) > MaxLineBytes {
 		return nil, false
 	}
@@ -47,11 +49,21 @@ func decodeResultFast(file string, line int, text []byte, d *jsonScan) (*Result,
 			return nil, false
 		}
 		d.i++
+		other := !resultKeys[k]
+		unread := other && keep != nil && !keep(k)
+		d.discard = unread
 		v, ok := d.value()
+		d.discard = false
 		if !ok {
 			return nil, false
 		}
 		switch {
+		case unread: // checked, not decoded
+		case other:
+			if r.Fields == nil {
+				r.Fields = make(map[string]any, 4)
+			}
+			r.Fields[k] = v
 		case k == "id":
 			id, ok := v.(string)
 			if !ok || strings.TrimSpace(id) == "" {
@@ -59,18 +71,13 @@ func decodeResultFast(file string, line int, text []byte, d *jsonScan) (*Result,
 			}
 			r.ID = strings.Clone(id) // kept for the whole suite: not a slice of the line
 			hasID = true
-		case resultKeys[k]:
+		default:
 			hasOutput = hasOutput || k == "output"
 			if v != nil || k == "output" { // null means not recorded
 				if r.set(file, line, k, v) != nil {
 					return nil, false
 				}
 			}
-		default:
-			if r.Fields == nil {
-				r.Fields = make(map[string]any, 4)
-			}
-			r.Fields[k] = v
 		}
 		if !d.next('}') {
 			return nil, false

@@ -42,6 +42,8 @@ var fastSeeds = []string{
 	`{"id":"a" , "output" : "x" , "b" : [ ] , "c" : { } }`, `{"id":"a","output":"x","b":[[[[]]]],"c":{"d":{"e":{}}}}`,
 	`{"id":"a","output":"x","meta":{"verb":"find","checks":{"english":1,"spanish":1},"score":1.0,"pass":true}}`,
 	`{"id":"a","output":"x","d":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`,
+	`{"id":"a","output":"x","meta":{"n":1e999}}`, `{"id":"a","output":"x","meta":["\x"]}`, `{"id":"a","output":"x","meta":{"a":[1,]}}`,
+	"{\"id\":\"a\",\"output\":\"x\",\"meta\":{\"a\":\"\xff\"}}", `{"id":"a","output":"x","meta":"\u00e9\ud800"}`,
 }
 
 // fullResult is the Result the full path (decodeRecord, newResult) gives, or its error.
@@ -66,7 +68,7 @@ func checkFastRecord(t *testing.T, data []byte) bool {
 	t.Helper()
 	want, werr := fullResult(data)
 	var d jsonScan
-	got, ok := decodeResultFast("r.jsonl", 3, data, &d)
+	got, ok := decodeResultFast("r.jsonl", 3, data, &d, nil)
 	if !ok {
 		return false
 	}
@@ -88,6 +90,26 @@ func checkFastRecord(t *testing.T, data []byte) bool {
 		c := canonical{}
 		c.object(raw, 0, true)
 		t.Fatalf("%q: item hash from the line %s (%s), from the fields %s", data, gotItem.Hash, c.out, wantItem.Hash)
+	}
+	// Decoding only some keys: the same Result with just those in Fields, the same
+	// item hash, and the same lines left to the full path.
+	keep := func(k string) bool { return k == "prompt" || k == "s" || k == "b" || k == "tags" }
+	part, ok := decodeResultFast("r.jsonl", 3, data, &d, keep)
+	if !ok {
+		t.Fatalf("%q: taken with every key decoded, left to the full path with some", data)
+	}
+	for k := range want.Fields {
+		if !keep(k) {
+			delete(want.Fields, k)
+		}
+	}
+	part.raw = ""
+	if !reflect.DeepEqual(part, want) {
+		t.Fatalf("%q: decoding some keys gives %+v, want %+v", data, part, want)
+	}
+	part.raw = raw
+	if partItem, err := ItemFromResult("r.jsonl", part); (err == nil) != (gerr == nil) || (err == nil && partItem.Hash != gotItem.Hash) {
+		t.Fatalf("%q: item from some keys %v (%v); from all %v (%v)", data, partItem, err, gotItem, gerr)
 	}
 	return true
 }
@@ -192,7 +214,7 @@ func BenchmarkDecodeLine(b *testing.B) {
 	b.Run("fast", func(b *testing.B) {
 		var d jsonScan
 		for i := 0; b.Loop(); i++ {
-			res, ok := decodeResultFast("r.jsonl", 1, lines[i%len(lines)], &d)
+			res, ok := decodeResultFast("r.jsonl", 1, lines[i%len(lines)], &d, keepBench)
 			if !ok {
 				b.Fatal("full path")
 			}
@@ -212,4 +234,13 @@ func BenchmarkDecodeLine(b *testing.B) {
 			}
 		}
 	})
+}
+
+// keepBench is what the bench's rubric reads of a record (rubric.System.RecordKeys).
+func keepBench(k string) bool {
+	switch k {
+	case "prompt", "input", "context", "tags", "expected", "expected_contains":
+		return true
+	}
+	return false
 }

@@ -40,6 +40,11 @@ type ScanOptions struct {
 	// Prep, when set, runs on the decoding workers for each record, in parallel, and
 	// its value is handed to fn with the record: work that needs no order (scoring).
 	Prep func(res *Result) any
+	// Fields, when set, names the top-level keys of a record something reads (the
+	// suite fields a rubric and the report use): only those are decoded into
+	// Result.Fields (more may be, on the full path). Every key is still checked and
+	// covered by the item's hash.
+	Fields func(key string) bool
 }
 
 // ScanRun reads a results file (JSONL, optionally .gz or .zst) as a stream and calls fn
@@ -151,7 +156,7 @@ func (b *scanBatch) decode(path string, opts ScanOptions) {
 		text := b.buf[start:end]
 		start = end
 		if !opts.KeepRecord {
-			if res, ok := decodeResultFast(path, b.nums[i], text, &fast); ok {
+			if res, ok := decodeResultFast(path, b.nums[i], text, &fast, opts.Fields); ok {
 				b.results = append(b.results, res)
 				if opts.Prep != nil {
 					b.preps = append(b.preps, opts.Prep(res))

@@ -87,13 +87,6 @@ func MemoryRun(run *eval.Run) RunSource {
 	}}
 }
 
-// FileRun is a source that streams a results file.
-func FileRun(path string) RunSource {
-	return RunSource{File: path, Each: func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
-		return eval.ScanRun(path, eval.ScanOptions{Prep: prep}, fn)
-	}}
-}
-
 // ScoreOptions choose what the scoring keeps and whom it tells.
 type ScoreOptions struct {
 	// KeepSamples keeps every run's samples with their results (RunScore.Samples) and
