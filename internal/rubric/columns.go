@@ -12,10 +12,16 @@ type sampleCols struct {
 	flags   []uint8
 	norm    []float64 // [item*nd+d]
 	raw     []float64 // [item*nd+d]; NaN is null
-	dflags  []uint8   // [item*nd+d]: dimExcluded
-	// Rare strings, by index, interned.
+	dflags  []uint8   // [item*nd+d]: dimExcluded, and which of label, errs, note it has
+	// Rare strings, by index, interned; dflags says which a value has, so reading a
+	// sample looks up only those.
 	label, errs, note map[int]string // [item*nd+d]
-	cappedBy, why     map[int]string // [item]
+	cappedBy          map[int]string // [item]
+	// why the item failed: an index into whys (0: none). Most failing items share a
+	// few reasons, so a column of indexes holds them without a pointer per item.
+	why    []uint32
+	whys   []string
+	whyIdx map[string]uint32
 	// Result fields the metrics read; nil until a record has one. NaN: not recorded.
 	e2e, model, inTok, outTok []float64
 	// The first model name recorded, in suite order.
@@ -31,11 +37,16 @@ const (
 	fError                      // the result carries an error
 )
 
-const dimExcluded uint8 = 1
+const (
+	dimExcluded uint8 = 1 << iota
+	dimLabel
+	dimError
+	dimNote
+)
 
 func newCols(nd, n int) *sampleCols {
 	c := &sampleCols{nd: nd, modelIdx: -1, label: map[int]string{}, errs: map[int]string{}, note: map[int]string{},
-		cappedBy: map[int]string{}, why: map[int]string{}}
+		cappedBy: map[int]string{}, whys: []string{""}, whyIdx: map[string]uint32{}}
 	c.grow(n)
 	return c
 }
@@ -45,6 +56,7 @@ func (c *sampleCols) grow(n int) {
 	for len(c.score) < n {
 		c.score = append(c.score, 0)
 		c.flags = append(c.flags, 0)
+		c.why = append(c.why, 0)
 		for range c.nd {
 			c.norm = append(c.norm, 0)
 			c.raw = append(c.raw, math.NaN())
@@ -87,9 +99,7 @@ func (c *sampleCols) put(i int, sm *Sample, in interner) {
 	if sm.CappedBy != "" {
 		c.cappedBy[i] = in.of(sm.CappedBy)
 	}
-	if sm.Why != "" {
-		c.why[i] = in.of(sm.Why)
-	}
+	c.setWhy(i, sm.Why)
 	for d, v := range sm.Values {
 		k := i*c.nd + d
 		c.norm[k] = v.Norm
@@ -97,17 +107,11 @@ func (c *sampleCols) put(i int, sm *Sample, in interner) {
 			c.raw[k] = *v.Raw
 		}
 		if v.Excluded {
-			c.dflags[k] = dimExcluded
+			c.dflags[k] |= dimExcluded
 		}
-		if v.Label != "" {
-			c.label[k] = in.of(v.Label)
-		}
-		if v.Error != "" {
-			c.errs[k] = in.of(v.Error)
-		}
-		if v.Note != "" {
-			c.note[k] = in.of(v.Note)
-		}
+		c.setStr(c.label, k, dimLabel, in.of(v.Label))
+		c.setStr(c.errs, k, dimError, in.of(v.Error))
+		c.setStr(c.note, k, dimNote, in.of(v.Note))
 	}
 	if r := sm.Result; r != nil {
 		if r.TimedOut {
@@ -157,7 +161,17 @@ func (c *sampleCols) sample(s *System, i int, sm *Sample) {
 	}
 	for d := range c.nd {
 		k := i*c.nd + d
-		v := Value{Norm: c.norm[k], Excluded: c.dflags[k]&dimExcluded != 0, Label: c.label[k], Error: c.errs[k], Note: c.note[k]}
+		df := c.dflags[k]
+		v := Value{Norm: c.norm[k], Excluded: df&dimExcluded != 0}
+		if df&dimLabel != 0 {
+			v.Label = c.label[k]
+		}
+		if df&dimError != 0 {
+			v.Error = c.errs[k]
+		}
+		if df&dimNote != 0 {
+			v.Note = c.note[k]
+		}
 		if r := c.raw[k]; !math.IsNaN(r) {
 			v.Raw = &c.raw[k]
 		}
@@ -165,10 +179,51 @@ func (c *sampleCols) sample(s *System, i int, sm *Sample) {
 	}
 	s.weigh(sm)
 	sm.Score = c.score[i]
-	sm.CappedBy = c.cappedBy[i]
-	sm.Why = c.why[i]
+	if len(c.cappedBy) > 0 {
+		sm.CappedBy = c.cappedBy[i]
+	}
+	sm.Why = c.whys[c.why[i]]
 	sm.Pass = f&fPass != 0
 	sm.Pending = f&fPending != 0
+}
+
+// setStr records value k's string s (label, error or note) in m, or clears it.
+func (c *sampleCols) setStr(m map[int]string, k int, bit uint8, s string) {
+	if s == "" {
+		if c.dflags[k]&bit != 0 {
+			delete(m, k)
+			c.dflags[k] &^= bit
+		}
+		return
+	}
+	m[k] = s
+	c.dflags[k] |= bit
+}
+
+// setWhy records why item i failed ("": it did not).
+func (c *sampleCols) setWhy(i int, why string) {
+	if why == "" {
+		c.why[i] = 0
+		return
+	}
+	k, ok := c.whyIdx[why]
+	if !ok {
+		k = uint32(len(c.whys))
+		c.whys = append(c.whys, why)
+		c.whyIdx[why] = k
+	}
+	c.why[i] = k
+}
+
+// whyMap is the reasons by item, as a shard's state carries them.
+func (c *sampleCols) whyMap() map[int]string {
+	m := map[int]string{}
+	for i, k := range c.why {
+		if k != 0 {
+			m[i] = c.whys[k]
+		}
+	}
+	return m
 }
 
 // num returns a result number of item i, if recorded.

@@ -553,11 +553,18 @@ func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
 	for len(*buf) < runs {
 		*buf = append(*buf, Sample{})
 	}
-	is := ItemScore{Item: it, Runs: runs, Breakdown: make([]float64, nd), Weighted: make([]float64, nd),
-		Raw: make([]*float64, nd), Labels: make([]string, nd), Errors: make([]string, nd)}
-	rawSum := make([]float64, nd)
-	rawN := make([]int, nd)
-	normN := make([]int, nd)
+	// One allocation per type: the item's slices share them (a caller may keep them).
+	floats := make([]float64, 4*nd)
+	strs := make([]string, 2*nd)
+	is := ItemScore{Item: it, Runs: runs, Breakdown: floats[:nd:nd], Weighted: floats[nd : 2*nd : 2*nd],
+		Raw: make([]*float64, nd), Labels: strs[:nd:nd], Errors: strs[nd:]}
+	rawSum, rawMean := floats[2*nd:3*nd], floats[3*nd:]
+	var counts [32]int
+	cnt := counts[:]
+	if 2*nd > len(counts) {
+		cnt = make([]int, 2*nd)
+	}
+	rawN, normN := cnt[:nd], cnt[nd:2*nd]
 	scored := 0
 	for r := range runs {
 		if c := sc.cols[r]; c.partial && c.flags[i]&fPresent == 0 {
@@ -612,7 +619,8 @@ func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
 			is.Weighted[d] = Round9(is.Weighted[d] / float64(normN[d]))
 		}
 		if rawN[d] > 0 {
-			is.Raw[d] = ptr(Round9(rawSum[d] / float64(rawN[d])))
+			rawMean[d] = Round9(rawSum[d] / float64(rawN[d]))
+			is.Raw[d] = &rawMean[d]
 		}
 	}
 	// Across N runs an item passes if it passed in at least half of them.

@@ -36,7 +36,7 @@ func (sc *Scored) State() []RunState {
 	var out []RunState
 	for r, c := range sc.cols {
 		st := RunState{File: sc.Runs[r].File, Score: c.score, Flags: c.flags, Norm: c.norm, Labels: c.label,
-			Errors: c.errs, Notes: c.note, CappedBy: c.cappedBy, Why: c.why, ModelItem: c.modelIdx, Model: c.modelName}
+			Errors: c.errs, Notes: c.note, CappedBy: c.cappedBy, Why: c.whyMap(), ModelItem: c.modelIdx, Model: c.modelName}
 		st.Raw = nullable(c.raw)
 		for k, f := range c.dflags {
 			if f&dimExcluded != 0 {
@@ -128,7 +128,7 @@ func (c *sampleCols) absorb(st RunState, pos []int, nd int) error {
 			c.cappedBy[p] = s
 		}
 		if s, ok := st.Why[k]; ok {
-			c.why[p] = s
+			c.setWhy(p, s)
 		}
 	}
 	for _, x := range st.Excluded {
@@ -137,12 +137,16 @@ func (c *sampleCols) absorb(st RunState, pos []int, nd int) error {
 		}
 		c.dflags[pos[x/nd]*nd+x%nd] |= dimExcluded
 	}
-	for src, dst := range map[*map[int]string]map[int]string{&st.Labels: c.label, &st.Errors: c.errs, &st.Notes: c.note} {
-		for x, s := range *src {
+	for _, p := range []struct {
+		src map[int]string
+		dst map[int]string
+		bit uint8
+	}{{st.Labels, c.label, dimLabel}, {st.Errors, c.errs, dimError}, {st.Notes, c.note, dimNote}} {
+		for x, s := range p.src {
 			if x < 0 || x >= m*nd {
 				return fmt.Errorf("value %d out of range", x)
 			}
-			dst[pos[x/nd]*nd+x%nd] = s
+			c.setStr(p.dst, pos[x/nd]*nd+x%nd, p.bit, s)
 		}
 	}
 	cols := []*[]float64{&c.e2e, &c.model, &c.inTok, &c.outTok}
