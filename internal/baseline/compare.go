@@ -304,17 +304,17 @@ func scoredSide(sc *rubric.Scored) candSide {
 	}
 	return candSide{n: sc.NumItems(), dims: dims,
 		find: func(id string) (int, string, bool) {
-			it, ok := sc.Suite.Item(id)
+			i, ok := sc.Suite.Index(id)
 			if !ok {
 				return 0, "", false
 			}
-			return it.Index, it.Hash, true
+			return i, sc.Suite.HashOf(i), true
 		},
 		each: func(fn func(int, *Candidate) error) error {
 			var c Candidate
 			return sc.EachItem(func(i int, is *rubric.ItemScore) error {
 				runs := max(is.Runs, 1)
-				c = Candidate{ID: is.Item.ID, Hash: is.Item.Hash, Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
+				c = Candidate{ID: is.Item.ID, Hash: sc.Suite.HashOf(i), Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
 					Runs: runs, PassRate: float64(is.PassRuns) / float64(runs), Pass: is.Pass, Pending: is.Pending,
 					Breakdown: is.Breakdown}
 				return fn(i, &c)

@@ -89,7 +89,7 @@ type itemScratch struct {
 // itemOf is the baseline of item i of a scored run: its means, spread and pass bits.
 func itemOf(sc *rubric.Scored, i int, s *itemScratch) Item {
 	is := sc.ItemAt(i, &s.samples)
-	it := Item{ID: is.Item.ID, Hash: is.Item.Hash, Tags: is.Item.Tags, Score: is.Score, Runs: max(is.Runs, 1),
+	it := Item{ID: is.Item.ID, Hash: sc.Suite.HashOf(i), Tags: is.Item.Tags, Score: is.Score, Runs: max(is.Runs, 1),
 		PassRate: rubric.Round9(float64(is.PassRuns) / float64(max(is.Runs, 1))), Breakdown: map[string]float64{}}
 	nd := len(sc.System.Dimensions)
 	bits, scores := s.bits[:0], s.scores[:0]

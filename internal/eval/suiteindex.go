@@ -174,8 +174,27 @@ func (s *Suite) At(i int) *Item {
 	if i < len(s.items) && s.items[i] != nil {
 		return s.items[i]
 	}
+	it := s.Brief(i)
+	it.Hash = s.idx.hashHex(i)
+	return it
+}
+
+// Brief is At without the hash of a released item (its Hash is empty; HashOf has
+// it): what a report or a diagnosis reads of every item, without writing out a hash.
+func (s *Suite) Brief(i int) *Item {
+	if i < len(s.items) && s.items[i] != nil {
+		return s.items[i]
+	}
 	x := &s.idx
-	return &Item{ID: x.id(i), Line: int(x.line[i]), Tags: x.tagSets0(x.tags[i]), Hash: x.hashHex(i), Index: i, Pos: int(x.pos[i])}
+	return &Item{ID: x.id(i), Line: int(x.line[i]), Tags: x.tagSets0(x.tags[i]), Index: i, Pos: int(x.pos[i])}
+}
+
+// HashOf is item i's hash (Item.Hash).
+func (s *Suite) HashOf(i int) string {
+	if i < len(s.items) && s.items[i] != nil {
+		return s.items[i].Hash
+	}
+	return s.idx.hashHex(i)
 }
 
 func (x *itemIndex) tagSets0(k uint32) []string {

@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/evalgate/evalgate/internal/eval"
-	"github.com/evalgate/evalgate/internal/jsonenc"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/topk"
 )
@@ -328,7 +327,7 @@ func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 // the in-memory renderers list: all of them (keepAll), or the failing ones.
 func (c *buildChunk) render(sc *rubric.Scored, keep, keepAll bool) {
 	var buf []rubric.Sample
-	var compact []byte
+	var scratch []byte
 	if c.out == nil {
 		size := 0
 		for _, raw := range c.raws {
@@ -344,26 +343,25 @@ func (c *buildChunk) render(sc *rubric.Scored, keep, keepAll bool) {
 			return
 		}
 		is := sc.ItemAt(i, &buf)
-		it := buildItem(sc, &is, nil)
-		it.pre = &p
-		if it.Pass {
+		if is.Pass {
 			c.passed++
 		}
-		if it.Missing {
-			c.missing = append(c.missing, it.ID)
+		if is.Missing == is.Runs {
+			c.missing = append(c.missing, is.Item.ID)
 		}
-		if it.Pending {
-			c.pending = append(c.pending, it.ID)
-		}
-		if compact, err = it.appendJSON(compact[:0]); err != nil {
-			c.err = err
-			return
+		if is.Pending {
+			c.pending = append(c.pending, is.Item.ID)
 		}
 		if i > 0 {
 			c.out = append(c.out, ",\n    "...)
 		}
-		c.out = jsonenc.AppendIndent(c.out, compact, "    ", "  ")
-		if keep && (keepAll || !it.Pass) {
+		if c.out, err = appendItem(c.out, "    ", sc, &is, &p, &scratch); err != nil {
+			c.err = err
+			return
+		}
+		if keep && (keepAll || !is.Pass) {
+			it := buildItem(sc, &is, nil)
+			it.pre = &p
 			c.items = append(c.items, it.materialize())
 			c.idx = append(c.idx, i)
 		}

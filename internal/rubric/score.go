@@ -28,6 +28,8 @@ type RunScore struct {
 
 // ItemScore is one item over all runs: per-run values averaged.
 type ItemScore struct {
+	// Item is the suite item; once the suite released it (a streamed check), only its
+	// id, line, tags and positions (eval.Suite.Brief): its hash is Suite.HashOf.
 	Item      *eval.Item
 	Score     float64    // mean of the per-run scores (missing runs count 0)
 	Breakdown []float64  // per dimension: mean normalized value over runs
@@ -381,7 +383,7 @@ func (sc *Scored) ItemAt(i int, buf *[]Sample) ItemScore {
 	if len(sc.Items) == sc.Suite.Len() {
 		return sc.Items[i]
 	}
-	return sc.aggregateItem(i, sc.Suite.At(i), buf)
+	return sc.aggregateItem(i, sc.Suite.Brief(i), buf)
 }
 
 // shardsAsRuns refuses two or more results files that are each non-empty, pairwise
