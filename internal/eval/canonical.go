@@ -27,6 +27,7 @@ type canonical struct {
 type member struct {
 	key   string
 	start int
+	plain bool // the key is written as it is (plainEnd)
 }
 
 var canonicals = sync.Pool{New: func() any { return new(canonical) }}
@@ -72,6 +73,10 @@ func (c *canonical) value(s string, i int) int {
 			}
 		}
 	case '"':
+		if end := plainEnd(s, i); end > 0 {
+			c.out = append(c.out, s[i:end]...) // written as encoding/json writes it
+			return end
+		}
 		v, end, _ := unquote(s, i, &c.buf, false)
 		c.out = jsonenc.AppendString(c.out, v, true)
 		return end
@@ -86,9 +91,54 @@ func (c *canonical) value(s string, i int) int {
 		return i + 4
 	}
 	end, _ := numEnd(s, i)
+	if smallInt(s[i:end]) {
+		c.out = append(c.out, s[i:end]...) // json.Marshal writes it back the same
+		return end
+	}
 	f, _ := strconv.ParseFloat(s[i:end], 64)
 	c.out, _ = jsonenc.AppendFloat(c.out, f)
 	return end
+}
+
+// plainBytes are the bytes encoding/json writes in a string as they are (with HTML
+// escaping): printable ASCII but the quote, the backslash and <, >, &.
+var plainBytes = func() (t [256]bool) {
+	for b := 0x20; b < 0x80; b++ {
+		t[b] = b != '"' && b != '\\' && b != '<' && b != '>' && b != '&'
+	}
+	return t
+}()
+
+// plainEnd returns the end of the string at s[i] when every byte of it is written as
+// it is, else 0.
+func plainEnd(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		b := s[j]
+		if b == '"' {
+			return j + 1
+		}
+		if !plainBytes[b] {
+			return 0
+		}
+	}
+	return 0
+}
+
+// smallInt reports whether a JSON number is an integer of at most 15 digits without
+// leading zeros (or -0): one float64 holds exactly and encoding/json writes as it is.
+func smallInt(n string) bool {
+	if n != "" && n[0] == '-' {
+		n = n[1:]
+	}
+	if n == "" || len(n) > 15 || (n[0] == '0' && len(n) > 1) {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // object appends the canonical form of the object at s[i] and returns its end. At the
@@ -100,11 +150,12 @@ func (c *canonical) object(s string, i int, top bool) int {
 	if s[i] != '}' {
 		for {
 			k, j, _ := unquote(s, i, &c.buf, false)
+			plain := plainEnd(s, i) == j
 			j = skipWS(s, j) + 1 // ':'
 			start := j
 			j = skipWS(s, skipValue(s, j))
 			if !top || k == "id" || !resultKeys[k] {
-				c.members = append(c.members, member{k, start})
+				c.members = append(c.members, member{k, start, plain})
 			}
 			if s[j] == '}' {
 				end = j + 1
@@ -125,8 +176,14 @@ func (c *canonical) object(s string, i int, top bool) int {
 			c.out = append(c.out, ',')
 		}
 		first = false
-		c.out = jsonenc.AppendString(c.out, m.key, true)
-		c.out = append(c.out, ':')
+		if m.plain {
+			c.out = append(c.out, '"')
+			c.out = append(c.out, m.key...)
+			c.out = append(c.out, '"', ':')
+		} else {
+			c.out = jsonenc.AppendString(c.out, m.key, true)
+			c.out = append(c.out, ':')
+		}
 		c.value(s, m.start)
 	}
 	c.out = append(c.out, '}')

@@ -42,6 +42,8 @@ var fastSeeds = []string{
 	`{"id":"a" , "output" : "x" , "b" : [ ] , "c" : { } }`, `{"id":"a","output":"x","b":[[[[]]]],"c":{"d":{"e":{}}}}`,
 	`{"id":"a","output":"x","meta":{"verb":"find","checks":{"english":1,"spanish":1},"score":1.0,"pass":true}}`,
 	`{"id":"a","output":"x","d":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`,
+	`{"id":"a","output":"x","n":[0,-0,10,-10,123456789012345,-123456789012345,1234567890123456,9007199254740993,1e2,100]}`,
+	"{\"id\":\"a\",\"output\":\"x\",\"d\x7fel\":\"\x7f~ \",\"a<b\":\"\\u003c\"}",
 	`{"id":"a","output":"x","meta":{"n":1e999}}`, `{"id":"a","output":"x","meta":["\x"]}`, `{"id":"a","output":"x","meta":{"a":[1,]}}`,
 	"{\"id\":\"a\",\"output\":\"x\",\"meta\":{\"a\":\"\xff\"}}", `{"id":"a","output":"x","meta":"\u00e9\ud800"}`,
 }
