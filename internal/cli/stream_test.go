@@ -289,7 +289,6 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 		three = append(three, p)
 	}
 
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, tc := range []struct {
 		name, cfg string
 		results   []string
@@ -297,55 +296,64 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 		{"suite from results", filepath.Join(dir, "evalgate.yaml"), []string{one}},
 		{"suite file, three runs", withSuite, three},
 	} {
-		opts := CheckOptions{Config: tc.cfg, Results: tc.results, NoBaseline: true, Now: now, CodeVersion: "abc", StreamAbove: -1}
-		whole, err := Check(context.Background(), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for k := 1; k <= 4; k++ {
-			o := opts
-			o.Shard = eval.Shard{Index: k, Count: 4}
-			r, err := Check(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := filepath.Join(t.TempDir(), fmt.Sprintf("shard%d.json", k))
-			var buf bytes.Buffer
-			if err := r.WriteJSON(&buf); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			r.Close()
-			parts = append(parts, p)
-		}
-		merged, err := checkReports(context.Background(), CheckOptions{Config: tc.cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, parts)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if diff := cmp.Diff(withoutRunFields(t, whole), withoutRunFields(t, merged)); diff != "" {
-			t.Errorf("%s: merged shards differ from the unsharded run (-unsharded +merged):\n%s", tc.name, diff)
-		}
-		// The merged report gates again (check --report) to the same report.
-		var buf bytes.Buffer
-		if err := merged.WriteJSON(&buf); err != nil {
-			t.Fatal(err)
-		}
-		mp := filepath.Join(t.TempDir(), "merged.json")
-		if err := os.WriteFile(mp, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		again, err := checkReports(context.Background(), CheckOptions{Config: tc.cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, []string{mp})
-		if err != nil {
-			t.Fatalf("%s: check --report: %v", tc.name, err)
-		}
-		if diff := cmp.Diff(withoutRunFields(t, whole), withoutRunFields(t, again)); diff != "" {
-			t.Errorf("%s: check --report merged.json differs (-unsharded +again):\n%s", tc.name, diff)
-		}
-		whole.Close()
-		merged.Close()
-		again.Close()
+		mergedEqualsUnsharded(t, tc.name, tc.cfg, tc.results).Close()
 	}
+}
+
+// mergedEqualsUnsharded checks that the results scored in four shards and merged give
+// the unsharded report, and so does check --report on the merged one; it returns the
+// unsharded report.
+func mergedEqualsUnsharded(t *testing.T, name, cfg string, results []string) *report.Report {
+	t.Helper()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	opts := CheckOptions{Config: cfg, Results: results, NoBaseline: true, Now: now, CodeVersion: "abc", StreamAbove: -1}
+	whole, err := Check(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for k := 1; k <= 4; k++ {
+		o := opts
+		o.Shard = eval.Shard{Index: k, Count: 4}
+		r, err := Check(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), fmt.Sprintf("shard%d.json", k))
+		var buf bytes.Buffer
+		if err := r.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		parts = append(parts, p)
+	}
+	merged, err := checkReports(context.Background(), CheckOptions{Config: cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, parts)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	defer merged.Close()
+	if diff := cmp.Diff(withoutRunFields(t, whole), withoutRunFields(t, merged)); diff != "" {
+		t.Errorf("%s: merged shards differ from the unsharded run (-unsharded +merged):\n%s", name, diff)
+	}
+	// The merged report gates again (check --report) to the same report.
+	var buf bytes.Buffer
+	if err := merged.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(t.TempDir(), "merged.json")
+	if err := os.WriteFile(mp, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := checkReports(context.Background(), CheckOptions{Config: cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, []string{mp})
+	if err != nil {
+		t.Fatalf("%s: check --report: %v", name, err)
+	}
+	defer again.Close()
+	if diff := cmp.Diff(withoutRunFields(t, whole), withoutRunFields(t, again)); diff != "" {
+		t.Errorf("%s: check --report merged.json differs (-unsharded +again):\n%s", name, diff)
+	}
+	return whole
 }

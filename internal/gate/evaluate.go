@@ -30,6 +30,9 @@ type Result struct {
 	// DecidedBy, on a regression gate, is the line that says which figure decided and
 	// why (RegressionDecision.DecidedBy).
 	DecidedBy string `json:"decided_by,omitempty"`
+	// Estimated is set when Actual is an estimate (a latency percentile from a sketch):
+	// its method and error bound (estimate.go).
+	Estimated *rubric.Estimate `json:"estimated,omitempty"`
 }
 
 // Verdict is the outcome of grading a run: the one typed status every other package
@@ -140,6 +143,7 @@ func metricGate(g Gate, sc *rubric.Scored) Result {
 		neg := map[string]string{">=": "<", "<=": ">"}[r.Op]
 		r.Message = fmt.Sprintf("%s = %s %s %s", g.Metric, rubric.FormatMetric(val, unit), neg, rubric.FormatMetric(r.Threshold, unit))
 	}
+	estimated(&r, sc)
 	return r
 }
 

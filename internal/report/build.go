@@ -65,6 +65,7 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 	if len(sc.Runs) > 1 {
 		r.Summary.MetricsStd = sc.MetricsStd
 	}
+	r.Summary.Estimates = sc.Estimates()
 	for _, e := range sc.System.Evaluators() {
 		st := e.Stats
 		r.Summary.Judges = append(r.Summary.Judges, JudgeUsage{Name: e.Name, Model: e.Metadata.EvaluatorModelID,
@@ -85,7 +86,7 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 			miss = []string{}
 		}
 		r.Runs = append(r.Runs, Run{File: run.File, Mean: run.Metrics[rubric.MetricMeanScore],
-			PassRate: run.Metrics[rubric.MetricPassRate], Missing: miss, Metrics: run.Metrics})
+			PassRate: run.Metrics[rubric.MetricPassRate], Missing: miss, Metrics: run.Metrics, Estimates: run.Estimates})
 	}
 	if opts.Stream != nil {
 		st, err := opts.Stream.build(sc, !opts.JSONOnly)

@@ -280,10 +280,14 @@ func htmlEscape(s string) string { return htmlReplacer.Replace(Visible(s)) }
 
 // notes are the comparison's remarks (re-scoring, suite changes).
 func notes(r *Report) []string {
-	if r.Comparison == nil {
-		return nil
+	var out []string
+	if r.Comparison != nil {
+		out = append(out, r.Comparison.Notes...)
 	}
-	return r.Comparison.Notes
+	if e := r.Summary.Estimates; e != nil {
+		out = append(out, estimatesNotice(e))
+	}
+	return out
 }
 
 // mdTable writes a GitHub markdown table; cells must already be escaped.

@@ -116,6 +116,10 @@ type Summary struct {
 	Judges     []JudgeUsage       `json:"judges,omitempty"`
 	Metrics    map[string]float64 `json:"metrics"`
 	MetricsStd map[string]float64 `json:"metrics_std,omitempty"`
+	// Estimates names the metrics estimated from a sketch rather than computed exactly
+	// (latency percentiles of runs past stats.ExactQuantilesUpTo latencies), with the
+	// error bound; absent when every figure is exact.
+	Estimates map[string]rubric.Estimate `json:"estimates,omitempty"`
 }
 
 // Dimension is one rubric axis summarized over the run.
@@ -136,6 +140,8 @@ type Run struct {
 	PassRate float64            `json:"pass_rate"`
 	Missing  []string           `json:"missing_items"`
 	Metrics  map[string]float64 `json:"metrics"`
+	// Estimates names the run's metrics estimated from a sketch (Summary.Estimates).
+	Estimates map[string]rubric.Estimate `json:"estimates,omitempty"`
 }
 
 // JudgeUsage is one judge's calls and tokens over the run.

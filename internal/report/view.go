@@ -157,6 +157,7 @@ func (r *Report) gateRows(icon icons) []gateRow {
 				if g.Std > 0 {
 					row.actual += fmt.Sprintf(" ± %s", rubric.FormatMetric(g.Std, unit))
 				}
+				row.actual = estimatedActual(row.actual, g.Estimated)
 			} else {
 				row.actual = "no data"
 			}
@@ -327,7 +328,11 @@ func (r *Report) repeatability() string {
 	}
 	s := fmt.Sprintf("%d runs: aggregate %.3f ± %.3f", r.Summary.Runs, r.Summary.Mean, r.Summary.Std)
 	if p95, ok := r.Summary.Metrics["latency_e2e_p95_ms"]; ok {
-		s += fmt.Sprintf(" · latency p95 %s ± %s ms", num(p95), num(r.Summary.MetricsStd["latency_e2e_p95_ms"]))
+		approx := ""
+		if _, ok := r.Summary.Estimates["latency_e2e_p95_ms"]; ok {
+			approx = "≈"
+		}
+		s += fmt.Sprintf(" · latency p95 %s%s ± %s ms", approx, num(p95), num(r.Summary.MetricsStd["latency_e2e_p95_ms"]))
 	}
 	return s
 }

@@ -42,11 +42,13 @@ const (
 // _full_credit_rate (seed 001's accuracy_full_credit_rate).
 var DimensionMetricSuffixes = []string{"_score", "_mean", "_failures", "_failure_rate", "_full_credit_rate"}
 
-// runMetrics summarizes one run, reading its samples in suite order.
-func (s *System) runMetrics(c *sampleCols) Metrics {
+// runMetrics summarizes one run, reading its samples in suite order, and says which
+// figures are estimates (latency percentiles past stats.ExactQuantilesUpTo values).
+func (s *System) runMetrics(c *sampleCols) (Metrics, map[string]Estimate) {
 	m := Metrics{}
 	nd := len(s.Dimensions)
-	var scores, e2e, model, effRatios []float64
+	var scores, effRatios []float64
+	var e2e, model stats.Quantiles
 	var pass, scored, timedOut, errs, judgeErrs, capped, correct, missing int
 	var inTok, outTok float64
 	normSum := make([]float64, nd)
@@ -68,10 +70,10 @@ func (s *System) runMetrics(c *sampleCols) Metrics {
 			missing++
 		} else {
 			if v, ok := colNum(c.e2e, i); ok {
-				e2e = append(e2e, v)
+				e2e.Add(v)
 			}
 			if v, ok := colNum(c.model, i); ok {
-				model = append(model, v)
+				model.Add(v)
 			}
 			in, inOK := colNum(c.inTok, i)
 			out, outOK := colNum(c.outTok, i)
@@ -141,17 +143,7 @@ func (s *System) runMetrics(c *sampleCols) Metrics {
 		m[MetricAggregateScore] = m[MetricMeanScore]
 		m[MetricPassRate] = Round9(float64(pass) / float64(scored))
 	}
-	for _, l := range []struct {
-		name string
-		xs   []float64
-	}{{"latency_e2e", e2e}, {"latency_model", model}} {
-		if p50, ok := stats.Percentile(l.xs, 50); ok {
-			m[l.name+"_p50_ms"] = Round9(p50)
-		}
-		if p95, ok := stats.Percentile(l.xs, 95); ok {
-			m[l.name+"_p95_ms"] = Round9(p95)
-		}
-	}
+	est := latencyPercentiles(m, []namedQuantiles{{"latency_e2e", &e2e}, {"latency_model", &model}})
 	m["total_input_tokens"] = inTok
 	m["total_output_tokens"] = outTok
 	m["total_tokens"] = inTok + outTok
@@ -173,7 +165,7 @@ func (s *System) runMetrics(c *sampleCols) Metrics {
 		m[dim.Name+"_failure_rate"] = Round9(float64(fails[d]) / n)
 		m[dim.Name+"_full_credit_rate"] = Round9(float64(full[d]) / n)
 	}
-	return m
+	return m, est
 }
 
 // acrossRuns gives each metric's mean over runs and its sample std (n − 1). A metric

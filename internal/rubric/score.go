@@ -23,7 +23,10 @@ type RunScore struct {
 	Samples []Sample
 	Missing []string // ids of items the run has no result for
 	Metrics Metrics
-	Model   string // the first model name the run's results record, in suite order
+	// Estimates are the metrics estimated from a sketch (percentile.go); nil when every
+	// figure is exact.
+	Estimates map[string]Estimate
+	Model     string // the first model name the run's results record, in suite order
 }
 
 // ItemScore is one item over all runs: per-run values averaged.
@@ -316,7 +319,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		return nil, err
 	}
 	for r := range out.Runs {
-		out.Runs[r].Metrics = sys.runMetrics(out.cols[r])
+		out.Runs[r].Metrics, out.Runs[r].Estimates = sys.runMetrics(out.cols[r])
 		out.Runs[r].Model = out.cols[r].modelName
 	}
 	full := make([]RunScore, 0, len(out.Runs))

@@ -103,7 +103,7 @@ func Merge(sys *System, suite *eval.Suite, parts []ShardPart) (*Scored, error) {
 		out.Runs = append(out.Runs, rs)
 	}
 	for r := range out.Runs {
-		out.Runs[r].Metrics = sys.runMetrics(out.cols[r])
+		out.Runs[r].Metrics, out.Runs[r].Estimates = sys.runMetrics(out.cols[r])
 		out.Runs[r].Model = out.cols[r].modelName
 	}
 	out.Metrics, out.MetricsStd = acrossRuns(out.Runs)
