@@ -149,6 +149,9 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	if len(in.Report) > 0 && len(in.Results) > 0 {
 		errs = append(errs, &InputError{Input: "report", Value: get("report"), Msg: "gates on a report already scored: leave the results input empty (the shards scored the results)"})
 	}
+	if len(in.Report) > 0 && get("results-format") != "" {
+		errs = append(errs, &InputError{Input: "results-format", Value: get("results-format"), Msg: "reads results files; with the report input there are none (leave it empty)"})
+	}
 	if len(in.Report) > 0 && in.Mode == ModeBaseline {
 		errs = append(errs, &InputError{Input: "report", Value: get("report"), Msg: "is for mode check; mode baseline builds the baseline from results files"})
 	}

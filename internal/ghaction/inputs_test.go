@@ -113,3 +113,31 @@ func FuzzDurationInput(f *testing.F) {
 		}
 	})
 }
+
+// TestReadInputsReport: the report input takes patterns as results does, and refuses
+// what cannot go with a report already scored: results files, their format, baseline
+// mode.
+func TestReadInputsReport(t *testing.T) {
+	t.Parallel()
+	in, err := readInputs(actionWith(map[string]string{"report": "merged.json"}))
+	if err != nil || !cmp.Equal(in.Report, []string{"merged.json"}) {
+		t.Fatalf("report input: %v, %v; want [merged.json]", in.Report, err)
+	}
+	in, err = readInputs(actionWith(map[string]string{"report": "shards/a.json, shards/b.json\nshards/c-*.json"}))
+	if err != nil || !cmp.Equal(in.Report, []string{"shards/a.json", "shards/b.json", "shards/c-*.json"}) {
+		t.Fatalf("report patterns: %v, %v", in.Report, err)
+	}
+	_, err = readInputs(actionWith(map[string]string{"report": "merged.json", "results": "r.jsonl", "results-format": "promptfoo", "mode": "baseline"}))
+	var got []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`input "report": "merged.json" gates on a report already scored: leave the results input empty (the shards scored the results)`,
+		`input "results-format": "promptfoo" reads results files; with the report input there are none (leave it empty)`,
+		`input "report": "merged.json" is for mode check; mode baseline builds the baseline from results files`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
