@@ -82,12 +82,15 @@ func limitMemory(m memoryFlag) int64 {
 // lets the heap grow further between collections.
 const largeResults = 16 << 20
 
-// tuneGC lets the heap grow to five times the live heap between collections (GOGC 400,
-// still under the soft limit) when the results are large: a quarter of the CPU of a
-// million-item check was the collector's. Small results keep the default pace, so a
-// small suite's heap is not inflated for nothing. GOGC set by the user wins.
+// tuneGC lets the heap grow to three times the live heap between collections (GOGC
+// 200, still under the soft limit) when the results are large. The live state is
+// compact and pointer-free, so a collection costs little; what a larger heap costs is
+// fresh pages. On a million items, GOGC 400 took the same user CPU, 1.4 s more system
+// CPU and 300 MB more peak RSS than 200; 100 took 1.4 s more user CPU. Small results keep
+// the default pace, so a small suite's heap is not inflated for nothing. GOGC set by
+// the user wins.
 func tuneGC(resultsBytes int64) {
 	if os.Getenv("GOGC") == "" && resultsBytes >= largeResults {
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(200)
 	}
 }

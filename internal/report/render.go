@@ -59,7 +59,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.Write(b.Bytes()[:i])
-	if r.stream.count == 0 {
+	if r.Scored.NumItems() == 0 {
 		bw.WriteString("\n  \"items\": []")
 	} else {
 		bw.WriteString("\n  \"items\": [\n    ")

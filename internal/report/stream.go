@@ -17,7 +17,7 @@ import (
 
 // KeepAllItems is the suite size up to which a streamed report keeps every item in
 // memory for the table and markdown renderers. Above it the JSON report still lists
-// every item (streamed from a temporary file) and the renderers get the failing items,
+// every item (rendered as it is written) and the renderers get the failing items,
 // at most MaxKeptFailing of them, worst first.
 const KeepAllItems = 10000
 
@@ -26,9 +26,9 @@ const MaxKeptFailing = 10000
 
 // ItemStream holds a streamed report's items outside memory: what each item's first
 // sample said (prompt, reference, output, per-sample fields, notes) is written to a
-// temporary file while the output is still in memory, and each finished item's JSON
-// to another. The JSON writer copies them into the report; nothing else is held but
-// offsets and the failing items the renderers list.
+// temporary file while the output is still in memory. The JSON writer renders each
+// item from its scores and those parts straight into the report; nothing else is held
+// but offsets and the failing items the renderers list.
 type ItemStream struct {
 	sys    *rubric.System
 	detail *os.File // first-sample fragments, by offset
@@ -36,25 +36,18 @@ type ItemStream struct {
 	size   []int32
 	dw     *bufio.Writer
 	dpos   int64
-	items  *os.File // the finished items, indented for the report
-	iw     *bufio.Writer
-	count  int
-	rd     *bufio.Reader // reads the captured parts back, in order
+	sc     *rubric.Scored // the scores, once built
+	rd     *bufio.Reader  // reads the captured parts back, in order
 	rdPos  int64
 }
 
-// NewItemStream opens the temporary files (removed at once; they live while open).
+// NewItemStream opens the temporary file (removed at once; it lives while open).
 func NewItemStream(sys *rubric.System) (*ItemStream, error) {
 	d, err := tempFile()
 	if err != nil {
 		return nil, err
 	}
-	it, err := tempFile()
-	if err != nil {
-		d.Close()
-		return nil, err
-	}
-	return &ItemStream{sys: sys, detail: d, dw: bufio.NewWriterSize(d, 1<<16), items: it, iw: bufio.NewWriterSize(it, 1<<16)}, nil
+	return &ItemStream{sys: sys, detail: d, dw: bufio.NewWriterSize(d, 1<<16)}, nil
 }
 
 func tempFile() (*os.File, error) {
@@ -68,8 +61,7 @@ func tempFile() (*os.File, error) {
 
 // Close releases the temporary files.
 func (s *ItemStream) Close() error {
-	s.detail.Close()
-	return s.items.Close()
+	return s.detail.Close()
 }
 
 // detailParts are the pre-rendered JSON of what an item's first sample said.
@@ -210,39 +202,85 @@ func parseParts(i int, raw []byte) (detailParts, error) {
 	return p, nil
 }
 
-// streamed is what Build takes from an ItemStream: counts, kept items, the items' JSON.
+// streamed is what Build takes from an ItemStream: counts and kept items.
 type streamed struct {
 	passed           int
 	missing, pending []string
 	kept             []Item
-	stream           *ItemStream
 }
 
-// buildChunk is a run of consecutive items rendered by one worker.
+// buildChunk is a run of consecutive items handled by one worker.
 type buildChunk struct {
-	start   int
-	raws    [][]byte
-	out     []byte // the items' indented JSON, each after ",\n    " but the report's first
-	passed  int
-	missing []string
-	pending []string
-	items   []Item // the failing items (all items when every item is kept), materialized
-	idx     []int
-	err     error
-	done    chan struct{}
+	start, n int
+	raws     [][]byte // the items' captured parts, when the pass reads them
+	out      []byte   // the items' indented JSON, each after ",\n    " but the report's first
+	passed   int
+	missing  []string
+	pending  []string
+	items    []Item // the failing items (all items when every item is kept), materialized
+	idx      []int
+	err      error
+	done     chan struct{}
 }
 
 const buildChunkItems = 128
 
-// build renders every item of sc to the items file, in suite order, on the machine's
-// cores, and keeps the items the renderers need.
+// passMode says what a pass over the items does besides counting them.
+type passMode struct {
+	keep, keepAll bool // keep the items the in-memory renderers list (keepAll: every one)
+	write         bool // render each item's JSON
+}
+
+// build counts the items of sc (passed, missing, pending) and keeps the ones the
+// renderers need (keep): the report's header then is known before its items are
+// written, so WriteJSON renders them straight into the report.
 func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 	if err := s.dw.Flush(); err != nil {
 		return nil, fmt.Errorf("report: writing the items: %w", err)
 	}
-	out := &streamed{stream: s, missing: []string{}}
+	s.sc = sc
+	out := &streamed{missing: []string{}}
+	mode := passMode{keep: keep, keepAll: keep && sc.NumItems() <= KeepAllItems}
+	worst := topk.New(MaxKeptFailing, failsWorse)
+	err := s.pass(sc, mode, func(c *buildChunk) error {
+		out.passed += c.passed
+		out.missing = append(out.missing, c.missing...)
+		out.pending = append(out.pending, c.pending...)
+		if mode.keepAll {
+			out.kept = append(out.kept, c.items...)
+			return nil
+		}
+		for k, it := range c.items {
+			worst.Offer(ranked{it, c.idx[k]})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if keep && !mode.keepAll {
+		for _, r := range worst.Kept(func(a, b ranked) int { return a.idx - b.idx }) {
+			out.kept = append(out.kept, r.item)
+		}
+	}
+	return out, nil
+}
+
+// writeItems renders every item's JSON into w, in suite order.
+func (s *ItemStream) writeItems(w io.Writer) error {
+	return s.pass(s.sc, passMode{write: true}, func(c *buildChunk) error {
+		if _, err := w.Write(c.out); err != nil {
+			return fmt.Errorf("report: writing the items: %w", err)
+		}
+		return nil
+	})
+}
+
+// pass handles every item of sc in chunks on the machine's cores and hands each chunk
+// to fn in suite order.
+func (s *ItemStream) pass(sc *rubric.Scored, mode passMode, fn func(*buildChunk) error) error {
 	n := sc.NumItems()
-	keepAll := n <= KeepAllItems
+	parts := mode.write || mode.keep // the captured parts are read back
 	workers := max(runtime.GOMAXPROCS(0), 1)
 	work := make(chan *buildChunk, workers)
 	ordered := make(chan *buildChunk, 2*workers)
@@ -252,7 +290,7 @@ func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 		go func() {
 			defer wg.Done()
 			for c := range work {
-				c.render(sc, keep, keepAll)
+				c.render(sc, mode)
 				close(c.done)
 			}
 		}()
@@ -263,8 +301,8 @@ func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 		defer close(ordered)
 		defer close(work)
 		for start := 0; start < n; start += buildChunkItems {
-			c := &buildChunk{start: start, done: make(chan struct{})}
-			for i := start; i < min(start+buildChunkItems, n); i++ {
+			c := &buildChunk{start: start, n: min(buildChunkItems, n-start), done: make(chan struct{})}
+			for i := start; parts && i < start+c.n; i++ {
 				raw, err := s.readRaw(i)
 				if err != nil {
 					readErr <- err
@@ -286,95 +324,74 @@ func (s *ItemStream) build(sc *rubric.Scored, keep bool) (*streamed, error) {
 	}()
 	defer wg.Wait()
 	defer close(stop)
-	worst := topk.New(MaxKeptFailing, failsWorse)
 	for c := range ordered {
 		<-c.done
 		if c.err != nil {
-			return nil, c.err
+			return c.err
 		}
-		if _, err := s.iw.Write(c.out); err != nil {
-			return nil, fmt.Errorf("report: writing the items: %w", err)
-		}
-		s.count += len(c.raws)
-		out.passed += c.passed
-		out.missing = append(out.missing, c.missing...)
-		out.pending = append(out.pending, c.pending...)
-		if keepAll {
-			out.kept = append(out.kept, c.items...)
-			continue
-		}
-		for k, it := range c.items {
-			worst.Offer(ranked{it, c.idx[k]})
+		if err := fn(c); err != nil {
+			return err
 		}
 	}
 	select {
 	case err := <-readErr:
-		return nil, err
+		return err
 	default:
 	}
-	if err := s.iw.Flush(); err != nil {
-		return nil, fmt.Errorf("report: writing the items: %w", err)
-	}
-	if !keepAll {
-		for _, r := range worst.Kept(func(a, b ranked) int { return a.idx - b.idx }) {
-			out.kept = append(out.kept, r.item)
-		}
-	}
-	return out, nil
+	return nil
 }
 
-// render builds, marshals and indents the chunk's items, and keeps (keep) the ones
-// the in-memory renderers list: all of them (keepAll), or the failing ones.
-func (c *buildChunk) render(sc *rubric.Scored, keep, keepAll bool) {
+// render counts the chunk's items and, as the mode says, writes their JSON and keeps
+// the ones the in-memory renderers list: all of them (keepAll), or the failing ones.
+func (c *buildChunk) render(sc *rubric.Scored, mode passMode) {
 	var buf []rubric.Sample
 	var scratch []byte
-	if c.out == nil {
+	if mode.write {
 		size := 0
 		for _, raw := range c.raws {
 			size += len(raw) + len(raw)/2 + 448 // the parts indented, and the scores
 		}
 		c.out = make([]byte, 0, size)
 	}
-	for k, raw := range c.raws {
+	for k := range c.n {
 		i := c.start + k
-		p, err := parseParts(i, raw)
+		is := sc.ItemAt(i, &buf)
+		if !mode.write {
+			if is.Pass {
+				c.passed++
+			}
+			if is.Missing == is.Runs {
+				c.missing = append(c.missing, is.Item.ID)
+			}
+			if is.Pending {
+				c.pending = append(c.pending, is.Item.ID)
+			}
+		}
+		kept := mode.keep && (mode.keepAll || !is.Pass)
+		if !mode.write && !kept {
+			continue
+		}
+		p, err := parseParts(i, c.raws[k])
 		if err != nil {
 			c.err = err
 			return
 		}
-		is := sc.ItemAt(i, &buf)
-		if is.Pass {
-			c.passed++
+		if mode.write {
+			if i > 0 {
+				c.out = append(c.out, ",\n    "...)
+			}
+			if c.out, err = appendItem(c.out, "    ", sc, &is, &p, &scratch); err != nil {
+				c.err = err
+				return
+			}
 		}
-		if is.Missing == is.Runs {
-			c.missing = append(c.missing, is.Item.ID)
-		}
-		if is.Pending {
-			c.pending = append(c.pending, is.Item.ID)
-		}
-		if i > 0 {
-			c.out = append(c.out, ",\n    "...)
-		}
-		if c.out, err = appendItem(c.out, "    ", sc, &is, &p, &scratch); err != nil {
-			c.err = err
-			return
-		}
-		if keep && (keepAll || !is.Pass) {
+		if kept {
 			it := buildItem(sc, &is, nil)
 			it.pre = &p
 			c.items = append(c.items, it.materialize())
 			c.idx = append(c.idx, i)
 		}
 	}
-}
-
-// writeItems copies the items' JSON into w.
-func (s *ItemStream) writeItems(w io.Writer) error {
-	if _, err := s.items.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	_, err := io.Copy(w, s.items)
-	return err
 }
 
 // materialize decodes the pre-rendered parts an in-memory renderer reads.
