@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,8 +45,34 @@ func TestShardsMergedEqualUnshardedSketched(t *testing.T) {
 	results := filepath.Join(dir, "items.jsonl")
 	writeJSONL(t, results, recs)
 
-	whole := mergedEqualsUnsharded(t, "sketched", cfgPath, []string{results})
+	whole, shards := mergedEqualsUnsharded(t, "sketched", cfgPath, []string{results})
 	defer whole.Close()
+	// Each shard (about 167 latencies, past 100) carries its latency sketch instead of
+	// the per-item latencies; the token counts stay per item.
+	for _, p := range shards {
+		pt, err := readPartial(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := pt.ShardState.Runs[0]
+		if _, raw := st.Numbers["latency_e2e_ms"]; raw || st.Sketches["latency_e2e_ms"] == nil || st.Numbers["input_tokens"] == nil {
+			t.Errorf("%s: numbers %v, sketches %v; want latency_e2e_ms as a sketch only, tokens per item", p, slices.Sorted(maps.Keys(st.Numbers)), slices.Sorted(maps.Keys(st.Sketches)))
+		}
+	}
+
+	// A partial report whose sketch does not fit is refused, naming the file.
+	data, err := os.ReadFile(shards[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "shard1.json")
+	if err := os.WriteFile(bad, bytes.ReplaceAll(data, []byte(`"relative_accuracy": 0.01`), []byte(`"relative_accuracy": 0.02`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = checkReports(context.Background(), CheckOptions{Config: cfgPath, NoBaseline: true}, append([]string{bad}, shards[1:]...))
+	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "relative accuracy 0.02") {
+		t.Errorf("merge with a sketch of another accuracy: %v; want an error naming %s and the accuracy", err, bad)
+	}
 
 	var lats []float64
 	for _, r := range recs {

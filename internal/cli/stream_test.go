@@ -296,14 +296,15 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 		{"suite from results", filepath.Join(dir, "evalgate.yaml"), []string{one}},
 		{"suite file, three runs", withSuite, three},
 	} {
-		mergedEqualsUnsharded(t, tc.name, tc.cfg, tc.results).Close()
+		whole, _ := mergedEqualsUnsharded(t, tc.name, tc.cfg, tc.results)
+		whole.Close()
 	}
 }
 
 // mergedEqualsUnsharded checks that the results scored in four shards and merged give
 // the unsharded report, and so does check --report on the merged one; it returns the
-// unsharded report.
-func mergedEqualsUnsharded(t *testing.T, name, cfg string, results []string) *report.Report {
+// unsharded report and the shards' partial reports.
+func mergedEqualsUnsharded(t *testing.T, name, cfg string, results []string) (*report.Report, []string) {
 	t.Helper()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	opts := CheckOptions{Config: cfg, Results: results, NoBaseline: true, Now: now, CodeVersion: "abc", StreamAbove: -1}
@@ -355,5 +356,5 @@ func mergedEqualsUnsharded(t *testing.T, name, cfg string, results []string) *re
 	if diff := cmp.Diff(withoutRunFields(t, whole), withoutRunFields(t, again)); diff != "" {
 		t.Errorf("%s: check --report merged.json differs (-unsharded +again):\n%s", name, diff)
 	}
-	return whole
+	return whole, parts
 }

@@ -1,6 +1,10 @@
 package rubric
 
-import "math"
+import (
+	"math"
+
+	"github.com/evalgate/evalgate/internal/stats"
+)
 
 // sampleCols holds one run's scored samples compactly, indexed by suite item (and by
 // item × dimension): the few numbers the summary, the comparison and the report need,
@@ -24,6 +28,9 @@ type sampleCols struct {
 	whyIdx map[string]uint32
 	// Result fields the metrics read; nil until a record has one. NaN: not recorded.
 	e2e, model, inTok, outTok []float64
+	// latSketch are the e2e and model latencies of merged shards whose partial reports
+	// carried a sketch instead (percentile.go); nil otherwise.
+	latSketch [2]*stats.Quantiles
 	// The first model name recorded, in suite order.
 	modelIdx  int
 	modelName string

@@ -48,7 +48,6 @@ func (s *System) runMetrics(c *sampleCols) (Metrics, map[string]Estimate) {
 	m := Metrics{}
 	nd := len(s.Dimensions)
 	var scores, effRatios []float64
-	var e2e, model stats.Quantiles
 	var pass, scored, timedOut, errs, judgeErrs, capped, correct, missing int
 	var inTok, outTok float64
 	normSum := make([]float64, nd)
@@ -69,12 +68,6 @@ func (s *System) runMetrics(c *sampleCols) (Metrics, map[string]Estimate) {
 		if sm.Missing {
 			missing++
 		} else {
-			if v, ok := colNum(c.e2e, i); ok {
-				e2e.Add(v)
-			}
-			if v, ok := colNum(c.model, i); ok {
-				model.Add(v)
-			}
 			in, inOK := colNum(c.inTok, i)
 			out, outOK := colNum(c.outTok, i)
 			inTok += in
@@ -143,7 +136,8 @@ func (s *System) runMetrics(c *sampleCols) (Metrics, map[string]Estimate) {
 		m[MetricAggregateScore] = m[MetricMeanScore]
 		m[MetricPassRate] = Round9(float64(pass) / float64(scored))
 	}
-	est := latencyPercentiles(m, []namedQuantiles{{"latency_e2e", &e2e}, {"latency_model", &model}})
+	lat := c.latencies()
+	est := latencyPercentiles(m, []namedQuantiles{{"latency_e2e", lat[0]}, {"latency_model", lat[1]}})
 	m["total_input_tokens"] = inTok
 	m["total_output_tokens"] = outTok
 	m["total_tokens"] = inTok + outTok

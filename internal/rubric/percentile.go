@@ -2,6 +2,8 @@ package rubric
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,4 +94,41 @@ func (sc *Scored) Estimates() map[string]Estimate {
 		}
 	}
 	return out
+}
+
+// latencies gathers the run's e2e and model latencies: those of the items with a
+// result, in suite order, over the sketches merged from shards that carried one.
+func (c *sampleCols) latencies() [2]*stats.Quantiles {
+	out := [2]*stats.Quantiles{{}, {}}
+	for k, col := range [2][]float64{c.e2e, c.model} {
+		if s := c.latSketch[k]; s != nil {
+			out[k].Merge(s)
+		}
+		if col == nil {
+			continue
+		}
+		for i, f := range c.flags {
+			if v := col[i]; f&fPresent != 0 && !math.IsNaN(v) {
+				out[k].Add(v)
+			}
+		}
+	}
+	return out
+}
+
+// mergeSketches adds a shard's latency sketches (RunState.Sketches) to the run's.
+func (c *sampleCols) mergeSketches(sketches map[string]*stats.SketchState) error {
+	for name, st := range sketches {
+		k := slices.Index(numberCols[:2], name)
+		if k < 0 || st == nil {
+			return fmt.Errorf("sketch of %q; only latency_e2e_ms and latency_model_ms are sketched", name)
+		}
+		if c.latSketch[k] == nil {
+			c.latSketch[k] = &stats.Quantiles{}
+		}
+		if err := c.latSketch[k].MergeState(st); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
 }

@@ -5,26 +5,31 @@ import (
 	"math"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/stats"
 )
 
 // RunState is one run's scored samples as a shard's report carries them, so shards
 // can be merged into the scoring of the whole suite: the compact per-item numbers, in
 // the shard's suite order. Null in Raw and the result numbers means not recorded.
 type RunState struct {
-	File      string                `json:"file"`
-	Score     []float64             `json:"score"`
-	Flags     []uint8               `json:"flags"`
-	Norm      []float64             `json:"norm"` // item × dimension
-	Raw       []*float64            `json:"raw"`
-	Excluded  []int                 `json:"excluded,omitempty"` // item × dimension indexes
-	Labels    map[int]string        `json:"labels,omitempty"`
-	Errors    map[int]string        `json:"errors,omitempty"`
-	Notes     map[int]string        `json:"notes,omitempty"`
-	CappedBy  map[int]string        `json:"capped_by,omitempty"`
-	Why       map[int]string        `json:"why,omitempty"`
-	Numbers   map[string][]*float64 `json:"numbers,omitempty"` // latency_e2e_ms, latency_model_ms, input_tokens, output_tokens
-	ModelItem int                   `json:"model_item"`        // item whose result first named a model (−1: none)
-	Model     string                `json:"model,omitempty"`
+	File     string                `json:"file"`
+	Score    []float64             `json:"score"`
+	Flags    []uint8               `json:"flags"`
+	Norm     []float64             `json:"norm"` // item × dimension
+	Raw      []*float64            `json:"raw"`
+	Excluded []int                 `json:"excluded,omitempty"` // item × dimension indexes
+	Labels   map[int]string        `json:"labels,omitempty"`
+	Errors   map[int]string        `json:"errors,omitempty"`
+	Notes    map[int]string        `json:"notes,omitempty"`
+	CappedBy map[int]string        `json:"capped_by,omitempty"`
+	Why      map[int]string        `json:"why,omitempty"`
+	Numbers  map[string][]*float64 `json:"numbers,omitempty"` // latency_e2e_ms, latency_model_ms, input_tokens, output_tokens
+	// Sketches replace a latency's Numbers when the run has more of them than
+	// stats.ExactQuantilesUpTo: the percentiles are estimates anyway, and the sketch
+	// merges exactly.
+	Sketches  map[string]*stats.SketchState `json:"sketches,omitempty"`
+	ModelItem int                           `json:"model_item"` // item whose result first named a model (−1: none)
+	Model     string                        `json:"model,omitempty"`
 }
 
 var numberCols = []string{"latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens"}
@@ -43,7 +48,15 @@ func (sc *Scored) State() []RunState {
 				st.Excluded = append(st.Excluded, k)
 			}
 		}
+		lat := c.latencies()
 		for k, col := range c.numbers() {
+			if k < len(lat) && lat[k].Sketched() {
+				if st.Sketches == nil {
+					st.Sketches = map[string]*stats.SketchState{}
+				}
+				st.Sketches[numberCols[k]] = lat[k].State()
+				continue
+			}
 			if col != nil {
 				if st.Numbers == nil {
 					st.Numbers = map[string][]*float64{}
@@ -163,6 +176,9 @@ func (c *sampleCols) absorb(st RunState, pos []int, nd int) error {
 				c.putNum(cols[k], pos[j], v)
 			}
 		}
+	}
+	if err := c.mergeSketches(st.Sketches); err != nil {
+		return err
 	}
 	if st.ModelItem >= 0 && st.ModelItem < m && st.Model != "" {
 		if p := pos[st.ModelItem]; c.modelIdx < 0 || p < c.modelIdx {

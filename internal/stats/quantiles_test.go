@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -173,5 +174,63 @@ func TestQuantilesHandComputedSketch(t *testing.T) {
 	}
 	if med, _ := z.Percentile(30); med != 0 { // h = 2.7, between x[2] = x[3] = 0
 		t.Errorf("p30 = %v; want 0", med)
+	}
+}
+
+// TestQuantilesStateRoundTrip: a sketch written as a SketchState (through JSON) and
+// merged back gives the same percentiles, bit for bit, as the Quantiles it came from,
+// and parts' states merged give the whole's; an inconsistent state is refused and
+// changes nothing.
+func TestQuantilesStateRoundTrip(t *testing.T) {
+	withExactUpTo(t, 50)
+	rng := rand.New(rand.NewPCG(3, 4))
+	var whole Quantiles
+	parts := make([]Quantiles, 3)
+	for i := range 1000 {
+		x := math.Round(rng.NormFloat64()*300) / 10 // negative, zero and positive values
+		whole.Add(x)
+		parts[i%3].Add(x)
+	}
+	if parts[0].State() == nil || (&Quantiles{}).State() != nil {
+		t.Fatalf("State: want a sketch for 334 values past 50, none for an empty Quantiles")
+	}
+	var merged Quantiles
+	for i := range parts {
+		b, err := json.Marshal(parts[i].State())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st SketchState
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		if err := merged.MergeState(&st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []float64{0, 5, 25, 50, 95, 100} {
+		a, _ := whole.Percentile(p)
+		b, _ := merged.Percentile(p)
+		if a != b || merged.Len() != 1000 {
+			t.Errorf("p%v: from states %v over %d values; whole %v", p, b, merged.Len(), a)
+		}
+	}
+	good := whole.State()
+	for name, bad := range map[string]func(s *SketchState){
+		"other accuracy":  func(s *SketchState) { s.RelativeAccuracy = 0.02 },
+		"count mismatch":  func(s *SketchState) { s.Count++ },
+		"negative bucket": func(s *SketchState) { s.Positive.Counts[0] = -1; s.Count-- },
+		"too wide":        func(s *SketchState) { s.Positive.Offset = 1 << 30 },
+		"empty":           func(s *SketchState) { *s = SketchState{RelativeAccuracy: SketchRelativeAccuracy} },
+	} {
+		b, _ := json.Marshal(good)
+		var st SketchState
+		_ = json.Unmarshal(b, &st)
+		bad(&st)
+		var q Quantiles
+		q.Add(1)
+		if err := q.MergeState(&st); err == nil || q.Len() != 1 || q.Sketched() {
+			t.Errorf("%s: MergeState = %v, left %d values (sketched %v); want an error and q unchanged", name, err, q.Len(), q.Sketched())
+		}
 	}
 }
