@@ -234,3 +234,43 @@ func TestQuantilesStateRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSketchState: any JSON a partial report may hold as a latency sketch either is
+// refused or merges into a Quantiles whose count is the state's and whose percentiles
+// are ordered; nothing panics or allocates past the span bound.
+//
+//	go test -run x -fuzz FuzzSketchState ./internal/stats
+func FuzzSketchState(f *testing.F) {
+	for _, s := range []string{
+		`{"relative_accuracy":0.01,"count":3,"zero":1,"positive":{"offset":264,"counts":[1,0,1]}}`,
+		`{"relative_accuracy":0.01,"count":2,"negative":{"offset":-5,"counts":[2]}}`,
+		`{"relative_accuracy":0.01,"count":1,"positive":{"offset":131072,"counts":[1]}}`,
+		`{"relative_accuracy":0.02,"count":1,"zero":1}`,
+		`{"relative_accuracy":0.01,"count":-1,"zero":-1}`,
+		`{}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var st SketchState
+		if json.Unmarshal(data, &st) != nil {
+			return
+		}
+		var q Quantiles
+		if err := q.MergeState(&st); err != nil {
+			if q.Len() != 0 || q.Sketched() {
+				t.Fatalf("refused state changed q: %d values", q.Len())
+			}
+			return
+		}
+		if q.Len() != st.Count || !q.Sketched() {
+			t.Fatalf("merged %d values (sketched %v); the state says %d", q.Len(), q.Sketched(), st.Count)
+		}
+		lo, _ := q.Percentile(0)
+		mid, _ := q.Percentile(50)
+		hi, _ := q.Percentile(100)
+		if !(lo <= mid && mid <= hi) {
+			t.Fatalf("percentiles out of order: %v %v %v", lo, mid, hi)
+		}
+	})
+}
