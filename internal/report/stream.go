@@ -355,22 +355,26 @@ func (c *buildChunk) render(sc *rubric.Scored, mode passMode) {
 	}
 	for k := range c.n {
 		i := c.start + k
-		is := sc.ItemAt(i, &buf)
+		pass := false
 		if !mode.write {
-			if is.Pass {
+			var missing, runs int
+			var pending bool
+			pass, missing, runs, pending = sc.ItemStatus(i)
+			if pass {
 				c.passed++
 			}
-			if is.Missing == is.Runs {
-				c.missing = append(c.missing, is.Item.ID)
+			if missing == runs {
+				c.missing = append(c.missing, sc.Suite.ID(i))
 			}
-			if is.Pending {
-				c.pending = append(c.pending, is.Item.ID)
+			if pending {
+				c.pending = append(c.pending, sc.Suite.ID(i))
 			}
 		}
-		kept := mode.keep && (mode.keepAll || !is.Pass)
+		kept := mode.keep && (mode.keepAll || !pass)
 		if !mode.write && !kept {
 			continue
 		}
+		is := sc.ItemAt(i, &buf)
 		p, err := parseParts(i, c.raws[k])
 		if err != nil {
 			c.err = err

@@ -151,7 +151,9 @@ func (c *sampleCols) putNum(col *[]float64, i int, p *float64) {
 	(*col)[i] = *p
 }
 
-// sample rebuilds item i's sample (without its result) into sm, reusing sm's slices.
+// sample rebuilds item i's sample (without its result and its values' notes: a report
+// takes an item's notes from its first sample, captured while scoring) into sm,
+// reusing sm's slices.
 func (c *sampleCols) sample(s *System, i int, sm *Sample) {
 	values, weighted := sm.Values[:0], sm.Weighted[:0]
 	*sm = Sample{}
@@ -175,9 +177,6 @@ func (c *sampleCols) sample(s *System, i int, sm *Sample) {
 		}
 		if df&dimError != 0 {
 			v.Error = c.errs[k]
-		}
-		if df&dimNote != 0 {
-			v.Note = c.note[k]
 		}
 		if r := c.raw[k]; !math.IsNaN(r) {
 			v.Raw = &c.raw[k]

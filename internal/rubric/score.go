@@ -389,6 +389,35 @@ func (sc *Scored) ItemAt(i int, buf *[]Sample) ItemScore {
 	return sc.aggregateItem(i, sc.Suite.Brief(i), buf)
 }
 
+// ItemStatus is what ItemAt says of item i's outcome — passed, how many of its runs
+// have no result out of how many count, every run pending — read from the columns'
+// flags alone, without rebuilding its samples.
+func (sc *Scored) ItemStatus(i int) (pass bool, missing, runs int, pending bool) {
+	if len(sc.Items) == sc.Suite.Len() {
+		is := &sc.Items[i]
+		return is.Pass, is.Missing, is.Runs, is.Pending
+	}
+	passRuns, scored := 0, 0
+	for _, c := range sc.cols {
+		f := c.flags[i]
+		switch {
+		case f&fPresent == 0 && c.partial: // a re-run that did not include the item
+			continue
+		case f&fPresent == 0:
+			missing++
+			scored++ // a missing sample scores 0
+		case f&fPass != 0:
+			passRuns++
+		}
+		runs++
+		if f&fPresent != 0 && f&fPending == 0 {
+			scored++
+		}
+	}
+	pending = scored == 0
+	return !pending && 2*passRuns >= runs, missing, runs, pending
+}
+
 // shardsAsRuns refuses two or more results files that are each non-empty, pairwise
 // disjoint and together cover the suite: the shards of one run given as runs, which
 // would be scored as runs each missing most items. A partial run (a crashed system
@@ -458,7 +487,7 @@ func (p *prepared) score(sys *System, suite *eval.Suite, file string, capture fu
 }
 
 // EachSample calls fn with every sample, run by run, each in suite order. The sample
-// carries no result and is valid only during the call.
+// carries no result and no notes, and is valid only during the call.
 func (sc *Scored) EachSample(fn func(run, item int, sm *Sample)) {
 	var sm Sample
 	for r, c := range sc.cols {
@@ -633,6 +662,6 @@ func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
 	return is
 }
 
-// SampleAt rebuilds run r's sample of item i into sm (without its result), reusing
-// sm's slices: a baseline reads each item's runs from it without the samples kept.
+// SampleAt rebuilds run r's sample of item i into sm (without its result and notes),
+// reusing sm's slices: a baseline reads each item's runs from it without the samples kept.
 func (sc *Scored) SampleAt(r, i int, sm *Sample) { sc.cols[r].sample(sc.System, i, sm) }
