@@ -325,7 +325,7 @@ func (c *CLI) actionBaseline(ctx context.Context, in ghaction.BaselineInput) (*g
 	if err != nil {
 		return nil, err
 	}
-	path, b, err := c.MakeBaseline(ctx, BaselineOptions{Config: in.ConfigPath, Results: in.Results, Out: in.OutPath, Ref: ref, SHA: in.SHA, Import: imp})
+	path, b, err := c.MakeBaseline(ctx, BaselineOptions{Config: in.ConfigPath, Results: in.Results, Reports: in.Reports, Out: in.OutPath, Ref: ref, SHA: in.SHA, Import: imp})
 	if err != nil {
 		return nil, err
 	}

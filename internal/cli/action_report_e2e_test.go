@@ -1,6 +1,8 @@
 package cli_test
 
 import (
+	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,10 +13,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// shardInWorkspace scores the tutor example's results file in four shards in the
-// workspace ws (shards/shard-k.json), as the jobs of a matrix would, and, when merged is
-// set, joins them into merged.json with evalgate merge.
-func shardInWorkspace(t *testing.T, bin, ws, results string, merged bool) {
+// shardInWorkspace scores results files (one per run, relative to the workspace ws) in
+// four shards in ws (shards/shard-k.json), as the jobs of a matrix would, and, when
+// merged is set, joins them into merged.json with evalgate merge.
+func shardInWorkspace(t *testing.T, bin, ws string, results []string, merged bool) {
 	t.Helper()
 	run := func(args ...string) {
 		cmd := exec.Command(bin, args...)
@@ -26,7 +28,11 @@ func shardInWorkspace(t *testing.T, bin, ws, results string, merged bool) {
 	var shards []string
 	for k := 1; k <= 4; k++ {
 		out := filepath.Join("shards", "shard-"+string(rune('0'+k))+".json")
-		run("score", "--shard", string(rune('0'+k))+"/4", "--results", "examples/tutor-capstone/results/"+results, "--format", "json", "--out", out)
+		args := []string{"score", "--shard", string(rune('0'+k)) + "/4", "--format", "json", "--out", out}
+		for _, r := range results {
+			args = append(args, "--results", r)
+		}
+		run(args...)
 		shards = append(shards, out)
 	}
 	if merged {
@@ -63,7 +69,9 @@ func TestActionGatesOnMergedReport(t *testing.T) {
 
 			g := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), changed: []string{"src/tutor.py"}})
 			spec := prSpec("pull_request.opened", "", map[string]string{"results": "", "report": tc.report})
-			spec.setup = func(t *testing.T, ws string) { shardInWorkspace(t, bin, ws, tc.results, tc.merged) }
+			spec.setup = func(t *testing.T, ws string) {
+				shardInWorkspace(t, bin, ws, []string{"examples/tutor-capstone/results/" + tc.results}, tc.merged)
+			}
 			sharded := runAction(t, bin, g, spec)
 			wantExit(t, sharded, tc.exit)
 			if diff := cmp.Diff(whole.outputs, sharded.outputs); diff != "" {
@@ -118,8 +126,8 @@ func TestActionReportInputErrors(t *testing.T) {
 			`input "report": "merged.json" matches no file in `},
 		{"with results", map[string]string{"report": "merged.json", "results": "examples/tutor-capstone/results/pr.jsonl"}, nil,
 			`input "report": "merged.json" gates on a report already scored: leave the results input empty`},
-		{"in baseline mode", map[string]string{"report": "merged.json", "mode": "baseline"}, nil,
-			`input "report": "merged.json" is for mode check`},
+		{"in baseline mode, no such file", map[string]string{"report": "merged.json", "mode": "baseline"}, nil,
+			`input "report": "merged.json" matches no file in `},
 		{"not JSON", map[string]string{"report": "examples/tutor-capstone/suite.yaml"}, nil,
 			`examples/tutor-capstone/suite.yaml: not an evalgate JSON report`},
 		{"results, not a report", map[string]string{"report": "examples/tutor-capstone/results/pr.jsonl"}, nil,
@@ -132,7 +140,7 @@ func TestActionReportInputErrors(t *testing.T) {
 			}
 		}, `plain.json: is not a shard's report (no shard_state)`},
 		{"a shard missing", map[string]string{"report": "shards/shard-[123].json"}, func(t *testing.T, bin, ws string) {
-			shardInWorkspace(t, bin, ws, "pr.jsonl", false)
+			shardInWorkspace(t, bin, ws, []string{"examples/tutor-capstone/results/pr.jsonl"}, false)
 		}, `gap: shard 4/4 missing`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -158,5 +166,58 @@ func TestActionReportInputErrors(t *testing.T) {
 				t.Errorf("a comment was written on bad input")
 			}
 		})
+	}
+}
+
+// TestActionBaselineFromMergedReport: mode baseline with the report input writes, from
+// the merged report of the release's three runs scored in four shards, the baseline the
+// action writes from the three results files: the same header (bar the time it was made
+// and the recorded outputs it cannot keep) and the same items.
+func TestActionBaselineFromMergedReport(t *testing.T) {
+	bin := buildEvalgate(t)
+	runs := []string{"examples/tutor-capstone/release/run1.jsonl", "examples/tutor-capstone/release/run2.jsonl", "examples/tutor-capstone/release/run3.jsonl"}
+	inputs := map[string]string{"mode": "baseline", "refresh": "file", "baseline": "out/tutor-capstone.json"}
+	f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t)})
+	in := maps.Clone(inputs)
+	in["results"] = "examples/tutor-capstone/release/run*.jsonl"
+	whole := runAction(t, bin, f, actionSpec{eventName: "release", event: "release.published", inputs: in})
+	wantExit(t, whole, 0)
+
+	in = maps.Clone(inputs)
+	in["report"] = "merged.json"
+	sharded := runAction(t, bin, f, actionSpec{eventName: "release", event: "release.published", inputs: in,
+		setup: func(t *testing.T, ws string) { shardInWorkspace(t, bin, ws, runs, true) }})
+	wantExit(t, sharded, 0)
+	wantCalls(t, f.takeCalls(), nil)
+	if diff := cmp.Diff(whole.outputs, sharded.outputs); diff != "" {
+		t.Errorf("outputs (-results +report):\n%s", diff)
+	}
+	// header: every field but created_at and the recorded outputs; then the items.
+	lines := func(run actionRun) (map[string]any, []string) {
+		all := strings.Split(strings.TrimSpace(e2eRead(t, filepath.Join(run.workspace, "out", "tutor-capstone.json"))), "\n")
+		var head map[string]any
+		if err := json.Unmarshal([]byte(all[0]), &head); err != nil {
+			t.Fatal(err)
+		}
+		delete(head, "created_at")
+		delete(head, "outputs_file")
+		var items []string
+		for _, l := range all[1:] {
+			if !strings.HasPrefix(l, `{"run":`) { // a recorded output
+				items = append(items, l)
+			}
+		}
+		return head, items
+	}
+	wh, wi := lines(whole)
+	sh, si := lines(sharded)
+	if diff := cmp.Diff(wh, sh); diff != "" {
+		t.Errorf("baseline header (-results +report):\n%s", diff)
+	}
+	if diff := cmp.Diff(wi, si); diff != "" || len(wi) != 20 {
+		t.Errorf("baseline items (%d; -results +report):\n%s", len(wi), diff)
+	}
+	if !strings.Contains(sharded.summary, "Baseline for **tutor-capstone** from 3 run(s): mean 0.9750") {
+		t.Errorf("summary:\n%s", sharded.summary)
 	}
 }

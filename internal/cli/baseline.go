@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
@@ -21,6 +22,9 @@ const MinBaselineRuns = 3
 type BaselineOptions struct {
 	Config  string
 	Results []string
+	// Reports, instead of Results: a merged report (evalgate merge --format json) or
+	// every shard's partial report. The baseline then keeps no recorded outputs.
+	Reports []string
 	Out     string
 	Ref     string
 	SHA     string
@@ -39,6 +43,8 @@ func (c *CLI) baseline(args []string) int {
 	fs := newFlagSet("baseline", "baseline --config evalgate.yaml --results run1.jsonl --results run2.jsonl --results run3.jsonl [--out baselines/SUITE.json]", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&results, "results", "results `file` of one release run, or a quoted pattern (repeatable; use ≥ 3 runs)")
+	var reports multiFlag
+	fs.Var(&reports, "report", "instead of --results: a merged report (`evalgate merge --format json --out FILE`), or each shard's partial report (repeatable); the baseline then keeps no recorded outputs")
 	fs.StringVar(&o.Out, "out", "", "baseline `file` to write (default: the config's baseline)")
 	fs.StringVar(&o.Ref, "ref", c.Getenv("GITHUB_REF"), "source ref recorded in the baseline (default $GITHUB_REF)")
 	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")
@@ -58,7 +64,11 @@ func (c *CLI) baseline(args []string) int {
 		return ExitBadInput
 	}
 	o.Import = imp
-	o.Results = results
+	o.Results, o.Reports = results, reports
+	if len(reports) > 0 && len(results) > 0 {
+		fmt.Fprintf(c.Stderr, "evalgate: --report makes the baseline from reports already scored: drop --results\n")
+		return ExitBadInput
+	}
 	path, b, err := c.MakeBaseline(context.Background(), o)
 	if err != nil {
 		return c.fail(err)
@@ -71,6 +81,9 @@ func (c *CLI) baseline(args []string) int {
 // MakeBaseline scores a release's runs and writes the stable distribution and the
 // baselines index beside it. It returns the path written.
 func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *baseline.Baseline, error) {
+	if len(o.Reports) > 0 {
+		return c.baselineFromReports(o)
+	}
 	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Env: c.judgeEnv(&o.judge), Stdin: c.Stdin, Import: o.Import})
 	if err != nil {
 		return "", nil, err
@@ -83,12 +96,9 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		}
 	}
 	cfg := l.Config
-	out := o.Out
-	if out == "" {
-		if cfg.Baseline == "" {
-			return "", nil, fmt.Errorf("no --out and no `baseline:` in %s: say where to write the baseline", cfg.File)
-		}
-		out = cfg.Path(cfg.Baseline)
+	out, err := baselineOut(cfg, o.Out)
+	if err != nil {
+		return "", nil, err
 	}
 	if n := len(l.sources()); n < MinBaselineRuns {
 		fmt.Fprintf(c.Stderr, "warning: %d run(s); a suite whose scores vary between runs needs at least %d runs for a baseline, else its std is %s\n",
@@ -103,12 +113,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
-	v := cfg.Grading.Evaluate(sc, nil, gate.Inputs{})
-	grade := ""
-	if v.Grade != nil {
-		grade = v.Grade.Grade
-	}
-	bo := baseline.Options{Source: baseline.Source{Ref: o.Ref, SHA: o.SHA}, GradingSystem: cfg.Grading.Version, Grade: grade, Now: c.Now()}
+	bo := c.baselineOptions(cfg, sc, o)
 	var b *baseline.Baseline
 	if streamed {
 		b = baseline.HeaderOf(sc, bo)
@@ -131,17 +136,81 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
-	if err := baseline.UpdateIndex(filepath.Dir(out)); err != nil {
-		return "", nil, fmt.Errorf("baselines index: %w", err)
+	return out, b, c.recordBaseline(out, b, o.Ref)
+}
+
+// baselineOut is where the baseline goes: --out, else the config's baseline.
+func baselineOut(cfg *config.Config, out string) (string, error) {
+	if out != "" {
+		return out, nil
 	}
-	rec := historyRecord(b, o.Ref)
+	if cfg.Baseline == "" {
+		return "", fmt.Errorf("no --out and no `baseline:` in %s: say where to write the baseline", cfg.File)
+	}
+	return cfg.Path(cfg.Baseline), nil
+}
+
+// baselineOptions are the baseline's source, versions and grade (graded as a release,
+// without a baseline).
+func (c *CLI) baselineOptions(cfg *config.Config, sc *rubric.Scored, o BaselineOptions) baseline.Options {
+	grade := ""
+	if v := cfg.Grading.Evaluate(sc, nil, gate.Inputs{}); v.Grade != nil {
+		grade = v.Grade.Grade
+	}
+	return baseline.Options{Source: baseline.Source{Ref: o.Ref, SHA: o.SHA}, GradingSystem: cfg.Grading.Version, Grade: grade, Now: c.Now()}
+}
+
+// recordBaseline updates what goes with a baseline just written at out: the baselines
+// index beside it and the score's history.
+func (c *CLI) recordBaseline(out string, b *baseline.Baseline, ref string) error {
+	if err := baseline.UpdateIndex(filepath.Dir(out)); err != nil {
+		return fmt.Errorf("baselines index: %w", err)
+	}
+	rec := historyRecord(b, ref)
 	if rec.Commit == "" {
 		rec.Commit = c.codeVersion() // idempotent per commit also when run by hand
 	}
 	if _, err := history.Append(history.PathFor(out), rec); err != nil {
-		return "", nil, fmt.Errorf("score history: %w", err)
+		return fmt.Errorf("score history: %w", err)
 	}
-	return out, b, nil
+	return nil
+}
+
+// baselineFromReports is MakeBaseline over reports already scored (merged shards): the
+// same figures as from the release's results files, without the recorded outputs
+// (the shards' results files are not at hand), so a later scoring change cannot
+// re-score it: the comparison then says to refresh it.
+func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline, error) {
+	l, err := loadConfigOnly(CheckOptions{Config: o.Config, Env: c.judgeEnv(&o.judge)})
+	if err != nil {
+		return "", nil, err
+	}
+	cfg := l.Config
+	out, err := baselineOut(cfg, o.Out)
+	if err != nil {
+		return "", nil, err
+	}
+	m := c.meter(o.judge.Quiet, "merging", "items", "writing the baseline")
+	sc, _, _, err := mergeShards(&cfg.Scoring, o.Reports, m)
+	m.End(err)
+	if err != nil {
+		return "", nil, err
+	}
+	if n := len(sc.Runs); n < MinBaselineRuns {
+		fmt.Fprintf(c.Stderr, "warning: %d run(s); a suite whose scores vary between runs needs at least %d runs for a baseline\n", n, MinBaselineRuns)
+	}
+	b := baseline.HeaderOf(sc, c.baselineOptions(cfg, sc, o))
+	b.Suite = cfg.SuiteName(sc.Suite)
+	absOut, _ := filepath.Abs(out)
+	for i := range b.Runs {
+		// The shards named their results files from where they ran: here, as a rule.
+		f, _ := filepath.Abs(b.Runs[i].File)
+		b.Runs[i].File = relTo(filepath.Dir(absOut), f)
+	}
+	if err := baseline.SaveScored(out, b, sc); err != nil {
+		return "", nil, err
+	}
+	return out, b, c.recordBaseline(out, b, o.Ref)
 }
 
 func relTo(dir, path string) string {

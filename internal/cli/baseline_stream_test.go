@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,19 +24,7 @@ func TestStreamedBaselineMatchesInMemory(t *testing.T) {
 	dir := benchDir(t)
 	cfg := filepath.Join(dir, "evalgate.yaml")
 	recs := benchRecords(1200)
-	var shuffled, partial []map[string]any
-	for i := range recs {
-		shuffled = append(shuffled, recs[(i*7)%len(recs)]) // 7 and 1200 are coprime: a permutation
-		if i%5 != 0 {
-			partial = append(partial, recs[i])
-		}
-	}
-	var files []string
-	for i, rs := range [][]map[string]any{recs, shuffled, partial} {
-		p := filepath.Join(dir, fmt.Sprintf("run%d.jsonl", i+1))
-		writeJSONL(t, p, rs)
-		files = append(files, p)
-	}
+	files := threeRuns(t, dir, recs)
 	c := &CLI{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: func(string) string { return "" },
 		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }}
 	make := func(name string, above int64) *baseline.Baseline {

@@ -102,6 +102,27 @@ func benchDir(t *testing.T) string {
 	return dir
 }
 
+// threeRuns writes three runs of recs into dir (run1..run3.jsonl) and returns their
+// paths: all of them in order, all of them shuffled (7 is coprime with the sizes used),
+// and a run missing every fifth item.
+func threeRuns(t *testing.T, dir string, recs []map[string]any) []string {
+	t.Helper()
+	var shuffled, partial []map[string]any
+	for i := range recs {
+		shuffled = append(shuffled, recs[(i*7)%len(recs)])
+		if i%5 != 0 {
+			partial = append(partial, recs[i])
+		}
+	}
+	var files []string
+	for i, rs := range [][]map[string]any{recs, shuffled, partial} {
+		p := filepath.Join(dir, fmt.Sprintf("run%d.jsonl", i+1))
+		writeJSONL(t, p, rs)
+		files = append(files, p)
+	}
+	return files
+}
+
 // renderAll is the report in every format.
 func renderAll(t *testing.T, r *report.Report) string {
 	t.Helper()
@@ -199,20 +220,7 @@ func TestStreamedCheckMatchesInMemoryRunsAndSuite(t *testing.T) {
 		}
 		return out
 	}
-	a := strip(recs)
-	var b, c []map[string]any
-	for i := range a {
-		b = append(b, a[(i*7)%len(a)]) // 7 and 1500 are coprime: a permutation
-		if i%5 != 0 {
-			c = append(c, a[i])
-		}
-	}
-	var files []string
-	for i, rs := range [][]map[string]any{a, b, c} {
-		p := filepath.Join(dir, fmt.Sprintf("run%d.jsonl", i+1))
-		writeJSONL(t, p, rs)
-		files = append(files, p)
-	}
+	files := threeRuns(t, dir, strip(recs))
 	want := renderAll(t, checkWith(t, cfg, files, math.MaxInt64))
 	got := renderAll(t, checkWith(t, cfg, files, -1))
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -275,19 +283,7 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 	if err := os.WriteFile(withSuite, append([]byte("suite: suite.jsonl\n"), cfgText...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var b, c []map[string]any
-	for i := range recs {
-		b = append(b, recs[(i*7)%len(recs)])
-		if i%5 != 0 {
-			c = append(c, recs[i])
-		}
-	}
-	var three []string
-	for i, rs := range [][]map[string]any{recs, b, c} {
-		p := filepath.Join(dir, fmt.Sprintf("run%d.jsonl", i+1))
-		writeJSONL(t, p, rs)
-		three = append(three, p)
-	}
+	three := threeRuns(t, dir, recs)
 
 	for _, tc := range []struct {
 		name, cfg string

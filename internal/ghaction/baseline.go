@@ -31,7 +31,11 @@ func (r *runner) baseline(ctx context.Context, baseline BaselineFunc) int {
 	if err != nil {
 		return r.cmd.stop(err, r.budget)
 	}
-	bin := BaselineInput{ConfigPath: r.ws.local(r.in.Config), Results: results, Tag: r.ev.ReleaseTag, SHA: r.sha}
+	reports, err := r.ws.expand("report", r.in.Report)
+	if err != nil {
+		return r.cmd.stop(err, r.budget)
+	}
+	bin := BaselineInput{ConfigPath: r.ws.local(r.in.Config), Results: results, Reports: reports, Tag: r.ev.ReleaseTag, SHA: r.sha}
 	if r.in.Baseline != "" {
 		bin.OutPath = r.ws.local(r.in.Baseline)
 	}

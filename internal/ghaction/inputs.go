@@ -45,8 +45,8 @@ type Inputs struct {
 	Config  string
 	Results []string // patterns, as given: one a line or comma separated
 	// Report holds patterns (as Results) of an already scored JSON report to gate on
-	// instead of scoring results: the report of `evalgate merge`, or every shard's
-	// partial report. Mode check only, and never with Results.
+	// (or, in mode baseline, to make the baseline from) instead of scoring results: the
+	// report of `evalgate merge`, or every shard's partial report. Never with Results.
 	Report           []string
 	Baseline         string
 	Token            string
@@ -151,9 +151,6 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	}
 	if len(in.Report) > 0 && get("results-format") != "" {
 		errs = append(errs, &InputError{Input: "results-format", Value: get("results-format"), Msg: "reads results files; with the report input there are none (leave it empty)"})
-	}
-	if len(in.Report) > 0 && in.Mode == ModeBaseline {
-		errs = append(errs, &InputError{Input: "report", Value: get("report"), Msg: "is for mode check; mode baseline builds the baseline from results files"})
 	}
 	if strings.ContainsAny(in.CheckName, "\r\n") || in.CheckName == "" {
 		errs = append(errs, &InputError{Input: "check-name", Value: in.CheckName, Msg: "must be one non-empty line"})

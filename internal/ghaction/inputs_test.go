@@ -115,8 +115,7 @@ func FuzzDurationInput(f *testing.F) {
 }
 
 // TestReadInputsReport: the report input takes patterns as results does, and refuses
-// what cannot go with a report already scored: results files, their format, baseline
-// mode.
+// what cannot go with a report already scored: results files, their format.
 func TestReadInputsReport(t *testing.T) {
 	t.Parallel()
 	in, err := readInputs(actionWith(map[string]string{"report": "merged.json"}))
@@ -135,7 +134,6 @@ func TestReadInputsReport(t *testing.T) {
 	want := []string{
 		`input "report": "merged.json" gates on a report already scored: leave the results input empty (the shards scored the results)`,
 		`input "results-format": "promptfoo" reads results files; with the report input there are none (leave it empty)`,
-		`input "report": "merged.json" is for mode check; mode baseline builds the baseline from results files`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)

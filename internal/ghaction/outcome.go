@@ -114,6 +114,10 @@ type CheckFunc func(ctx context.Context, in CheckInput) (*Outcome, error)
 type BaselineInput struct {
 	ConfigPath string
 	Results    []string // sorted; none means the config's own
+	// Reports, when set, are the reports the report input matched (a merged report, or
+	// every shard's partial report), sorted: build the baseline from them instead of
+	// Results.
+	Reports []string
 	// OutPath is where to write the baseline: the baseline input, or "" for the
 	// config's choice.
 	OutPath string
