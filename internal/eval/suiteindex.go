@@ -185,8 +185,18 @@ func (s *Suite) Brief(i int) *Item {
 	if i < len(s.items) && s.items[i] != nil {
 		return s.items[i]
 	}
+	return s.BriefInto(i, new(Item))
+}
+
+// BriefInto is Brief, filling it for a released item (the held item is returned as it
+// is).
+func (s *Suite) BriefInto(i int, it *Item) *Item {
+	if i < len(s.items) && s.items[i] != nil {
+		return s.items[i]
+	}
 	x := &s.idx
-	return &Item{ID: x.id(i), Line: int(x.line[i]), Tags: x.tagSets0(x.tags[i]), Index: i, Pos: int(x.pos[i])}
+	*it = Item{ID: x.id(i), Line: int(x.line[i]), Tags: x.tagSets0(x.tags[i]), Index: i, Pos: int(x.pos[i])}
+	return it
 }
 
 // HashOf is item i's hash (Item.Hash).

@@ -93,7 +93,7 @@ func (s *ItemStream) Capture(it *eval.Item, sm *rubric.Sample) ([]byte, error) {
 	}
 	// Layout: uvarint-prefixed prompt, expected, got and notes JSON, then the number of
 	// sample fields and each key and value JSON.
-	b := make([]byte, 0, len(d.Prompt)+len(d.Got)+len(d.Got)/8+256) // room for escapes and the rest
+	b := getBuf(len(d.Prompt) + len(d.Got) + len(d.Got)/8 + 256) // room for escapes and the rest
 	var err error
 	for _, v := range []any{d.Prompt, d.Expected, d.Got} {
 		if b, err = appendPart(b, v); err != nil {
@@ -125,10 +125,30 @@ func (s *ItemStream) Put(i int, b []byte) error {
 	s.off[i], s.size[i] = s.dpos, int32(len(b))
 	n, err := s.dw.Write(b)
 	s.dpos += int64(n)
+	putBuf(b)
 	if err != nil {
 		return fmt.Errorf("report: writing the items: %w", err)
 	}
 	return nil
+}
+
+// bufs recycles the byte buffers an item passes through: captured parts from Capture
+// to Put, a chunk's parts read back and its rendered JSON.
+var bufs sync.Pool
+
+// getBuf is an empty buffer of at least n bytes' capacity.
+func getBuf(n int) []byte {
+	if p, ok := bufs.Get().(*[]byte); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// putBuf recycles b (a huge one is left to the collector).
+func putBuf(b []byte) {
+	if cap(b) > 0 && cap(b) <= 4<<20 {
+		bufs.Put(&b)
+	}
 }
 
 // partBufs are scratch buffers for appendPart, which runs on the scoring workers.
@@ -155,16 +175,42 @@ func (s *ItemStream) readRaw(i int) ([]byte, error) {
 	if i >= len(s.off) || s.off[i] < 0 {
 		return nil, fmt.Errorf("report: item %d has no recorded sample", i)
 	}
+	return s.readRawTo(make([]byte, s.size[i]), i)
+}
+
+// readRawTo reads item i's captured bytes into raw (of their size).
+func (s *ItemStream) readRawTo(raw []byte, i int) ([]byte, error) {
 	if s.rd == nil || s.rdPos != s.off[i] {
 		s.rd = bufio.NewReaderSize(io.NewSectionReader(s.detail, s.off[i], s.dpos-s.off[i]), 1<<16)
 		s.rdPos = s.off[i]
 	}
-	raw := make([]byte, s.size[i])
 	if _, err := io.ReadFull(s.rd, raw); err != nil {
 		return nil, fmt.Errorf("report: reading the items back: %w", err)
 	}
 	s.rdPos += int64(len(raw))
 	return raw, nil
+}
+
+// readChunk reads back the captured bytes of items [start, start+n) into one buffer.
+func (s *ItemStream) readChunk(c *buildChunk) error {
+	size := 0
+	for i := c.start; i < c.start+c.n; i++ {
+		if i >= len(s.off) || s.off[i] < 0 {
+			return fmt.Errorf("report: item %d has no recorded sample", i)
+		}
+		size += int(s.size[i])
+	}
+	c.rawBuf = getBuf(size)[:size]
+	at := 0
+	for i := c.start; i < c.start+c.n; i++ {
+		raw, err := s.readRawTo(c.rawBuf[at:at+int(s.size[i]):at+int(s.size[i])], i)
+		if err != nil {
+			return err
+		}
+		at += len(raw)
+		c.raws = append(c.raws, raw)
+	}
+	return nil
 }
 
 // parseParts splits captured bytes (Capture's layout) into their parts.
@@ -213,6 +259,7 @@ type streamed struct {
 type buildChunk struct {
 	start, n int
 	raws     [][]byte // the items' captured parts, when the pass reads them
+	rawBuf   []byte   // holds raws
 	out      []byte   // the items' indented JSON, each after ",\n    " but the report's first
 	passed   int
 	missing  []string
@@ -302,13 +349,12 @@ func (s *ItemStream) pass(sc *rubric.Scored, mode passMode, fn func(*buildChunk)
 		defer close(work)
 		for start := 0; start < n; start += buildChunkItems {
 			c := &buildChunk{start: start, n: min(buildChunkItems, n-start), done: make(chan struct{})}
-			for i := start; parts && i < start+c.n; i++ {
-				raw, err := s.readRaw(i)
-				if err != nil {
+			if parts {
+				c.raws = make([][]byte, 0, c.n)
+				if err := s.readChunk(c); err != nil {
 					readErr <- err
 					return
 				}
-				c.raws = append(c.raws, raw)
 			}
 			select {
 			case ordered <- c:
@@ -332,6 +378,8 @@ func (s *ItemStream) pass(sc *rubric.Scored, mode passMode, fn func(*buildChunk)
 		if err := fn(c); err != nil {
 			return err
 		}
+		putBuf(c.out) // nothing refers to them past fn (kept items are materialized)
+		putBuf(c.rawBuf)
 	}
 	select {
 	case err := <-readErr:
@@ -344,14 +392,14 @@ func (s *ItemStream) pass(sc *rubric.Scored, mode passMode, fn func(*buildChunk)
 // render counts the chunk's items and, as the mode says, writes their JSON and keeps
 // the ones the in-memory renderers list: all of them (keepAll), or the failing ones.
 func (c *buildChunk) render(sc *rubric.Scored, mode passMode) {
-	var buf []rubric.Sample
+	var scr rubric.ItemScratch
 	var scratch []byte
 	if mode.write {
 		size := 0
 		for _, raw := range c.raws {
 			size += len(raw) + len(raw)/2 + 448 // the parts indented, and the scores
 		}
-		c.out = make([]byte, 0, size)
+		c.out = getBuf(size)
 	}
 	for k := range c.n {
 		i := c.start + k
@@ -374,7 +422,7 @@ func (c *buildChunk) render(sc *rubric.Scored, mode passMode) {
 		if !mode.write && !kept {
 			continue
 		}
-		is := sc.ItemAt(i, &buf)
+		is := sc.ItemInto(i, &scr)
 		p, err := parseParts(i, c.raws[k])
 		if err != nil {
 			c.err = err
@@ -384,13 +432,13 @@ func (c *buildChunk) render(sc *rubric.Scored, mode passMode) {
 			if i > 0 {
 				c.out = append(c.out, ",\n    "...)
 			}
-			if c.out, err = appendItem(c.out, "    ", sc, &is, &p, &scratch); err != nil {
+			if c.out, err = appendItem(c.out, "    ", sc, is, &p, &scratch); err != nil {
 				c.err = err
 				return
 			}
 		}
 		if kept {
-			it := buildItem(sc, &is, nil)
+			it := buildItem(sc, is, nil)
 			it.pre = &p
 			c.items = append(c.items, it.materialize())
 			c.idx = append(c.idx, i)

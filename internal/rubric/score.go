@@ -581,17 +581,49 @@ func (s *System) inputError(err error, in *Input, suite *eval.Suite, runFile str
 
 // aggregateItem averages item i's samples over runs.
 func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
+	// One allocation per type: the item's slices share them (a caller may keep them).
+	nd := len(sc.System.Dimensions)
+	return sc.aggregate(i, it, buf, make([]float64, 4*nd), make([]string, 2*nd), make([]*float64, nd))
+}
+
+// ItemScratch is space ItemInto reuses from one item to the next.
+type ItemScratch struct {
+	samples []Sample
+	floats  []float64
+	strs    []string
+	raw     []*float64
+	item    eval.Item
+	is      ItemScore
+}
+
+// ItemInto is ItemAt in the scratch space: the score (its slices, its item) is valid
+// until the next call with the same scratch. For a caller that keeps nothing of it.
+func (sc *Scored) ItemInto(i int, s *ItemScratch) *ItemScore {
+	if len(sc.Items) == sc.Suite.Len() {
+		return &sc.Items[i]
+	}
+	nd := len(sc.System.Dimensions)
+	if len(s.floats) != 4*nd {
+		s.floats, s.strs, s.raw = make([]float64, 4*nd), make([]string, 2*nd), make([]*float64, nd)
+	}
+	clear(s.floats)
+	clear(s.strs)
+	clear(s.raw)
+	s.is = sc.aggregate(i, sc.Suite.BriefInto(i, &s.item), &s.samples, s.floats, s.strs, s.raw)
+	return &s.is
+}
+
+// aggregate averages item i's samples over runs into the given (zeroed) space:
+// floats 4 × dimensions, strs 2 ×, raw 1 ×.
+func (sc *Scored) aggregate(i int, it *eval.Item, buf *[]Sample, floats []float64, strs []string, raw []*float64) ItemScore {
 	s := sc.System
 	nd := len(s.Dimensions)
 	runs := len(sc.cols)
 	for len(*buf) < runs {
 		*buf = append(*buf, Sample{})
 	}
-	// One allocation per type: the item's slices share them (a caller may keep them).
-	floats := make([]float64, 4*nd)
-	strs := make([]string, 2*nd)
 	is := ItemScore{Item: it, Runs: runs, Breakdown: floats[:nd:nd], Weighted: floats[nd : 2*nd : 2*nd],
-		Raw: make([]*float64, nd), Labels: strs[:nd:nd], Errors: strs[nd:]}
+		Raw: raw, Labels: strs[:nd:nd], Errors: strs[nd:]}
 	rawSum, rawMean := floats[2*nd:3*nd], floats[3*nd:]
 	var counts [32]int
 	cnt := counts[:]

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
 // TestItemStatusAgreesWithItemAt: the outcome read from the flags alone (pass, missing
-// runs, runs, pending) is the one the full aggregation gives, over several runs with
-// flaky, failing and missing items and a partial re-run that leaves items out.
+// runs, runs, pending) is the one the full aggregation gives, and ItemInto (reused
+// scratch space) gives what ItemAt does, over several runs with flaky, failing and
+// missing items and a partial re-run that leaves items out.
 func TestItemStatusAgreesWithItemAt(t *testing.T) {
 	cfg := loadConfig(t, seed001Config)
 	suite, err := eval.ParseSuite("suite.yaml", []byte(suiteOf("steady", "flaky", "once", "gone", "rerun")))
@@ -36,14 +39,18 @@ func TestItemStatusAgreesWithItemAt(t *testing.T) {
 		src.Partial = i == len(texts)-1
 		srcs = append(srcs, src)
 	}
-	sc, err := rubric.ScoreRuns(context.Background(), &cfg.Scoring, suite, srcs, rubric.ScoreOptions{})
+	sc, err := rubric.ScoreRuns(context.Background(), &cfg.Scoring, suite, srcs, rubric.ScoreOptions{DropFields: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf []rubric.Sample
+	var scr rubric.ItemScratch
 	passed := 0
 	for i := range sc.NumItems() {
 		is := sc.ItemAt(i, &buf)
+		if diff := cmp.Diff(is, *sc.ItemInto(i, &scr)); diff != "" {
+			t.Errorf("item %s: ItemInto differs from ItemAt (-ItemAt +ItemInto):\n%s", is.Item.ID, diff)
+		}
 		pass, missing, runs, pending := sc.ItemStatus(i)
 		if pass != is.Pass || missing != is.Missing || runs != is.Runs || pending != is.Pending {
 			t.Errorf("item %s: status pass %v missing %d/%d pending %v; ItemAt says %v %d/%d %v",
