@@ -269,6 +269,7 @@ func (c *CLI) gateReports(o common, paths []string, noBaseline bool) int {
 		return c.fail(err)
 	}
 	defer r.Close()
+	r.Command = reportCommand(reproduce(CheckOptions{Config: o.Config, Baseline: o.Baseline}, nil), paths, func(p string) string { return p })
 	if err := c.emit(r, o.Format, o.Out); err != nil {
 		return c.fail(err)
 	}
