@@ -299,7 +299,7 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	so := rubric.ScoreOptions{KeepSamples: true, MaxMemory: opts.MaxMemory}
 	if stream != nil {
 		l.outputs = diagnose.NewOutputs(&cfg.Scoring)
-		so = rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.Put, FirstSample: l.outputs.Observe, DropFields: true, MaxMemory: opts.MaxMemory}
+		so = rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.PutCaptured, FirstSample: l.outputs.Observe, DropFields: true, MaxMemory: opts.MaxMemory}
 	}
 	so.Shard = l.Shard
 	suite := l.Suite

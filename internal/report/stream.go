@@ -125,11 +125,18 @@ func (s *ItemStream) Put(i int, b []byte) error {
 	s.off[i], s.size[i] = s.dpos, int32(len(b))
 	n, err := s.dw.Write(b)
 	s.dpos += int64(n)
-	putBuf(b)
 	if err != nil {
 		return fmt.Errorf("report: writing the items: %w", err)
 	}
 	return nil
+}
+
+// PutCaptured is Put for the bytes Capture returned, which it then recycles (the
+// caller keeps no reference to them): rubric.ScoreOptions.OnFirst beside Capture.
+func (s *ItemStream) PutCaptured(i int, b []byte) error {
+	err := s.Put(i, b)
+	putBuf(b)
+	return err
 }
 
 // bufs recycles the byte buffers an item passes through: captured parts from Capture
