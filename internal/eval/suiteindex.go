@@ -138,14 +138,29 @@ func decodeHash(dst *[32]byte, s string) bool {
 	if len(s) != 64 {
 		return false
 	}
-	for i := range len(s) {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+	for i := range dst {
+		hi, lo := hexVal[s[2*i]], hexVal[s[2*i+1]]
+		if hi|lo > 0xf {
 			return false
 		}
+		dst[i] = hi<<4 | lo
 	}
-	_, err := hex.Decode(dst[:], []byte(s))
-	return err == nil
+	return true
 }
+
+// hexVal is a lowercase hex digit's value; 0xff for any other byte.
+var hexVal = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = c - '0'
+	}
+	for c := byte('a'); c <= 'f'; c++ {
+		t[c] = c - 'a' + 10
+	}
+	return t
+}()
 
 // Len is the number of items.
 func (s *Suite) Len() int { return s.idx.len() }

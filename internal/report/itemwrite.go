@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 
@@ -42,6 +43,10 @@ func (w *itemWriter) key(k string) {
 }
 
 func (w *itemWriter) float(f float64) {
+	if f == 0 && !math.Signbit(f) || f == 1 { // most values of pass/fail dimensions: as encoding/json writes them
+		w.b = append(w.b, '0'+byte(f))
+		return
+	}
 	var ok bool
 	if w.b, ok = jsonenc.AppendFloat(w.b, f); !ok {
 		w.fail(f)
