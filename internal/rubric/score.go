@@ -348,19 +348,18 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 	}
 	if opts.KeepSamples {
 		out.Items = make([]ItemScore, 0, suite.Len())
-		err := out.EachItem(func(_ int, is *ItemScore) error {
-			out.Items = append(out.Items, *is)
-			return nil
-		})
-		if err != nil {
-			return nil, err
+		var buf []Sample
+		for i := range suite.Len() {
+			out.Items = append(out.Items, out.ItemAt(i, &buf))
 		}
 	}
 	return out, nil
 }
 
 // EachItem calls fn with every item's score over the runs, in suite order. The scores
-// are computed as it goes (Items holds them only when the scoring kept samples).
+// are computed as it goes (Items holds them only when the scoring kept samples), in
+// one scratch space: is, its slices and its item are valid only during the call —
+// copy what you keep (ItemAt gives a score of its own).
 func (sc *Scored) EachItem(fn func(i int, is *ItemScore) error) error {
 	if len(sc.Items) == sc.Suite.Len() {
 		for i := range sc.Items {
@@ -370,10 +369,9 @@ func (sc *Scored) EachItem(fn func(i int, is *ItemScore) error) error {
 		}
 		return nil
 	}
-	var buf []Sample
+	var scr ItemScratch
 	for i := range sc.Suite.Len() {
-		is := sc.ItemAt(i, &buf)
-		if err := fn(i, &is); err != nil {
+		if err := fn(i, sc.ItemInto(i, &scr)); err != nil {
 			return err
 		}
 	}
