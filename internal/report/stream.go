@@ -139,23 +139,46 @@ func (s *ItemStream) PutCaptured(i int, b []byte) error {
 	return err
 }
 
-// bufs recycles the byte buffers an item passes through: captured parts from Capture
-// to Put, a chunk's parts read back and its rendered JSON.
-var bufs sync.Pool
+// freeBufs recycles the byte buffers an item passes through: captured parts from
+// Capture to PutCaptured, a chunk's parts read back and its rendered JSON. A short
+// list under a lock, not a sync.Pool: putting a slice into a Pool allocates its
+// header, once per item.
+var freeBufs struct {
+	sync.Mutex
+	list [][]byte
+}
 
 // getBuf is an empty buffer of at least n bytes' capacity.
 func getBuf(n int) []byte {
-	if p, ok := bufs.Get().(*[]byte); ok && cap(*p) >= n {
-		return (*p)[:0]
+	freeBufs.Lock()
+	defer freeBufs.Unlock()
+	l := freeBufs.list
+	for k := len(l) - 1; k >= 0; k-- { // the latest one that fits
+		if b := l[k]; cap(b) >= n {
+			l[k] = l[len(l)-1]
+			l[len(l)-1] = nil
+			freeBufs.list = l[:len(l)-1]
+			return b[:0]
+		}
 	}
-	return make([]byte, 0, n)
+	size := 1 << 10 // capacities in powers of two, so that buffers fit the next request
+	for size < n {
+		size *= 2
+	}
+	return make([]byte, 0, size)
 }
 
-// putBuf recycles b (a huge one is left to the collector).
+// putBuf recycles b (a huge one is left to the collector, and so are buffers past
+// the few the pipeline has in flight).
 func putBuf(b []byte) {
-	if cap(b) > 0 && cap(b) <= 4<<20 {
-		bufs.Put(&b)
+	if cap(b) == 0 || cap(b) > 4<<20 {
+		return
 	}
+	freeBufs.Lock()
+	if len(freeBufs.list) < 1024 {
+		freeBufs.list = append(freeBufs.list, b)
+	}
+	freeBufs.Unlock()
 }
 
 // partBufs are scratch buffers for appendPart, which runs on the scoring workers.

@@ -506,10 +506,12 @@ func missingSample(nd int) Sample {
 // inputsFor builds the per-dimension inputs of one sample, reading a JSON output once.
 func (s *System) inputsFor(it *eval.Item, res *eval.Result, run int) []*Input {
 	ins := make([]*Input, len(s.Dimensions))
+	all := make([]Input, len(s.Dimensions)) // one allocation for the dimensions' inputs
 	var parsed map[string]any
 	parsedOK, tried := false, false
 	for d := range s.Dimensions {
-		in := &Input{Item: it, Result: res, Run: run, Text: res.Output}
+		in := &all[d]
+		*in = Input{Item: it, Result: res, Run: run, Text: res.Output}
 		if res.Error != "" && res.Output == "" {
 			in.TextErr = "the system under test failed: " + res.Error
 		}
