@@ -20,14 +20,14 @@ import (
 type canonical struct {
 	out     []byte
 	members []member
-	buf     []byte
+	buf     []byte // unquoted strings
+	scratch []byte // an object's members while they are put in order
 }
 
-// member is one key of an object and where its value starts.
+// member is one key of an object and its bytes in the output ("key":value).
 type member struct {
-	key   string
-	start int
-	plain bool // the key is written as it is (plainEnd)
+	key      string
+	from, to int
 }
 
 var canonicals = sync.Pool{New: func() any { return new(canonical) }}
@@ -43,9 +43,11 @@ func itemHashOfLine(line string) string {
 	c.object(line, 0, true)
 	sum := sha256.Sum256(c.out)
 	if cap(c.out) > 1<<20 {
-		c.out = nil // keep the scratch small between lines
+		c.out, c.scratch = nil, nil // keep the scratch small between lines
 	}
-	return hex.EncodeToString(sum[:])
+	var h [64]byte
+	hex.Encode(h[:], sum[:])
+	return string(h[:])
 }
 
 // value appends the canonical form of the value at s[i] and returns its end.
@@ -142,49 +144,69 @@ func smallInt(n string) bool {
 }
 
 // object appends the canonical form of the object at s[i] and returns its end. At the
-// top level (an item's record) only the item's fields are kept.
+// top level (an item's record) only the item's fields are kept. Members are written in
+// the order read, each one's bytes noted; only when their keys are not already in
+// strictly increasing order are they sorted and the object's bytes rewritten.
 func (c *canonical) object(s string, i int, top bool) int {
 	base := len(c.members)
-	i = skipWS(s, i+1)
-	end := i + 1
-	if s[i] != '}' {
-		for {
-			k, j, _ := unquote(s, i, &c.buf, false)
-			plain := plainEnd(s, i) == j
-			j = skipWS(s, j) + 1 // ':'
-			start := j
-			j = skipWS(s, skipValue(s, j))
-			if !top || k == "id" || !resultKeys[k] {
-				c.members = append(c.members, member{k, start, plain})
-			}
-			if s[j] == '}' {
-				end = j + 1
-				break
-			}
-			i = skipWS(s, j+1)
-		}
-	}
-	ms := c.members[base:]
-	slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	c.out = append(c.out, '{')
-	first := true
-	for n, m := range ms {
-		if n+1 < len(ms) && ms[n+1].key == m.key {
-			continue // the last of a repeated key wins
-		}
-		if !first {
-			c.out = append(c.out, ',')
-		}
-		first = false
-		if m.plain {
-			c.out = append(c.out, '"')
-			c.out = append(c.out, m.key...)
-			c.out = append(c.out, '"', ':')
+	body := len(c.out)
+	i = skipWS(s, i+1)
+	if s[i] == '}' {
+		c.out = append(c.out, '}')
+		return i + 1
+	}
+	sorted := true
+	var end int
+	for {
+		var k string
+		j := plainEnd(s, i)
+		plain := j > 0
+		if plain {
+			k = s[i+1 : j-1]
 		} else {
-			c.out = jsonenc.AppendString(c.out, m.key, true)
-			c.out = append(c.out, ':')
+			k, j, _ = unquote(s, i, &c.buf, false)
 		}
-		c.value(s, m.start)
+		j = skipWS(s, j) + 1 // ':'
+		if top && k != "id" && resultKeys[k] {
+			j = skipValue(s, j) // not an item field
+		} else {
+			if len(c.members) > base {
+				c.out = append(c.out, ',')
+				sorted = sorted && c.members[len(c.members)-1].key < k
+			}
+			from := len(c.out)
+			if plain {
+				c.out = append(c.out, '"')
+				c.out = append(c.out, k...)
+				c.out = append(c.out, '"', ':')
+			} else {
+				c.out = jsonenc.AppendString(c.out, k, true)
+				c.out = append(c.out, ':')
+			}
+			j = c.value(s, j)
+			c.members = append(c.members, member{k, from, len(c.out)})
+		}
+		j = skipWS(s, j)
+		if s[j] == '}' {
+			end = j + 1
+			break
+		}
+		i = skipWS(s, j+1)
+	}
+	if ms := c.members[base:]; !sorted {
+		slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		c.scratch = append(c.scratch[:0], c.out[body:]...)
+		c.out = c.out[:body]
+		for n, m := range ms {
+			if n+1 < len(ms) && ms[n+1].key == m.key {
+				continue // the last of a repeated key wins
+			}
+			if len(c.out) > body {
+				c.out = append(c.out, ',')
+			}
+			c.out = append(c.out, c.scratch[m.from-body:m.to-body]...)
+		}
 	}
 	c.out = append(c.out, '}')
 	c.members = c.members[:base]
@@ -230,13 +252,19 @@ func skipValue(s string, i int) int {
 
 // skipString returns the index after the closing quote of the string at s[i].
 func skipString(s string, i int) int {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '"':
+	for j := i + 1; ; {
+		k := strings.IndexByte(s[j:], '"')
+		if k < 0 {
+			return len(s)
+		}
+		j += k
+		bs := 0 // backslashes right before the quote: an odd count escapes it
+		for bs < j-i-1 && s[j-1-bs] == '\\' {
+			bs++
+		}
+		if bs%2 == 0 {
 			return j + 1
 		}
+		j++
 	}
-	return len(s)
 }

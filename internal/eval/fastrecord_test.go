@@ -246,3 +246,19 @@ func keepBench(k string) bool {
 	}
 	return false
 }
+
+// BenchmarkItemHashOfLine is the item hash of a bench record from its line.
+func BenchmarkItemHashOfLine(b *testing.B) {
+	line := benchRecord(7)
+	want := hashFields(func() map[string]any {
+		res, _ := fullResult([]byte(line))
+		it, _ := ItemFromResult("r.jsonl", res)
+		return it.Fields
+	}())
+	if got := itemHashOfLine(line); got != want {
+		b.Fatalf("hash %s; want %s", got, want)
+	}
+	for b.Loop() {
+		itemHashOfLine(line)
+	}
+}
