@@ -19,7 +19,8 @@ import (
 
 // Suite is the regression set: items with unique ids, in file order. Len, At and All
 // read its items; a streamed check releases each item once it is scored (Release) and
-// the suite keeps only a compact index of them (id, hash, line, tags).
+// the suite keeps only a compact index of them (id, hash, line, tags). Use it by
+// pointer: a copy would share the index's arrays (NewSuite and AddItem build another).
 type Suite struct {
 	Name  string // `name` of a YAML suite, else the file's base name without extension
 	File  string
