@@ -17,7 +17,7 @@ type scanBatch struct {
 	done    chan struct{}
 }
 
-const scanBatchLines = 64
+const scanBatchLines = 32
 
 // batchBufs recycles the batches' line buffers: nothing decoded refers to them (strings
 // are copied out of the line), so a buffer is free once its batch is decoded.
@@ -111,6 +111,7 @@ func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result,
 				return
 			}
 			size = len(b.buf)
+			readErr := b.err // the batch is the workers' once handed over: read nothing of it after
 			select {
 			case ordered <- b:
 			case <-stop:
@@ -121,7 +122,7 @@ func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result,
 			case <-stop:
 				return
 			}
-			if b.err != nil {
+			if readErr != nil {
 				return
 			}
 		}
