@@ -3,6 +3,7 @@ package decoders
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,8 @@ import (
 	"github.com/bytedance/sonic"
 	jsonv2 "github.com/go-json-experiment/json"
 	goccy "github.com/goccy/go-json"
+
+	"github.com/evalgate/evalgate/internal/eval"
 )
 
 // candidates are the decoders measured in decoders_test.go, by name.
@@ -19,6 +22,18 @@ var candidates = map[string]func([]byte, *map[string]any) error{
 	"goccy/go-json":           func(d []byte, m *map[string]any) error { return goccy.Unmarshal(d, m) },
 	"bytedance/sonic":         func(d []byte, m *map[string]any) error { return sonic.Unmarshal(d, m) },
 	"bytedance/sonic std":     func(d []byte, m *map[string]any) error { return sonic.ConfigStd.Unmarshal(d, m) },
+	"evalgate one-pass":       decodeOnePass,
+}
+
+// decodeOnePass is evalgate's own scanner (internal/eval/fastjson.go); a line it
+// leaves to the full path is an error here, so every test record must take it.
+func decodeOnePass(d []byte, m *map[string]any) error {
+	v, ok := eval.DecodeObjectFast(d)
+	if !ok {
+		return errors.New("left to the full path")
+	}
+	*m = v
+	return nil
 }
 
 // TestDecodersAgree: every candidate decodes every record of the examples' results (and

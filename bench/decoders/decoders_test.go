@@ -17,6 +17,8 @@ import (
 	"github.com/bytedance/sonic"
 	jsonv2 "github.com/go-json-experiment/json"
 	goccy "github.com/goccy/go-json"
+
+	"github.com/evalgate/evalgate/internal/eval"
 )
 
 func lines(b *testing.B) [][]byte {
@@ -66,4 +68,28 @@ func BenchmarkSonic(b *testing.B) {
 }
 func BenchmarkSonicStd(b *testing.B) {
 	run(b, func(d []byte, m *map[string]any) error { return sonic.ConfigStd.Unmarshal(d, m) })
+}
+func BenchmarkOnePass(b *testing.B) { run(b, decodeOnePass) }
+
+// BenchmarkKnownKeys decodes each record into a Result as a check of the bench rubric
+// does: typed keys set, only the suite fields the rubric reads decoded, the rest
+// (meta) checked and skipped.
+func BenchmarkKnownKeys(b *testing.B) {
+	ls := lines(b)
+	keep := func(k string) bool {
+		switch k {
+		case "prompt", "input", "context", "tags", "expected", "expected_contains":
+			return true
+		}
+		return false
+	}
+	b.ResetTimer()
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		if _, ok := eval.DecodeResultFast(ls[n%len(ls)], keep); !ok {
+			b.Fatal("left to the full path")
+		}
+		n++
+	}
 }
