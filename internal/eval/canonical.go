@@ -3,7 +3,6 @@ package eval
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,16 +102,17 @@ func (c *canonical) value(s string, i int) int {
 }
 
 // plainBytes are the bytes encoding/json writes in a string as they are (with HTML
-// escaping): printable ASCII but the quote, the backslash and <, >, &.
+// escaping): printable ASCII but the quote, the backslash and <, >, &, and the bytes
+// of multi-byte UTF-8 (valid: the fast decoder checked it) but U+2028 and U+2029.
 var plainBytes = func() (t [256]bool) {
-	for b := 0x20; b < 0x80; b++ {
+	for b := 0x20; b < 0x100; b++ {
 		t[b] = b != '"' && b != '\\' && b != '<' && b != '>' && b != '&'
 	}
 	return t
 }()
 
 // plainEnd returns the end of the string at s[i] when every byte of it is written as
-// it is, else 0.
+// it is, else 0. The string is valid UTF-8.
 func plainEnd(s string, i int) int {
 	for j := i + 1; j < len(s); j++ {
 		b := s[j]
@@ -121,6 +121,9 @@ func plainEnd(s string, i int) int {
 		}
 		if !plainBytes[b] {
 			return 0
+		}
+		if b == 0xE2 && j+2 < len(s) && s[j+1] == 0x80 && (s[j+2] == 0xA8 || s[j+2] == 0xA9) {
+			return 0 // U+2028, U+2029: escaped
 		}
 	}
 	return 0
@@ -195,7 +198,7 @@ func (c *canonical) object(s string, i int, top bool) int {
 		i = skipWS(s, j+1)
 	}
 	if ms := c.members[base:]; !sorted {
-		slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		sortMembers(ms)
 		c.scratch = append(c.scratch[:0], c.out[body:]...)
 		c.out = c.out[:body]
 		for n, m := range ms {
@@ -211,6 +214,20 @@ func (c *canonical) object(s string, i int, top bool) int {
 	c.out = append(c.out, '}')
 	c.members = c.members[:base]
 	return end
+}
+
+// sortMembers sorts an object's members by key, keeping the order of equal keys (an
+// insertion sort: objects are small).
+func sortMembers(ms []member) {
+	for i := 1; i < len(ms); i++ {
+		x := ms[i]
+		j := i
+		for j > 0 && ms[j-1].key > x.key {
+			ms[j] = ms[j-1]
+			j--
+		}
+		ms[j] = x
+	}
 }
 
 func skipWS(s string, i int) int {
