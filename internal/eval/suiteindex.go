@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"iter"
 	"math"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -24,7 +25,7 @@ type itemIndex struct {
 	pos     []int32
 	tags    []uint32          // index into tagSets; 0: no tags
 	tagSets [][]string        // interned tag lists; [0] is nil
-	tagKey  map[string]uint32 // tag list joined by NUL → index into tagSets
+	tagKey  map[string]uint32 // tag list, each tag after its length → index into tagSets
 	oddHash map[int]string    // a hash that is not 64 lowercase hex digits (a hand-built item)
 	table   []uint32          // open addressing: position + 1; 0 is an empty slot
 	seed    maphash.Seed
@@ -110,7 +111,13 @@ func (x *itemIndex) tagSet(tags []string) uint32 {
 	if len(tags) == 0 {
 		return 0
 	}
-	key := strings.Join(tags, "\x00")
+	var kb strings.Builder // each tag after its length: no two lists share a key
+	for _, t := range tags {
+		kb.WriteString(strconv.Itoa(len(t)))
+		kb.WriteByte(':')
+		kb.WriteString(t)
+	}
+	key := kb.String()
 	if k, ok := x.tagKey[key]; ok {
 		return k
 	}

@@ -17,7 +17,10 @@ func TestSuiteIndexKeepsReleasedItems(t *testing.T) {
 	var want []Item
 	for i := range n {
 		fields := map[string]any{"id": fmt.Sprintf("item-%d", i), "prompt": "p", "x": float64(i)}
-		if i%3 == 0 {
+		switch {
+		case i == 1:
+			fields["tags"] = []any{"a\x000"} // one tag holding a NUL: not the list ["a", "0"]
+		case i%3 == 0:
 			fields["tags"] = []any{"a", fmt.Sprint(i % 2)}
 		}
 		it, err := newItem("r.jsonl", i+1, fields)
