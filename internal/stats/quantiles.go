@@ -3,8 +3,6 @@ package stats
 import (
 	"math"
 	"slices"
-
-	"github.com/DataDog/sketches-go/ddsketch"
 )
 
 // ExactQuantilesUpTo is how many values a Quantiles keeps before it switches to a
@@ -25,14 +23,14 @@ const SketchRelativeAccuracy = 0.01
 const SketchMethod = "DDSketch"
 
 // Quantiles accumulates values for percentiles: exactly while there are at most
-// ExactQuantilesUpTo of them, then in a DDSketch (github.com/DataDog/sketches-go, log
-// mapping, unbounded dense stores) whose memory grows with the log of the values'
-// range, not with their number. Sketch bucket counts add exactly, so the estimate does
+// ExactQuantilesUpTo of them, then in a DDSketch (logsketch.go: log mapping, unbounded
+// dense stores) whose memory grows with the log of the values' range, not with their
+// number. Sketch bucket counts add exactly, so the estimate does
 // not depend on the order the values came in. The zero value is empty and ready.
 type Quantiles struct {
 	values []float64
 	sorted bool
-	sketch *ddsketch.DDSketch
+	sketch *logSketch
 	n      int
 }
 
@@ -50,30 +48,16 @@ func (q *Quantiles) Add(x float64) {
 		}
 		return
 	}
-	q.addToSketch(x)
+	q.sketch.add(x)
 }
 
 // fold moves the values kept so far into a new sketch.
 func (q *Quantiles) fold() {
-	s, err := ddsketch.NewDefaultDDSketch(SketchRelativeAccuracy)
-	if err != nil {
-		panic(err) // only for an accuracy outside (0, 1): a constant here
-	}
-	q.sketch = s
+	q.sketch = &logSketch{}
 	for _, x := range q.values {
-		q.addToSketch(x)
+		q.sketch.add(x)
 	}
 	q.values = nil
-}
-
-// addToSketch adds x, clamped to the range the sketch's mapping indexes (±1.7e308
-// over 1+α): a latency beyond it is garbage, and still counts as the largest value.
-func (q *Quantiles) addToSketch(x float64) {
-	lim := q.sketch.IndexMapping.MaxIndexableValue()
-	x = max(-lim, min(lim, x))
-	if err := q.sketch.Add(x); err != nil {
-		panic(err) // unreachable: x is clamped and not NaN
-	}
 }
 
 // Len is the number of values added.
@@ -100,26 +84,11 @@ func (q *Quantiles) Percentile(p float64) (float64, bool) {
 	// Percentile's rule over the sketch's values of the two ranks around h.
 	h := float64(q.n-1) * p / 100
 	lo := math.Floor(h)
-	v := q.valueAtRank(lo)
+	v := q.sketch.valueAtRank(int(lo))
 	if int(lo) >= q.n-1 {
 		return v, true
 	}
-	return v + (h-lo)*(q.valueAtRank(lo+1)-v), true
-}
-
-// valueAtRank is the sketch's value of the value of (integer) rank k, 0-based in
-// ascending order: DDSketch's GetValueAtQuantile for a rank given exactly rather than
-// through a quantile's rounding.
-func (q *Quantiles) valueAtRank(k float64) float64 {
-	s := q.sketch
-	neg, zero := s.GetNegativeValueStore().TotalCount(), s.GetZeroCount()
-	switch {
-	case k < neg:
-		return -s.Value(s.GetNegativeValueStore().KeyAtRank(neg - 1 - k))
-	case k < neg+zero:
-		return 0
-	}
-	return s.Value(s.GetPositiveValueStore().KeyAtRank(k - neg - zero))
+	return v + (h-lo)*(q.sketch.valueAtRank(int(lo)+1)-v), true
 }
 
 // Merge adds o's values to q, as if each had been added to q: kept values stay kept
@@ -134,8 +103,6 @@ func (q *Quantiles) Merge(o *Quantiles) {
 	if q.sketch == nil {
 		q.fold()
 	}
-	if err := q.sketch.MergeWith(o.sketch); err != nil {
-		panic(err) // unreachable: both sketches have the same mapping
-	}
+	q.sketch.merge(o.sketch)
 	q.n += o.n
 }

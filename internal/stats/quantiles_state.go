@@ -3,8 +3,6 @@ package stats
 import (
 	"fmt"
 	"math"
-
-	"github.com/DataDog/sketches-go/ddsketch/store"
 )
 
 // SketchState is a sketched Quantiles as a shard's partial report carries it: the
@@ -37,22 +35,8 @@ func (q *Quantiles) State() *SketchState {
 	if q.sketch == nil {
 		return nil
 	}
-	return &SketchState{RelativeAccuracy: SketchRelativeAccuracy, Count: q.n, Zero: int(q.sketch.GetZeroCount()),
-		Positive: binsOf(q.sketch.GetPositiveValueStore()), Negative: binsOf(q.sketch.GetNegativeValueStore())}
-}
-
-func binsOf(s store.Store) *SketchBins {
-	lo, err := s.MinIndex()
-	if err != nil {
-		return nil // empty
-	}
-	hi, _ := s.MaxIndex()
-	b := &SketchBins{Offset: lo, Counts: make([]int, hi-lo+1)}
-	s.ForEach(func(i int, c float64) bool {
-		b.Counts[i-lo] = int(c)
-		return false
-	})
-	return b
+	return &SketchState{RelativeAccuracy: SketchRelativeAccuracy, Count: q.n, Zero: q.sketch.zero,
+		Positive: q.sketch.pos.trimmed(), Negative: q.sketch.neg.trimmed()}
 }
 
 // MergeState adds the values st summarizes to q, as Merge does with the Quantiles it
@@ -85,21 +69,17 @@ func (q *Quantiles) MergeState(st *SketchState) error {
 		q.fold()
 	}
 	for _, p := range []struct {
-		b *SketchBins
-		s store.Store
-	}{{st.Positive, q.sketch.GetPositiveValueStore()}, {st.Negative, q.sketch.GetNegativeValueStore()}} {
+		b  *SketchBins
+		to *sketchBins
+	}{{st.Positive, &q.sketch.pos}, {st.Negative, &q.sketch.neg}} {
 		if p.b == nil {
 			continue
 		}
 		for i, c := range p.b.Counts {
-			p.s.AddWithCount(p.b.Offset+i, float64(c))
+			p.to.add(p.b.Offset+i, c)
 		}
 	}
-	if st.Zero > 0 {
-		if err := q.sketch.AddWithCount(0, float64(st.Zero)); err != nil {
-			return err
-		}
-	}
+	q.sketch.zero += st.Zero
 	q.n += st.Count
 	return nil
 }
