@@ -13,6 +13,10 @@ var outputSeeds = []string{
 	`{"a":1}x`, `{"a":1}{}`, `[1,2.50,1e400,-0,12345678901234567890123]`, `"s"`, `1`, `null`, `true`, ``, ` `,
 	`{"a":"\ud800"}`, `{"a":1,"a":2}`, `{"a":01}`, `{"a":[1,]}`, `{"a":"\x"}`, `not json`, `{"a":1e999}`,
 	"{\"a\":\"\x01\"}", `{"a":{"b":[{}]}}`, "\t{\"a\":true}\r\n",
+	// no number outside the strings (decoded without a Decoder): trailing data, escapes,
+	// invalid UTF-8, unterminated strings
+	`{"a":"b"}x`, `{}{}`, `"s" "t"`, `true false`, `nullx`, `{"a":"1-2"} `, `{"a":"\"-1"}`, `["\\",true]`,
+	"{\"a\":\"\xff\"}", `{"a":"b`, `"`, `{"a" "b"}`, `[true,]`, "\ufeff{}", `{"a":[null,{"b":false}]}`,
 }
 
 func checkParseOutput(t *testing.T, text string) {
