@@ -16,11 +16,12 @@ type sampleCols struct {
 	flags   []uint8
 	norm    []float64 // [item*nd+d]
 	raw     []float64 // [item*nd+d]; NaN is null
-	dflags  []uint8   // [item*nd+d]: dimExcluded, and which of label, errs, note it has
+	dflags  []uint8   // [item*nd+d]: dimExcluded, and which of label, errs it has
 	// Rare strings, by index, interned; dflags says which a value has, so reading a
-	// sample looks up only those.
-	label, errs, note map[int]string // [item*nd+d]
-	cappedBy          map[int]string // [item]
+	// sample looks up only those. A value's note is not kept: the report takes an
+	// item's notes from its first sample, captured while scoring.
+	label, errs map[int]string // [item*nd+d]
+	cappedBy    map[int]string // [item]
 	// why the item failed: an index into whys (0: none). Most failing items share a
 	// few reasons, so a column of indexes holds them without a pointer per item.
 	why    []uint32
@@ -48,11 +49,10 @@ const (
 	dimExcluded uint8 = 1 << iota
 	dimLabel
 	dimError
-	dimNote
 )
 
 func newCols(nd, n int) *sampleCols {
-	c := &sampleCols{nd: nd, modelIdx: -1, label: map[int]string{}, errs: map[int]string{}, note: map[int]string{},
+	c := &sampleCols{nd: nd, modelIdx: -1, label: map[int]string{}, errs: map[int]string{},
 		cappedBy: map[int]string{}, whys: []string{""}, whyIdx: map[string]uint32{}}
 	c.grow(n)
 	return c
@@ -79,7 +79,7 @@ func (c *sampleCols) grow(n int) {
 
 func (c *sampleCols) len() int { return len(c.score) }
 
-// interner shares equal strings (reasons, labels, notes) among samples.
+// interner shares equal strings (reasons, labels, errors) among samples.
 type interner map[string]string
 
 func (in interner) of(s string) string {
@@ -118,7 +118,6 @@ func (c *sampleCols) put(i int, sm *Sample, in interner) {
 		}
 		c.setStr(c.label, k, dimLabel, in.of(v.Label))
 		c.setStr(c.errs, k, dimError, in.of(v.Error))
-		c.setStr(c.note, k, dimNote, in.of(v.Note))
 	}
 	if r := sm.Result; r != nil {
 		if r.TimedOut {
@@ -193,7 +192,7 @@ func (c *sampleCols) sample(s *System, i int, sm *Sample) {
 	sm.Pending = f&fPending != 0
 }
 
-// setStr records value k's string s (label, error or note) in m, or clears it.
+// setStr records value k's string s (label or error) in m, or clears it.
 func (c *sampleCols) setStr(m map[int]string, k int, bit uint8, s string) {
 	if s == "" {
 		if c.dflags[k]&bit != 0 {

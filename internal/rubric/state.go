@@ -20,7 +20,7 @@ type RunState struct {
 	Excluded []int                 `json:"excluded,omitempty"` // item × dimension indexes
 	Labels   map[int]string        `json:"labels,omitempty"`
 	Errors   map[int]string        `json:"errors,omitempty"`
-	Notes    map[int]string        `json:"notes,omitempty"`
+	Notes    map[int]string        `json:"notes,omitempty"` // read from older partial reports, not used: notes come with the items' captured parts
 	CappedBy map[int]string        `json:"capped_by,omitempty"`
 	Why      map[int]string        `json:"why,omitempty"`
 	Numbers  map[string][]*float64 `json:"numbers,omitempty"` // latency_e2e_ms, latency_model_ms, input_tokens, output_tokens
@@ -41,7 +41,7 @@ func (sc *Scored) State() []RunState {
 	var out []RunState
 	for r, c := range sc.cols {
 		st := RunState{File: sc.Runs[r].File, Score: c.score, Flags: c.flags, Norm: c.norm, Labels: c.label,
-			Errors: c.errs, Notes: c.note, CappedBy: c.cappedBy, Why: c.whyMap(), ModelItem: c.modelIdx, Model: c.modelName}
+			Errors: c.errs, CappedBy: c.cappedBy, Why: c.whyMap(), ModelItem: c.modelIdx, Model: c.modelName}
 		st.Raw = nullable(c.raw)
 		for k, f := range c.dflags {
 			if f&dimExcluded != 0 {
@@ -154,7 +154,7 @@ func (c *sampleCols) absorb(st RunState, pos []int, nd int) error {
 		src map[int]string
 		dst map[int]string
 		bit uint8
-	}{{st.Labels, c.label, dimLabel}, {st.Errors, c.errs, dimError}, {st.Notes, c.note, dimNote}} {
+	}{{st.Labels, c.label, dimLabel}, {st.Errors, c.errs, dimError}} {
 		for x, s := range p.src {
 			if x < 0 || x >= m*nd {
 				return fmt.Errorf("value %d out of range", x)
