@@ -15,7 +15,7 @@ type sampleCols struct {
 	score   []float64
 	flags   []uint8
 	norm    []float64 // [item*nd+d]
-	raw     []float64 // [item*nd+d]; NaN is null
+	raw     []float64 // [item*nd+d]; NaN is null. nil while every raw value equals its norm (rawOf)
 	dflags  []uint8   // [item*nd+d]: dimExcluded, and which of label, errs it has
 	// Rare strings, by index, interned; dflags says which a value has, so reading a
 	// sample looks up only those. A value's note is not kept: the report takes an
@@ -66,7 +66,9 @@ func (c *sampleCols) grow(n int) {
 		c.why = append(c.why, 0)
 		for range c.nd {
 			c.norm = append(c.norm, 0)
-			c.raw = append(c.raw, math.NaN())
+			if c.raw != nil {
+				c.raw = append(c.raw, math.NaN())
+			}
 			c.dflags = append(c.dflags, 0)
 		}
 		for _, col := range []*[]float64{&c.e2e, &c.model, &c.inTok, &c.outTok} {
@@ -107,11 +109,22 @@ func (c *sampleCols) put(i int, sm *Sample, in interner) {
 		c.cappedBy[i] = in.of(sm.CappedBy)
 	}
 	c.setWhy(i, sm.Why)
+	if c.raw == nil {
+		for _, v := range sm.Values {
+			if v.Raw == nil || math.Float64bits(*v.Raw) != math.Float64bits(v.Norm) {
+				c.ensureRaw() // before item i's values are written: they are not present yet
+				break
+			}
+		}
+	}
 	for d, v := range sm.Values {
 		k := i*c.nd + d
 		c.norm[k] = v.Norm
-		if v.Raw != nil {
-			c.raw[k] = *v.Raw
+		if c.raw != nil {
+			c.raw[k] = math.NaN()
+			if v.Raw != nil {
+				c.raw[k] = *v.Raw
+			}
 		}
 		if v.Excluded {
 			c.dflags[k] |= dimExcluded
@@ -177,8 +190,8 @@ func (c *sampleCols) sample(s *System, i int, sm *Sample) {
 		if df&dimError != 0 {
 			v.Error = c.errs[k]
 		}
-		if r := c.raw[k]; !math.IsNaN(r) {
-			v.Raw = &c.raw[k]
+		if v.Raw = c.rawOf(k); v.Raw != nil && math.IsNaN(*v.Raw) {
+			v.Raw = nil
 		}
 		sm.Values[d] = v
 	}
@@ -190,6 +203,31 @@ func (c *sampleCols) sample(s *System, i int, sm *Sample) {
 	sm.Why = c.whys[c.why[i]]
 	sm.Pass = f&fPass != 0
 	sm.Pending = f&fPending != 0
+}
+
+// ensureRaw gives the columns their raw values: until one differs from its normalized
+// value (a pass/fail or 0–1 dimension never does), they are not stored.
+func (c *sampleCols) ensureRaw() {
+	if c.raw != nil {
+		return
+	}
+	c.raw = make([]float64, len(c.norm), cap(c.norm))
+	for i, f := range c.flags {
+		for k := i * c.nd; k < (i+1)*c.nd; k++ {
+			c.raw[k] = math.NaN()
+			if f&fPresent != 0 {
+				c.raw[k] = c.norm[k]
+			}
+		}
+	}
+}
+
+// rawOf points at value k's raw value (NaN: null).
+func (c *sampleCols) rawOf(k int) *float64 {
+	if c.raw == nil {
+		return &c.norm[k]
+	}
+	return &c.raw[k]
 }
 
 // setStr records value k's string s (label or error) in m, or clears it.

@@ -42,6 +42,7 @@ func (sc *Scored) State() []RunState {
 	for r, c := range sc.cols {
 		st := RunState{File: sc.Runs[r].File, Score: c.score, Flags: c.flags, Norm: c.norm, Labels: c.label,
 			Errors: c.errs, CappedBy: c.cappedBy, Why: c.whyMap(), ModelItem: c.modelIdx, Model: c.modelName}
+		c.ensureRaw()
 		st.Raw = nullable(c.raw)
 		for k, f := range c.dflags {
 			if f&dimExcluded != 0 {
@@ -129,6 +130,7 @@ func (c *sampleCols) absorb(st RunState, pos []int, nd int) error {
 	if len(st.Score) != m || len(st.Flags) != m || len(st.Norm) != m*nd || len(st.Raw) != m*nd {
 		return fmt.Errorf("state of %d items has %d scores, %d flags, %d values", m, len(st.Score), len(st.Flags), len(st.Norm))
 	}
+	c.ensureRaw()
 	for k, p := range pos {
 		c.score[p], c.flags[p] = st.Score[k], st.Flags[k]
 		for d := range nd {
