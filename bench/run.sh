@@ -24,7 +24,8 @@
 #      PEER_MAX   largest N promptfoo runs on (default 10000; 0 skips promptfoo)
 #      BASELINE   1: also time the check against a baseline of the same N items
 #      COMPRESS   gz: evalgate reads DATA.jsonl.gz (the floor still reads the plain file)
-#      MAX_MEMORY passed to evalgate as --max-memory (e.g. 4GiB for 10,000,000 items)
+#      MAX_MEMORY passed to evalgate as --max-memory (default: 4GiB when an N is over
+#                 5,000,000, else evalgate's own default of 1GiB)
 #      BENCH_DIR  where data, reports and logs go (default: a new temp dir); data files
 #                 already there are reused
 set -euo pipefail
@@ -43,6 +44,18 @@ case "$compress" in "" | gz) ;; *) echo "bench: COMPRESS=$compress; want gz or n
 
 bin=$work/evalgate
 mem=()
+# evalgate keeps ~150 B per item (ids, hashes, scores), so past a few million items the
+# default --max-memory (1 GiB) refuses the suite with a message naming --max-memory and
+# --shard; the bench raises the limit instead, and says so.
+if [ -z "${MAX_MEMORY:-}" ]; then
+  for n in "$@"; do
+    if [ "$n" -gt 5000000 ]; then
+      MAX_MEMORY=4GiB
+      echo "bench: $n items: passing --max-memory 4GiB (set MAX_MEMORY to choose another limit)"
+      break
+    fi
+  done
+fi
 [ -n "${MAX_MEMORY:-}" ] && mem=(--max-memory "$MAX_MEMORY")
 (cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$bin" ./cmd/evalgate &&
   go build -o "$work/floor" ./bench/floor && go build -o "$work/verify" ./bench/verify)
