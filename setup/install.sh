@@ -5,8 +5,10 @@
 #   EVALGATE_VERSION   v1.2.3, 1.2.3 or latest (default latest)
 #   EVALGATE_BASE_URL  the releases: <base>/download/<tag>/<asset>, and <base>/latest
 #                      redirects to <base>/tag/<tag> (default: evalgate's GitHub releases)
-#   EVALGATE_TOKEN     sent as a bearer token to the base URL's host (curl drops it on a
-#                      redirect to another host); optional
+#   EVALGATE_TOKEN     sent as a bearer token to the base URL's origin (scheme, host and
+#                      port) only; optional. Redirects are followed here, one by one: one
+#                      to another origin (GitHub sends downloads to its storage host) goes
+#                      without the token and is reported; one from https to http is refused.
 #
 # It downloads evalgate_<os>_<arch>.tar.gz and checksums.txt, checks the archive's
 # SHA-256 (sha256sum, else shasum -a 256) before unpacking anything, and keeps the binary
@@ -39,13 +41,67 @@ esac
 exe=evalgate
 if [ "$os" = windows ]; then exe=evalgate.exe; fi
 
-curl_args=(--fail --silent --show-error --location --retry 3 --connect-timeout 20 --max-time 300)
-if [ -n "$token" ]; then curl_args+=(--header "Authorization: Bearer $token"); fi
+curl_args=(--fail --silent --show-error --retry 3 --connect-timeout 20 --max-time 300)
+
+# origin URL: its scheme, host and port, the default port written out. Plain bash
+# (no tr: bash 3.2 on macOS has no ${x,,}): the scheme is lowercased by hand; a host
+# spelt in another case counts as another origin, which only withholds the token.
+origin() {
+  local scheme=${1%%://*} rest=${1#*://} hostport port=
+  case $scheme in
+    [Hh][Tt][Tt][Pp][Ss]) scheme=https ;;
+    [Hh][Tt][Tt][Pp]) scheme=http ;;
+  esac
+  hostport=${rest%%[/?#]*}
+  hostport=${hostport##*@}
+  case $hostport in
+    *\]) ;;                                            # [v6] without a port
+    *:*) port=${hostport##*:} hostport=${hostport%:*} ;; # host:port, [v6]:port
+  esac
+  if [ -z "$port" ]; then
+    case $scheme in https) port=443 ;; http) port=80 ;; esac
+  fi
+  printf '%s://%s:%s' "$scheme" "$hostport" "$port"
+}
+token_origin=$(origin "$base")
+
+# fetch URL FILE downloads URL into FILE, following up to 10 redirects itself so that the
+# token only ever goes to the base URL's origin; fetched_url is the last URL. It fails
+# (returns 1) when curl does; it stops the script on a redirect it refuses.
+fetch() {
+  local url=$1 out=$2 hops=0 args result code next from to
+  while :; do
+    args=("${curl_args[@]}")
+    if [ -n "$token" ] && [ "$(origin "$url")" = "$token_origin" ]; then
+      args+=(--header "Authorization: Bearer $token")
+    fi
+    result=$(curl "${args[@]}" --output "$out" --write-out '%{http_code} %{redirect_url}' "$url") || return 1
+    code=${result%% *} next=${result#* }
+    case $code in
+      301 | 302 | 303 | 307 | 308) ;;
+      *)
+        fetched_url=$url
+        return 0
+        ;;
+    esac
+    [ -n "$next" ] || die "$url answered $code without saying where to"
+    hops=$((hops + 1))
+    [ "$hops" -le 10 ] || die "more than 10 redirects from $1"
+    from=$(origin "$url") to=$(origin "$next")
+    case "$from $to" in
+      "https://"*" http://"*) die "refused a redirect from $from to $to: it leaves https for plain http" ;;
+    esac
+    if [ -n "$token" ] && [ "$from" = "$token_origin" ] && [ "$to" != "$token_origin" ]; then
+      echo "evalgate setup: followed a redirect from $from to $to without the token (it is only sent to $token_origin)"
+    fi
+    url=$next
+  done
+}
 
 # latest: the release page <base>/latest redirects to <base>/tag/<tag>.
 if [ "$version" = latest ]; then
-  final=$(curl "${curl_args[@]}" --output /dev/null --write-out '%{url_effective}' "$base/latest") ||
-    die "could not resolve the latest release from $base/latest"
+  fetch "$base/latest" /dev/null || die "could not resolve the latest release from $base/latest"
+  final=$fetched_url
   version=${final##*/}
   case "$version" in
     v[0-9]*) ;;
@@ -71,9 +127,9 @@ else
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   echo "downloading $base/download/$tag/$archive"
-  curl "${curl_args[@]}" --output "$tmp/$archive" "$base/download/$tag/$archive" ||
+  fetch "$base/download/$tag/$archive" "$tmp/$archive" ||
     die "could not download $base/download/$tag/$archive (does release $tag exist?)"
-  curl "${curl_args[@]}" --output "$tmp/checksums.txt" "$base/download/$tag/checksums.txt" ||
+  fetch "$base/download/$tag/checksums.txt" "$tmp/checksums.txt" ||
     die "could not download $base/download/$tag/checksums.txt"
 
   want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1; exit }' "$tmp/checksums.txt")

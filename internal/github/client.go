@@ -10,6 +10,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v60/github"
+
+	"github.com/evalgate/evalgate/internal/originauth"
 )
 
 // DefaultBaseURL is the REST API root used when neither Options.BaseURL nor the
@@ -27,7 +29,8 @@ const DefaultRequestTimeout = 30 * time.Second
 
 // Options configure a Client. Only Token is usually set; the rest has defaults.
 type Options struct {
-	// Token authenticates every request (the workflow's GITHUB_TOKEN or a PAT).
+	// Token authenticates every request to the API's origin (the workflow's
+	// GITHUB_TOKEN or a PAT), and is never sent anywhere else.
 	Token string
 	// BaseURL is the REST API root. Empty means $GITHUB_API_URL (set by Actions, and
 	// pointing at https://HOST/api/v3 on GitHub Enterprise Server), then DefaultBaseURL.
@@ -88,10 +91,14 @@ func New(opts Options) (*Client, error) {
 	}
 	hc.Transport = newRetryTransport(next, budget, max(timeout, 0), opts.sleep, opts.now)
 
-	c := gh.NewClient(&hc)
-	if opts.Token != "" {
-		c = c.WithAuthToken(opts.Token)
+	// The token goes to the API's origin only, and an answer is only taken from there:
+	// a redirect to another origin or from https to http is refused, with an error that
+	// names both origins (go-github's own token transport would send the token along).
+	bind, err := originauth.Bearer(u.String(), opts.Token, originauth.Refuse, nil)
+	if err != nil {
+		return nil, fmt.Errorf("github: %w", err)
 	}
+	c := gh.NewClient(bind.Client(&hc))
 	c.BaseURL = u
 	c.UserAgent = "evalgate"
 	return &Client{gh: c}, nil

@@ -4,7 +4,8 @@
 // baseline-refresh pull request.
 //
 // It is the only evalgate package that imports go-github, and it imports no other evalgate
-// package: callers hand it plain data (Publication, paths, bytes). Every write that the
+// package but the leaf originauth, which keeps the token on the API's origin: callers
+// hand it plain data (Publication, paths, bytes). Every write that the
 // token may not make (fork pull requests, a read-only token) fails with an error that
 // matches ErrReadOnly, so the caller can fall back to the job summary and log annotations.
 package github

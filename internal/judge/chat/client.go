@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+
+	"github.com/evalgate/evalgate/internal/originauth"
 )
 
 // DefaultBaseURL is used when neither the config nor OPENAI_BASE_URL names one.
@@ -24,7 +27,8 @@ type Config struct {
 	// "http://localhost:11434/v1"; "chat/completions" is appended. Empty means
 	// DefaultBaseURL.
 	BaseURL string
-	// APIKey is sent as a bearer token when not empty.
+	// APIKey is sent as a bearer token when not empty, to BaseURL's origin only: a
+	// redirect to another origin, or from https to http, is refused.
 	APIKey string
 	// Timeout bounds each attempt, from sending the request to reading the whole
 	// reply. Zero means no limit besides the context's.
@@ -42,6 +46,7 @@ type Config struct {
 
 // Client sends chat completion requests with retries, rate limits and attempt hooks.
 type Client struct {
+	err        error // the client cannot send anything (a base URL that is not absolute)
 	svc        openai.ChatCompletionService
 	timeout    time.Duration
 	maxRetries int
@@ -79,15 +84,21 @@ func New(cfg Config, opts ...Option) *Client {
 	if hc == nil {
 		hc = pooledHTTPClient(cfg.Concurrency)
 	}
+	// The key travels on base's origin only (the binding sets it there and strips it
+	// everywhere else), and an answer is only taken from there.
+	bind, err := originauth.Bearer(base, cfg.APIKey, originauth.Refuse, nil)
+	if err == nil {
+		hc = bind.Client(hc)
+	} else {
+		err = fmt.Errorf("chat: %w", err)
+	}
 	reqOpts := []option.RequestOption{
 		option.WithBaseURL(base),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0), // retries are ours, so each attempt is counted
 	}
-	if cfg.APIKey != "" {
-		reqOpts = append(reqOpts, option.WithAPIKey(cfg.APIKey))
-	}
 	c := &Client{
+		err: err,
 		// NewChatCompletionService, unlike openai.NewClient, reads no environment
 		// variables: the caller decides what the environment means.
 		svc:        openai.NewChatCompletionService(reqOpts...),
@@ -129,6 +140,9 @@ type Reply struct {
 // estTokens feeds the token rate limiter (see EstimateTokens).
 func (c *Client) Complete(ctx context.Context, params openai.ChatCompletionNewParams, estTokens int) (Reply, error) {
 	var r Reply
+	if c.err != nil {
+		return r, c.err
+	}
 	for retry := 0; ; retry++ {
 		if err := c.limiter.Wait(ctx, estTokens); err != nil {
 			return r, err

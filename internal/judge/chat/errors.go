@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/originauth"
 )
 
 // StatusError is an HTTP error reply from the endpoint.
@@ -38,6 +40,10 @@ func (e *TimeoutError) Error() string {
 // timeouts and transport failures, as the OpenAI SDKs do. Other 4xx replies (bad key,
 // unknown model, bad request) will fail the same way again.
 func retryable(err error) bool {
+	var re *originauth.RedirectError
+	if errors.As(err, &re) {
+		return false // the endpoint sends its callers elsewhere: asking again changes nothing
+	}
 	var se *StatusError
 	if errors.As(err, &se) {
 		switch {
