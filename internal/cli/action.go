@@ -49,8 +49,12 @@ func (c *CLI) action(args []string) int {
 // actionCheck is evalgate check for the action: the gates from the base commit, the
 // baseline from the base commit, the report written for upload, the comment rendered.
 func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
+	now, err := c.reportTime("")
+	if err != nil {
+		return nil, err
+	}
 	opts := CheckOptions{Config: in.ConfigPath, Results: in.Results,
-		Baseline: in.BaselinePath, Now: c.Now(), CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{}),
+		Baseline: in.BaselinePath, Now: now, CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{}),
 		AcceptedBy: in.AcceptedBy, AcceptLabel: in.AcceptLabel,
 		RequireBaseline: in.RequireBaseline,
 		// A pull request whose base commit has no config adds evalgate: a missing
@@ -276,11 +280,11 @@ func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
 // check --report for one merged report, merge for shards' partial reports.
 func reportCommand(check string, reports []string, rel func(string) string) string {
 	if len(reports) == 1 {
-		return check + " --report " + rel(reports[0])
+		return check + " " + shellFlag("--report", rel(reports[0]))
 	}
 	cmd := "evalgate merge" + strings.TrimPrefix(check, "evalgate check")
 	for _, p := range reports {
-		cmd += " " + rel(p)
+		cmd += " " + shellQuote(rel(p))
 	}
 	return cmd
 }

@@ -15,9 +15,6 @@ import (
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
-// MinBaselineRuns is seed 001 §4.4's minimum for variance-sensitive suites.
-const MinBaselineRuns = 3
-
 // BaselineOptions are the inputs of `evalgate baseline`.
 type BaselineOptions struct {
 	Config  string
@@ -100,9 +97,8 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
-	if n := len(l.sources()); n < MinBaselineRuns {
-		fmt.Fprintf(c.Stderr, "warning: %d run(s); a suite whose scores vary between runs needs at least %d runs for a baseline, else its std is %s\n",
-			n, MinBaselineRuns, map[bool]string{true: "unknown", false: "rough"}[n < 2])
+	if w := gate.ThinBaseline(len(l.sources())); w != "" {
+		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
 	}
 	so := rubric.ScoreOptions{KeepSamples: true}
 	if streamed {
@@ -196,8 +192,8 @@ func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline
 	if err != nil {
 		return "", nil, err
 	}
-	if n := len(sc.Runs); n < MinBaselineRuns {
-		fmt.Fprintf(c.Stderr, "warning: %d run(s); a suite whose scores vary between runs needs at least %d runs for a baseline\n", n, MinBaselineRuns)
+	if w := gate.ThinBaseline(len(sc.Runs)); w != "" {
+		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
 	}
 	b := baseline.HeaderOf(sc, c.baselineOptions(cfg, sc, o))
 	b.Suite = cfg.SuiteName(sc.Suite)

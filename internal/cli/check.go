@@ -28,6 +28,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	reportIn := fs.String("report", "", "gate on a merged report (`evalgate merge --format json --out FILE`) instead of scoring results")
 	var maxMem memoryFlag
 	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
+	runID := fs.String("run-id", "", "record this `id` as the report's run_id (else a hash of the inputs and the time); with SOURCE_DATE_EPOCH unset it also pins the time to 1970-01-01, for byte-identical reports")
 	var rerun multiFlag
 	fs.Var(&rerun, "rerun", "results `file` of a re-run of some items (evalgate run --only), repeatable: adds a run to those items only")
 	if code, ok := parse(fs, args); !ok {
@@ -57,13 +58,18 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
 	}
+	now, err := c.reportTime(*runID)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+		return ExitBadInput
+	}
 	cv := *codeVersion
 	if cv == "" {
 		cv = c.codeVersion()
 	}
 	r, err := Check(context.Background(), CheckOptions{
 		Config: o.Config, Results: o.Results, Reruns: rerun, Baseline: o.Baseline, NoBaseline: scoreOnly,
-		Now: c.Now(), CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp, Shard: sh,
+		Now: now, RunID: *runID, CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp, Shard: sh,
 		Progress: c.meter(o.Quiet, "scoring", "records", "building the report"),
 		JSONOnly: o.Format == report.FormatJSON,
 	})

@@ -115,7 +115,7 @@ func importArgs(o importer.Options) []string {
 		{"--lm-eval-filter", o.Filter}, {"--lm-eval-results", o.LMEvalResults},
 	} {
 		if f.v != "" {
-			out = append(out, f.flag+" "+f.v)
+			out = append(out, shellFlag(f.flag, f.v))
 		}
 	}
 	return out

@@ -262,8 +262,13 @@ func (c *CLI) gateReports(o common, paths []string, noBaseline bool) int {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
 	}
+	now, err := c.reportTime("")
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+		return ExitBadInput
+	}
 	r, err := checkReports(context.Background(), CheckOptions{Config: o.Config, Baseline: o.Baseline, NoBaseline: noBaseline,
-		Now: c.Now(), CodeVersion: c.codeVersion(), MaxMemory: limitMemory(memoryFlag{}),
+		Now: now, CodeVersion: c.codeVersion(), MaxMemory: limitMemory(memoryFlag{}),
 		Progress: c.meter(o.Quiet, "merging", "items", "building the report")}, paths)
 	if err != nil {
 		return c.fail(err)

@@ -69,6 +69,6 @@ func missingBaselineMessage(path, configFile string) string {
 	if near := nearestExisting(path); near != "" {
 		msg += " (did you mean " + near + "?)"
 	}
-	return msg + ": the regression gate is skipped. Fix `baseline:` in the config, or make one from a release's runs with `evalgate baseline --config " +
-		configFile + " --results RUN.jsonl --out " + path + "`"
+	return msg + ": the regression gate is skipped. Fix `baseline:` in the config, or make one from a release's runs with `evalgate baseline " +
+		shellFlag("--config", configFile) + " --results RUN.jsonl " + shellFlag("--out", path) + "`"
 }

@@ -40,8 +40,10 @@ type CheckOptions struct {
 	// evalgate) overrides it.
 	RequireBaseline, FirstAdoption bool
 	Now                            time.Time
-	CodeVersion                    string
-	Env                            *rubric.Env
+	// RunID, when set, is the report's run_id (check --run-id).
+	RunID       string
+	CodeVersion string
+	Env         *rubric.Env
 	// StreamAbove, when positive, reads results of at most that many bytes into memory
 	// instead of streaming them (tests compare the two paths); zero or negative: every
 	// JSONL results file streams, as the command line does.
@@ -341,7 +343,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	case opts.BaselineMissing != "":
 		noBase, missing = opts.BaselineMissing, opts.MissingBaseline
 	case bpath == "":
-		noBase = fmt.Sprintf("no baseline configured: make one with `evalgate baseline --config %s --out baselines/%s.json` and set `baseline:` in the config", cfg.File, cfg.SuiteName(l.Suite))
+		noBase = fmt.Sprintf("no baseline configured: make one with `evalgate baseline %s %s` and set `baseline:` in the config", shellFlag("--config", cfg.File), shellFlag("--out", "baselines/"+cfg.SuiteName(l.Suite)+".json"))
 	default:
 		if _, err := os.Stat(bpath); errors.Is(err, fs.ErrNotExist) {
 			noBase, missing = missingBaselineMessage(bpath, cfg.File), bpath
@@ -363,12 +365,15 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	if v.Regression != nil && v.Regression.Outcome != gate.Pass {
 		v.Regression.RerunCommand = rerunCommand(opts, l, v.Regression)
 	}
+	if w := gate.ThinBaseline(cmpBaselineRuns(cmp)); w != "" && v.Regression != nil {
+		cmp.Notes = append(cmp.Notes, w)
+	}
 	if rg.Notice != "" && cmp != nil {
 		cmp.Notes = append(cmp.Notes, rg.Notice)
 	}
 	r, err := report.Build(sc, cmp, v, report.Options{
 		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: l.metadata(),
-		Now: opts.Now, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
+		Now: opts.Now, RunID: opts.RunID, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
 		Command: reproduce(opts, l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly,
 	})
 	if err != nil {
@@ -386,20 +391,28 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	return r, nil
 }
 
+// cmpBaselineRuns is the compared baseline's run count (enough when there is none).
+func cmpBaselineRuns(cmp *baseline.Comparison) int {
+	if cmp == nil {
+		return gate.StableRuns
+	}
+	return cmp.BaselineRuns
+}
+
 // reproduce is the command that gives the same result locally.
 func reproduce(opts CheckOptions, l *Loaded) string {
 	parts := []string{"evalgate check"}
 	if opts.Config != config.DefaultFile {
-		parts = append(parts, "--config "+opts.Config)
+		parts = append(parts, shellFlag("--config", opts.Config))
 	}
 	for _, r := range opts.Results {
-		parts = append(parts, "--results "+r)
+		parts = append(parts, shellFlag("--results", r))
 	}
 	for _, r := range opts.Reruns {
-		parts = append(parts, "--rerun "+r)
+		parts = append(parts, shellFlag("--rerun", r))
 	}
 	if opts.Baseline != "" {
-		parts = append(parts, "--baseline "+opts.Baseline)
+		parts = append(parts, shellFlag("--baseline", opts.Baseline))
 	}
 	parts = append(parts, importArgs(opts.Import)...)
 	return strings.Join(parts, " ")
@@ -417,10 +430,10 @@ func rerunCommand(opts CheckOptions, l *Loaded, d *gate.RegressionDecision) stri
 	}
 	cfg := ""
 	if opts.Config != config.DefaultFile {
-		cfg = " --config " + opts.Config
+		cfg = " " + shellFlag("--config", opts.Config)
 	}
 	out := fmt.Sprintf("rerun%d.jsonl", len(opts.Reruns)+1)
 	again := opts
 	again.Reruns = append(append([]string(nil), opts.Reruns...), out)
-	return fmt.Sprintf("evalgate run%s --only %s --out %s && %s", cfg, strings.Join(ids, ","), out, reproduce(again, l))
+	return fmt.Sprintf("evalgate run%s %s %s && %s", cfg, shellFlag("--only", strings.Join(ids, ",")), shellFlag("--out", out), reproduce(again, l))
 }

@@ -76,7 +76,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, m meas
 		d.Interval = stats.Interval{Lo: relOr(ev.Drop-half, base, mode), Hi: relOr(ev.Drop+half, base, mode), Level: 0.95}
 		p := ev.PValue
 		d.PValue = &p
-		d.Rejects = ev.Z > stats.CriticalZ(Alpha, ev.Skew)
+		d.Rejects = p < Alpha // the p-value is the one figure the test is read from and printed as
 		d.Evidence = m.evidence
 	default:
 		d.Statistic = "drop"
@@ -93,6 +93,10 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, m meas
 		d.Value, d.Interval = 0, stats.Interval{Level: d.Interval.Level}
 	}
 	d.Exceeded = DropExceeds(d.Value, maxDrop)
+	d.Observed = inUnit(-m.delta) + 0 // + 0: no "-0" in the JSON
+	if mode == Relative && m.base == 0 {
+		d.Observed = 0
+	}
 	switch {
 	case d.Exceeded && d.Rejects:
 		d.Outcome = Fail
@@ -152,22 +156,15 @@ func oneSidedFromCI(ci stats.Interval) float64 {
 	return 0.5 * math.Erfc(mid/se/math.Sqrt2)
 }
 
-// decidedBy is the line that says what decided: the figure, its threshold, the test
-// and the evidence items.
+// decidedBy is the full line that says what decided: the figure, its threshold, the
+// test and the evidence items (the report's statistics section and the JSON's
+// decided_by).
 func decidedBy(d RegressionDecision) string {
 	var b strings.Builder
-	op := "≤"
-	if d.Exceeded {
-		op = ">"
-	}
-	fmt.Fprintf(&b, "decided by %s %s %s %s", d.Statistic, FormatDrop2(d.Value, d.Mode), op, FormatDrop2(d.Threshold, d.Mode))
+	b.WriteString(figureVsThreshold(d))
 	fmt.Fprintf(&b, " (95%% interval %s to %s", FormatDrop2(d.Interval.Lo, d.Mode), FormatDrop2(d.Interval.Hi, d.Mode))
 	if d.PValue != nil {
-		rel := "<"
-		if !d.Rejects {
-			rel = "≥"
-		}
-		fmt.Fprintf(&b, "; one-sided %s %s %g", formatP(*d.PValue), rel, d.Alpha)
+		b.WriteString("; one-sided " + pVersusAlpha(d))
 	}
 	b.WriteString(")")
 	switch d.Outcome {
@@ -177,43 +174,61 @@ func decidedBy(d RegressionDecision) string {
 		if d.PValue != nil {
 			b.WriteString(": over max_drop, and beyond the suite's noise")
 		}
-	}
-	if len(d.Evidence) > 0 {
-		ids := make([]string, 0, len(d.Evidence))
-		for _, e := range d.Evidence {
-			ids = append(ids, e.ID)
+	case Pass:
+		if d.Statistic != "drop" && DropExceeds(d.Observed, d.Threshold) {
+			obs, thr := FormatComparison(d.Observed, d.Threshold, true, d.Mode)
+			fmt.Fprintf(&b, ": the observed drop %s is over max_drop %s, but the estimate puts the true drop under it", obs, thr)
 		}
-		fmt.Fprintf(&b, "; evidence: %s", strings.Join(ids, ", "))
 	}
+	b.WriteString(evidenceList(d))
 	return b.String()
 }
 
-func formatP(p float64) string {
-	if p < 0.0001 {
-		return "p < 0.0001"
+// figureVsThreshold is "decided by estimated drop 3.1 pts > 2.0 pts", printed at a
+// precision where the relation reads true.
+func figureVsThreshold(d RegressionDecision) string {
+	op := "≤"
+	if d.Exceeded {
+		op = ">"
 	}
-	return fmt.Sprintf("p = %.2g", p)
+	v, t := FormatComparison(d.Value, d.Threshold, d.Exceeded, d.Mode)
+	return fmt.Sprintf("decided by %s %s %s %s", d.Statistic, v, op, t)
+}
+
+// pVersusAlpha is "p = 0.012 < 0.05" when the p-value decided (evidence), or the p-value
+// alone when an interval decided and the two disagree at the edge (significance).
+func pVersusAlpha(d RegressionDecision) string {
+	p := *d.PValue
+	if (p < d.Alpha) != d.Rejects {
+		return FormatPValue(p, d.Alpha, p < d.Alpha)
+	}
+	rel := "<"
+	if !d.Rejects {
+		rel = "≥"
+	}
+	return fmt.Sprintf("%s %s %g", FormatPValue(p, d.Alpha, d.Rejects), rel, d.Alpha)
+}
+
+// evidenceList is "; evidence: q1, q2", or nothing.
+func evidenceList(d RegressionDecision) string {
+	if len(d.Evidence) == 0 {
+		return ""
+	}
+	ids := make([]string, 0, len(d.Evidence))
+	for _, e := range d.Evidence {
+		ids = append(ids, e.ID)
+	}
+	return "; evidence: " + strings.Join(ids, ", ")
 }
 
 // shortDecidedBy is the decision in a few words, for the headline and the gate table:
 // the figure, its threshold and the evidence items.
 func shortDecidedBy(d RegressionDecision) string {
-	op := "≤"
-	if d.Exceeded {
-		op = ">"
-	}
-	s := fmt.Sprintf("decided by %s %s %s %s", d.Statistic, FormatDrop2(d.Value, d.Mode), op, FormatDrop2(d.Threshold, d.Mode))
+	s := figureVsThreshold(d)
 	if d.Outcome == Inconclusive {
 		s += ", within the suite's noise"
 	}
-	if len(d.Evidence) > 0 {
-		ids := make([]string, 0, len(d.Evidence))
-		for _, e := range d.Evidence {
-			ids = append(ids, e.ID)
-		}
-		s += "; evidence: " + strings.Join(ids, ", ")
-	}
-	return s
+	return s + evidenceList(d)
 }
 
 // FormatDrop2 prints a drop (or any figure in the mode's unit) with one decimal and

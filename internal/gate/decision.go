@@ -64,7 +64,11 @@ type RegressionDecision struct {
 	// Exceeded: Value > Threshold (after rounding to 1e-9). Rejects: the test rejects
 	// "no drop" (always true for plain).
 	Exceeded bool `json:"exceeded"`
-	Rejects  bool `json:"rejects"`
+	// Observed is the observed drop of the mean (−Δ) in the mode's unit: the figure
+	// itself for plain and significance, printed beside the estimate for evidence. A
+	// decision is never pass when both it and Value exceed Threshold.
+	Observed float64 `json:"observed"`
+	Rejects  bool    `json:"rejects"`
 	// Outcome is the method's finding before the gate's level and any acceptance:
 	// pass, inconclusive or fail.
 	Outcome Status `json:"outcome"`

@@ -21,6 +21,7 @@ type Options struct {
 	GradingSystem   string            // gradingSystem/X.Y.Z
 	Metadata        map[string]string // from the config: model_id, model_version, ...
 	Now             time.Time
+	RunID           string // the run id to record; empty: a hash of the inputs and Now
 	CodeVersion     string // git SHA
 	EvalgateVersion string
 	Command         string // reproduces the report locally
@@ -234,8 +235,12 @@ func metadata(sc *rubric.Scored, opts Options) Metadata {
 		h.Write([]byte(r.File))
 	}
 	h.Write([]byte(opts.Now.UTC().Format(time.RFC3339Nano)))
+	runID := hex.EncodeToString(h.Sum(nil))[:16]
+	if opts.RunID != "" {
+		runID = opts.RunID
+	}
 	md := Metadata{
-		RunID:                                hex.EncodeToString(h.Sum(nil))[:16],
+		RunID:                                runID,
 		TimestampUTC:                         opts.Now.UTC().Format(time.RFC3339),
 		DatasetID:                            opts.Suite,
 		DatasetVersionOrHash:                 "sha256:" + sc.Suite.Hash,

@@ -49,19 +49,21 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 
 // htmlData is what the template reads.
 type htmlData struct {
-	R         *Report
-	Headline  string
-	Summary   string
-	Decision  []string
-	Notes     []string
-	Gates     [][]string // gate, kind, threshold, actual, status
-	Dims      [][]string // dimension, weight, baseline, this run, delta, status
-	Partial   string     // why not every item is embedded
-	HistorySV template.HTML
-	History   []historyRow
-	CSS       template.CSS
-	JS        template.JS
-	Data      template.JS
+	R        *Report
+	Headline string
+	Summary  string
+	Decision []string
+	// Statistics is the statistics section's lines (statistics.go).
+	Statistics []string
+	Notes      []string
+	Gates      [][]string // gate, kind, threshold, actual, status
+	Dims       [][]string // dimension, weight, baseline, this run, delta, status
+	Partial    string     // why not every item is embedded
+	HistorySV  template.HTML
+	History    []historyRow
+	CSS        template.CSS
+	JS         template.JS
+	Data       template.JS
 }
 
 type historyRow struct {
@@ -101,7 +103,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if err := enc.Encode(items); err != nil {
 		return err
 	}
-	d := htmlData{R: r, Headline: r.headline(), Summary: r.summaryLine(), Decision: r.decisionLines(), Notes: notes(r),
+	d := htmlData{R: r, Headline: r.headline(), Summary: r.summaryLine(), Decision: r.decisionLines(), Statistics: r.statisticsLines(), Notes: notes(r),
 		Partial: partial, CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS),
 		Data: template.JS(strings.TrimSpace(data.String()))}
 	for _, g := range r.gateRows(termIcon) {

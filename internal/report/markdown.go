@@ -109,6 +109,7 @@ func (r *Report) mdHeadline(MarkdownOptions) []block {
 	for _, l := range r.decisionLines() {
 		fmt.Fprintf(&b, "%s\n\n", codeSpans(l))
 	}
+	b.WriteString(r.mdStatistics())
 	return []block{{text: b.String(), cut: cutNever}}
 }
 

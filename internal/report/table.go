@@ -84,6 +84,12 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 	for _, l := range r.decisionLines() {
 		line(plain(l))
 	}
+	if st := r.statisticsLines(); len(st) > 0 {
+		line(statisticsTitle + ":")
+		for _, l := range st {
+			line("  " + plain(l))
+		}
+	}
 	// The notices.
 	switch {
 	case r.Verdict.MissingBaseline != "":

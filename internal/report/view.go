@@ -275,8 +275,7 @@ func (r *Report) summaryLine() string {
 		s += fmt.Sprintf(" ± %.3f (std over %d runs)", r.Summary.Std, r.Summary.Runs)
 	}
 	if c := r.Comparison; c != nil {
-		s += fmt.Sprintf(" · baseline %.3f · Δ %s, 95%% CI [%s, %s], p = %.3g", c.Base,
-			gate.FormatDelta(c.Delta, c.RelDelta, r.Mode), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), c.PValue)
+		s += fmt.Sprintf(" · baseline %.3f · Δ %s", c.Base, gate.FormatDelta(c.Delta, c.RelDelta, r.Mode))
 	}
 	scored := r.Summary.Items - len(r.Summary.Pending)
 	if r.Summary.Runs > 1 {
@@ -395,17 +394,14 @@ func (r *Report) decision(name string) *gate.RegressionDecision {
 }
 
 // decisionLines are what the report says about the regression decision under the
-// headline: the line that decided, the resolving power, and, when the result is
-// inconclusive, the command that would settle it.
+// headline besides its statistics (statistics.go): when the result is inconclusive,
+// the command that would settle it.
 func (r *Report) decisionLines() []string {
 	d := r.Regression
 	if d == nil {
 		return nil
 	}
-	out := []string{"Regression: " + d.DecidedBy}
-	if d.Power != nil {
-		out = append(out, "Resolving power: "+d.Power.Text)
-	}
+	var out []string
 	if d.Outcome == gate.Inconclusive && d.RerunCommand != "" {
 		out = append(out, "To settle it, re-run the evidence items and check again: `"+d.RerunCommand+"`")
 	}

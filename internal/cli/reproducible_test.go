@@ -1,0 +1,69 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/cli"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+// With SOURCE_DATE_EPOCH set, two checks of the same inputs give byte-identical reports
+// in every format, though the clock moved a day between them; without it the JSON
+// differs (its timestamp and run id follow the clock), so the test can fail. --run-id
+// alone pins them too.
+func TestReportsReproducible(t *testing.T) {
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	run := func(env map[string]string, format string, extra ...string) []byte {
+		out := filepath.Join(t.TempDir(), "report")
+		var stderr bytes.Buffer
+		c := &cli.CLI{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &stderr,
+			Getenv: func(k string) string { return env[k] }, Now: func() time.Time { return clock },
+			GitSHA: func() string { return "0000000" }}
+		args := append([]string{"evalgate", "check", "--config", "../../examples/tutor-capstone/evalgate.yaml",
+			"--results", "../../examples/tutor-capstone/results/regressed.jsonl", "--baseline", "../../baselines/tutor-capstone.json",
+			"--format", format, "--out", out}, extra...)
+		if code := c.Main(args); code != gate.ExitFail {
+			t.Fatalf("exit %d; want 1 (the regressed example): %s", code, stderr.String())
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	pinned := map[string]string{"SOURCE_DATE_EPOCH": "1767225600"} // 2026-01-01T00:00:00Z
+	for _, f := range report.Formats {
+		a := run(pinned, f)
+		clock = clock.Add(24*time.Hour + 1234567*time.Nanosecond)
+		b := run(pinned, f)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: reports differ with SOURCE_DATE_EPOCH set and the clock moved", f)
+		}
+		if f == report.FormatJSON && !bytes.Contains(a, []byte(`"timestamp_utc": "2026-01-01T00:00:00Z"`)) {
+			t.Errorf("json: timestamp is not SOURCE_DATE_EPOCH's:\n%.600s", a)
+		}
+		c := run(nil, f, "--run-id", "pr-42")
+		clock = clock.Add(time.Hour)
+		if d := run(nil, f, "--run-id", "pr-42"); !bytes.Equal(c, d) {
+			t.Errorf("%s: reports differ with --run-id and the clock moved", f)
+		}
+	}
+	a := run(nil, report.FormatJSON)
+	clock = clock.Add(time.Second)
+	if bytes.Equal(a, run(nil, report.FormatJSON)) {
+		t.Error("json: identical without SOURCE_DATE_EPOCH though the clock moved: the test cannot fail")
+	}
+	var stderr bytes.Buffer
+	c := &cli.CLI{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &stderr,
+		Getenv: func(k string) string { return map[string]string{"SOURCE_DATE_EPOCH": "yesterday"}[k] }, Now: time.Now}
+	if code := c.Main([]string{"evalgate", "check", "--config", "../../examples/tutor-capstone/evalgate.yaml"}); code != gate.ExitBadInput ||
+		!strings.Contains(stderr.String(), `SOURCE_DATE_EPOCH="yesterday"`) {
+		t.Errorf("bad SOURCE_DATE_EPOCH: exit %d, %q; want 2 naming it", code, stderr.String())
+	}
+}
