@@ -59,8 +59,15 @@ type Prior struct {
 	Items int `json:"items"`
 	// Mean is the prior's mean: the suite's expected item score.
 	Mean float64 `json:"mean"`
-	// Weights is the distribution's weight on each grid value (grid(g)).
+	// Weights is the distribution's weight on each grid value (Prior.at(g)).
 	Weights []float64 `json:"-"`
+
+	// end is where the grid's end values sit: 0 for the grid's own 0.5 % from 0 and 1
+	// (the test's prior), EndValue for the estimate's prior.
+	end float64
+	// est is the estimate's prior, fitted to the same items on the grid whose ends are
+	// at EndValue (nil for an estimate's prior itself).
+	est *Prior
 
 	cache map[int]*postRow // per run count, per rounded mean
 }
@@ -122,12 +129,28 @@ func (f *PriorFit) Add(mean, variance float64, runs int) {
 	}
 }
 
-// Prior returns the fitted prior. λ compares the items' observed spread with the
+// Prior returns the fitted prior, with the estimate's prior inside it.
+//
+// Two fits of one model. The test reads each item against the prior on the grid that
+// stops at 0.5 % from 0 and 1, so no item is certain to pass again and a handful of
+// failures in a small suite that never failed is weighed with caution. The estimated
+// drop reads each item against the prior on the grid whose end values sit at EndValue:
+// an item that never failed in a suite whose items never fail is predicted to pass,
+// not 0.5 % short of it, so an all-pass suite that did not change is estimated at no
+// drop (the 0.995 grid end read it as an improvement of about 0.5 pts at every size).
+func (f *PriorFit) Prior() Prior {
+	p := f.fit(0)
+	est := f.fit(EndValue)
+	p.est = &est
+	return p
+}
+
+// fit fits the prior on the grid whose end values are at end (0: the grid's own). λ compares the items' observed spread with the
 // spread pass/fail scores of the same means would have; the distribution is fitted by
 // EM with each item's runs read as runs/λ coin flips (a graded run says more than a
 // coin flip about the item's true score).
-func (f *PriorFit) Prior() Prior {
-	p := Prior{Items: f.n, Lambda: 1, Weights: make([]float64, GridPoints), cache: map[int]*postRow{}}
+func (f *PriorFit) fit(end float64) Prior {
+	p := Prior{Items: f.n, Lambda: 1, Weights: make([]float64, GridPoints), cache: map[int]*postRow{}, end: end}
 	if f.sumBinVar > 0 {
 		p.Lambda = math.Min(1, math.Max(MinLambda, f.sumVar/f.sumBinVar))
 	}
@@ -187,13 +210,34 @@ func (f *PriorFit) Prior() Prior {
 		}
 	}
 	for g, w := range p.Weights {
-		p.Mean += w * grid(g)
+		p.Mean += w * p.at(g)
 	}
 	return p
 }
 
 // grid is the g-th value of the prior's grid.
 func grid(g int) float64 { return (float64(g) + 0.5) / GridPoints }
+
+// at is the g-th value of this prior's grid: grid(g), with the end values at p.end when
+// it is set.
+func (p Prior) at(g int) float64 {
+	switch {
+	case p.end > 0 && g == 0:
+		return p.end
+	case p.end > 0 && g == GridPoints-1:
+		return 1 - p.end
+	}
+	return grid(g)
+}
+
+// estimate is the prior the estimated drop reads: the estimate's prior when p carries
+// one, else p.
+func (p Prior) estimate() Prior {
+	if p.est != nil {
+		return *p.est
+	}
+	return p
+}
 
 // likelihood is, on the grid, the likelihood of an item's baseline mean over runs: a
 // binomial in runs/λ trials, scaled so its largest value is 1.
@@ -203,7 +247,7 @@ func (p Prior) likelihood(mean float64, runs int) []float64 {
 	out := make([]float64, GridPoints)
 	best := math.Inf(-1)
 	for g := range out {
-		q := grid(g)
+		q := p.at(g)
 		out[g] = x*math.Log(q) + (eff-x)*math.Log(1-q)
 		best = math.Max(best, out[g])
 	}
@@ -236,7 +280,7 @@ func (p Prior) posterior(baseMean float64, runs int) posterior {
 	var z, m1, m2 float64
 	for g, l := range lik {
 		w := p.Weights[g] * l
-		q := grid(g)
+		q := p.at(g)
 		z += w
 		m1 += w * q
 		m2 += w * q * q
@@ -288,7 +332,8 @@ type EvidenceResult struct {
 	Prior Prior `json:"prior"`
 	// Items is the number of items measured.
 	Items int `json:"items"`
-	// PredictedMean is the mean of the items' posterior means: what the baseline
+	// PredictedMean is the mean of the items' posterior means under the estimate's
+	// prior (Prior.est): what the baseline
 	// predicts the candidate scores if nothing changed. CandMean is the candidate's mean.
 	PredictedMean float64 `json:"predicted_mean"`
 	CandMean      float64 `json:"candidate_mean"`
@@ -338,6 +383,7 @@ func CriticalZ(alpha, skew float64) float64 {
 // contributions: O(1) memory per item, for suites read as a stream.
 type EvidenceAccumulator struct {
 	prior             Prior
+	est               Prior // the estimate's prior (Prior.est)
 	k                 int
 	n                 int
 	sumPred, sumCand  float64
@@ -354,7 +400,7 @@ type EvidenceAccumulator struct {
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
 func NewEvidenceAccumulator(prior Prior, k int) *EvidenceAccumulator {
-	return &EvidenceAccumulator{prior: prior, k: k, top: topk.New(k, weighsMore)}
+	return &EvidenceAccumulator{prior: prior, est: prior.estimate(), k: k, top: topk.New(k, weighsMore)}
 }
 
 // Add measures one item.
@@ -371,6 +417,7 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 		return
 	}
 	post := a.prior.posterior(o.BaseMean, o.BaseRuns)
+	predicted := a.est.posterior(o.BaseMean, o.BaseRuns).mean // the estimate's prediction
 	m := float64(o.CandRuns)
 	pq := a.prior.Lambda * post.pq
 	v := pq/m + post.varP
@@ -383,9 +430,9 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 		a.change[changeKey{b: keyOf(o.BaseMean, o.BaseRuns), c: keyOf(o.CandMean, o.CandRuns)}]++
 		a.changeN++
 	} else {
-		a.plainDrop += e
+		a.plainDrop += predicted - o.CandMean
 	}
-	a.sumPred += post.mean
+	a.sumPred += predicted
 	a.sumCand += o.CandMean
 	a.sumV += v
 	a.sumPQ += pq
@@ -416,7 +463,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	r.Drop = r.PredictedMean - r.CandMean
 	r.SE = math.Sqrt(a.sumV) / n
 	if len(a.change) > 0 {
-		ce := a.prior.measureChange(a.change)
+		ce := a.est.measureChange(a.change)
 		r.Drop = (a.plainDrop + ce.drop) / n
 		r.ChangeItems, r.ChangedShare, r.Drift = a.changeN, ce.w, ce.delta
 	}

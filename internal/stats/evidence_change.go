@@ -72,7 +72,7 @@ func (p Prior) measureChange(counts map[changeKey]int) changeEstimate {
 	for g := range val {
 		val[g] = grid(g)
 	}
-	val[0], val[G-1] = EndValue, 1-EndValue
+	val[0], val[G-1] = EndValue, 1-EndValue // the estimate's prior's grid (Prior.at)
 	lik := func(mean float64, runs int) (binLik, []float64) {
 		eff := float64(runs) / p.Lambda
 		b := binLik{x: eff * mean, eff: eff, best: math.Inf(-1)}
