@@ -103,13 +103,17 @@ func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
 		}
 		f.reply(w, http.StatusOK, res)
 	})
+	// A workflow's GITHUB_TOKEN may not read its user: its comments are the Actions bot's.
+	f.mux.HandleFunc("GET /user", func(w http.ResponseWriter, r *http.Request) {
+		f.reply(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+	})
 	f.mux.HandleFunc("GET "+prefix+"/issues/2/comments", func(w http.ResponseWriter, r *http.Request) {
 		f.reply(w, http.StatusOK, f.comments)
 	})
 	f.mux.HandleFunc("POST "+prefix+"/issues/2/comments", func(w http.ResponseWriter, r *http.Request) {
 		in := decodeBody[gh.IssueComment](t, r)
 		id := int64(len(f.comments) + 1)
-		c := &gh.IssueComment{ID: &id, Body: in.Body, HTMLURL: gh.String(fmt.Sprintf("https://github.com/%s/%s/pull/2#issuecomment-%d", owner, repo, id))}
+		c := &gh.IssueComment{ID: &id, Body: in.Body, User: &gh.User{Login: gh.String("github-actions[bot]")}, HTMLURL: gh.String(fmt.Sprintf("https://github.com/%s/%s/pull/2#issuecomment-%d", owner, repo, id))}
 		f.comments = append(f.comments, c)
 		f.reply(w, http.StatusCreated, c)
 	})

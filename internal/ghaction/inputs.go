@@ -58,6 +58,9 @@ type Inputs struct {
 	RefreshToken     string
 	Refresh          Refresh
 	AcceptLabel      string
+	// CommentAuthor is the login whose comments are the action's own; "" means the
+	// token's identity (github-actions[bot] for GITHUB_TOKEN).
+	CommentAuthor string
 	// RequestTimeout bounds each GitHub API request; PublishBudget all of them
 	// together (base-commit reads, check run, comment, refresh), scoring excluded.
 	RequestTimeout time.Duration
@@ -86,6 +89,7 @@ var inputDefaults = map[string]string{
 	"refresh-token":     "",
 	"refresh":           "pr",
 	"accept-label":      "evalgate/accept",
+	"comment-author":    "",
 	"request-timeout":   "30s",
 	"publish-budget":    "3m",
 	"require-baseline":  "false",
@@ -139,6 +143,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		RefreshToken:     get("refresh-token"),
 		Refresh:          Refresh(oneOf("refresh", "pr", "file")),
 		AcceptLabel:      get("accept-label"),
+		CommentAuthor:    strings.TrimSpace(get("comment-author")),
 		RequireBaseline:  oneOf("require-baseline", "true", "false") == "true",
 	}
 	in.RequestTimeout = durationInput(get, "request-timeout", &errs)

@@ -143,7 +143,9 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 	}
 	pub := github.Publication{
 		Owner: r.owner, Repo: r.repo, PRNumber: r.ev.PRNumber, HeadSHA: p.headSHA,
-		Marker:      marker(suite),
+		Marker:        marker(suite),
+		CommentAuthor: r.in.CommentAuthor,
+		RunID:         r.runID, RunAttempt: r.runAttempt,
 		CommentBody: notices + out.CommentMarkdown,
 		CommentMode: r.in.Comment,
 		Changed:     out.Changed || !out.HasBaseline,

@@ -99,6 +99,7 @@ func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) i
 	r := &runner{
 		in: in, ev: ev, ws: ws, cmd: cmd, a: a, failures: cmd.failures, budget: newTimeBudget(in.PublishBudget),
 		owner: owner, repo: repo, sha: gctx.SHA, apiURL: gctx.APIURL, serverURL: gctx.ServerURL, httpClient: env.HTTPClient,
+		runID: gctx.RunID, runAttempt: int(gctx.RunAttempt),
 	}
 	defer func() {
 		if r.tmp != "" {
@@ -126,9 +127,13 @@ type runner struct {
 	apiURL      string
 	serverURL   string // GITHUB_SERVER_URL: https://github.com, or a GitHub Enterprise host
 	httpClient  *http.Client
-	budget      *timeBudget     // the publish-budget input, for every GitHub API call
-	failures    channelFailures // the channels that could not be published, and why
-	tmp         string          // temporary directory, made on first use, removed at the end
+	// runID and runAttempt (GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT) order racing runs'
+	// comments and name this attempt's check run; 0 outside Actions.
+	runID      int64
+	runAttempt int
+	budget     *timeBudget     // the publish-budget input, for every GitHub API call
+	failures   channelFailures // the channels that could not be published, and why
+	tmp        string          // temporary directory, made on first use, removed at the end
 }
 
 // client returns a GitHub client for token, or nil when there is no token.

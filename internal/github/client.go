@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	gh "github.com/google/go-github/v60/github"
@@ -53,7 +54,12 @@ type Options struct {
 
 // Client talks to the GitHub REST API on behalf of the action.
 type Client struct {
-	gh *gh.Client
+	gh    *gh.Client
+	sleep func(context.Context, time.Duration) error
+	now   func() time.Time
+
+	mu    sync.Mutex
+	login string // the token's identity, once Identity has found it
 }
 
 // New returns a Client for opts.
@@ -101,5 +107,12 @@ func New(opts Options) (*Client, error) {
 	c := gh.NewClient(bind.Client(&hc))
 	c.BaseURL = u
 	c.UserAgent = "evalgate"
-	return &Client{gh: c}, nil
+	out := &Client{gh: c, sleep: opts.sleep, now: opts.now}
+	if out.sleep == nil {
+		out.sleep = sleepContext
+	}
+	if out.now == nil {
+		out.now = time.Now
+	}
+	return out, nil
 }

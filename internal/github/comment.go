@@ -4,22 +4,35 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	gh "github.com/google/go-github/v60/github"
 )
 
-// UpsertComment writes p's sticky comment on pull request p.PRNumber: the comment that
-// starts with p.Marker is updated in place, or created if there is none, as
-// p.CommentMode allows. It returns the comment's HTML URL, or "" when the mode wants
-// no comment. A comment that already reads the same is left as it is.
+// UpsertComment writes p's sticky comment on pull request p.PRNumber, as p.CommentMode
+// allows, and returns its HTML URL ("" when the mode wants no comment).
 //
-// All pages of comments are searched. Before creating, the comments are listed again,
-// so a job that raced this one and created the comment first is updated instead of
-// duplicated. If several comments carry the marker (an earlier race), the newest is
-// updated and the older ones are deleted. The body is cut below GitHub's size limit
-// with TruncationNote at the end.
+// A sticky comment is one written by the token's own identity (Identity, or
+// p.CommentAuthor) whose body starts with p.Marker. No other comment is ever edited or
+// deleted, whatever it holds. All pages of comments are searched.
+//
+// Two runs may publish at once (a re-run, a push during a run). They converge on one
+// comment holding the later run's body: the later run is the one with the greater
+// (p.RunID, p.RunAttempt), stamped in a hidden line under the marker, whichever of the
+// two finishes first. After every write the comments are listed again, once the write
+// has had time to land everywhere (twice as long as it took), and until that listing
+// shows the result:
+//   - the oldest sticky comment is kept and holds the latest body seen (a run never
+//     writes over a later run's body, and rewrites its own if an earlier run's write
+//     landed over it);
+//   - the newer stickies, duplicates of a race, are deleted.
+//
+// The body is cut below GitHub's size limit with TruncationNote at the end. The URL
+// comes from the last listing, so it is set even when a write's answer has no body.
 func (c *Client) UpsertComment(ctx context.Context, p Publication) (string, error) {
 	mode := p.CommentMode
 	if mode == "" {
@@ -34,13 +47,17 @@ func (c *Client) UpsertComment(ctx context.Context, p Publication) (string, erro
 	if p.FromFork {
 		return "", fmt.Errorf("comment on %s/%s#%d: pull request from a fork: %w", p.Owner, p.Repo, p.PRNumber, ErrReadOnly)
 	}
-	body := p.CommentBody
-	if !hasMarker(body, p.Marker) {
-		body = p.Marker + "\n" + body
+	author := p.CommentAuthor
+	if author == "" {
+		var err error
+		if author, err = c.Identity(ctx); err != nil {
+			return "", err
+		}
 	}
-	body = Truncate(body, maxCommentLength-1, TruncationNote)
+	s := &sticky{c: c, p: p, author: author, stamp: runStamp{p.RunID, p.RunAttempt}}
+	s.body = s.compose(p.CommentBody)
 
-	found, err := c.markedComments(ctx, p.Owner, p.Repo, p.PRNumber, p.Marker)
+	found, err := s.list(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -49,57 +66,142 @@ func (c *Client) UpsertComment(ctx context.Context, p Publication) (string, erro
 			return "", nil
 		}
 		// Another job for the same suite may have commented since the first listing.
-		if found, err = c.markedComments(ctx, p.Owner, p.Repo, p.PRNumber, p.Marker); err != nil {
+		if found, err = s.list(ctx); err != nil {
 			return "", err
 		}
 	}
 	if len(found) == 0 {
-		var com *gh.IssueComment
-		if com, found, err = c.createComment(ctx, p, body); err != nil || com != nil {
-			return com.GetHTMLURL(), err
+		created, err := s.create(ctx)
+		if err != nil {
+			return "", err
 		}
+		found = created
 	}
+	return s.converge(ctx, found)
+}
 
-	newest := found[len(found)-1]
-	for _, old := range found[:len(found)-1] {
-		// Best effort: a duplicate left behind is only cosmetic, and the next run
-		// tries again.
-		_, _ = c.gh.Issues.DeleteComment(ctx, p.Owner, p.Repo, old.GetID())
+// maxStickyWrites bounds the writes of one UpsertComment while runs race.
+const maxStickyWrites = 5
+
+// maxSettle bounds the wait after a write before listing again.
+const maxSettle = 10 * time.Second
+
+// sticky is one UpsertComment call's state.
+type sticky struct {
+	c      *Client
+	p      Publication
+	author string
+	stamp  runStamp
+	body   string
+	wrote  time.Duration // how long the last write took; 0: none since the last listing
+	writes int
+	// lastURL is the URL in the last write's answer ("" if it had no body).
+	lastURL string
+}
+
+// compose returns the comment body: the marker, the run stamp, then body (without a
+// marker of its own), cut to GitHub's limit.
+func (s *sticky) compose(body string) string {
+	body = strings.TrimLeft(body, " \t\r\n")
+	if strings.HasPrefix(body, s.p.Marker) {
+		body = strings.TrimLeft(strings.TrimPrefix(body, s.p.Marker), " \t")
+		body = strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")
 	}
-	if newest.GetBody() == body {
-		return newest.GetHTMLURL(), nil
+	head := s.p.Marker + "\n"
+	if s.stamp.id > 0 {
+		head += s.stamp.line() + "\n"
 	}
-	com, _, err := c.gh.Issues.EditComment(ctx, p.Owner, p.Repo, newest.GetID(), &gh.IssueComment{Body: &body})
+	return Truncate(head+body, maxCommentLength-1, TruncationNote)
+}
+
+// converge settles found (the stickies, oldest first, after a listing or a create) into
+// one comment holding the latest body, and returns its URL.
+func (s *sticky) converge(ctx context.Context, found []*gh.IssueComment) (string, error) {
+	for {
+		if s.wrote > 0 {
+			if err := s.c.sleep(ctx, min(2*s.wrote, maxSettle)); err != nil {
+				return "", fmt.Errorf("%s: %w", s.op("list comments on"), err)
+			}
+			var err error
+			if found, err = s.list(ctx); err != nil {
+				return "", err
+			}
+			s.wrote = 0
+		}
+		if len(found) == 0 {
+			// The listing does not show what was just written: a replica that lags, or
+			// someone deleted it. The write's own answer is all there is to go by.
+			if s.lastURL != "" {
+				return s.lastURL, nil
+			}
+			return "", fmt.Errorf("%s: the comment is not listed after writing it (deleted meanwhile?)", s.op("update the comment on"))
+		}
+		keep := found[0]
+		best, bestStamp := s.body, s.stamp
+		for _, com := range found {
+			if st := stampOf(com.GetBody()); bestStamp.before(st) {
+				best, bestStamp = com.GetBody(), st
+			}
+		}
+		if keep.GetBody() != best {
+			if s.writes == maxStickyWrites {
+				return keep.GetHTMLURL(), fmt.Errorf("%s: it kept changing under %d writes (several runs at once?)", s.op("update the comment on"), s.writes)
+			}
+			if err := s.edit(ctx, keep.GetID(), best); err != nil {
+				return "", err
+			}
+			continue
+		}
+		for _, dup := range found[1:] {
+			// Best effort: a duplicate left behind is only cosmetic, and the next run
+			// tries again. (Another run may have deleted it already: a 404.)
+			_, _ = s.c.gh.Issues.DeleteComment(ctx, s.p.Owner, s.p.Repo, dup.GetID())
+		}
+		return keep.GetHTMLURL(), nil
+	}
+}
+
+// edit writes body into comment id.
+func (s *sticky) edit(ctx context.Context, id int64, body string) error {
+	start := s.c.now()
+	com, _, err := s.c.gh.Issues.EditComment(ctx, s.p.Owner, s.p.Repo, id, &gh.IssueComment{Body: &body})
+	s.wrote, s.writes, s.lastURL = max(s.c.now().Sub(start), time.Nanosecond), s.writes+1, com.GetHTMLURL()
 	if err != nil {
-		return "", classify(err, fmt.Sprintf("update comment %d on %s/%s#%d", newest.GetID(), p.Owner, p.Repo, p.PRNumber))
+		return classify(err, fmt.Sprintf("update comment %d on %s/%s#%d", id, s.p.Owner, s.p.Repo, s.p.PRNumber))
 	}
-	return com.GetHTMLURL(), nil
+	return nil
+}
+
+func (s *sticky) op(what string) string {
+	return fmt.Sprintf("%s %s/%s#%d", what, s.p.Owner, s.p.Repo, s.p.PRNumber)
 }
 
 // maxCreateAttempts bounds the tries of creating the sticky comment or the check run.
 const maxCreateAttempts = 3
 
-// createComment creates the sticky comment with body. A create GitHub may have done
-// although the answer said otherwise (a 5xx, a timeout, a connection lost after the
-// request was sent) is never sent again blindly: the comments are listed first, and
-// when the comment is there, it is returned in found for the caller to update, so a
-// flaky GitHub never gets the comment twice.
-func (c *Client) createComment(ctx context.Context, p Publication, body string) (*gh.IssueComment, []*gh.IssueComment, error) {
-	op := fmt.Sprintf("create comment on %s/%s#%d", p.Owner, p.Repo, p.PRNumber)
+// create creates the sticky comment and returns what converge starts from. A create
+// GitHub may have done although the answer said otherwise (a 5xx, a timeout, a
+// connection lost after the request was sent) is never sent again blindly: the comments
+// are listed first, and when the comment is there, it is returned, so a flaky GitHub
+// never gets the comment twice.
+func (s *sticky) create(ctx context.Context) ([]*gh.IssueComment, error) {
+	op := s.op("create comment on")
 	for attempt := 1; ; attempt++ {
-		com, _, err := c.gh.Issues.CreateComment(withoutBlindRetry(ctx), p.Owner, p.Repo, p.PRNumber, &gh.IssueComment{Body: &body})
+		start := s.c.now()
+		com, _, err := s.c.gh.Issues.CreateComment(withoutBlindRetry(ctx), s.p.Owner, s.p.Repo, s.p.PRNumber, &gh.IssueComment{Body: &s.body})
 		if err == nil {
-			return com, nil, nil
+			s.wrote, s.writes, s.lastURL = max(s.c.now().Sub(start), time.Nanosecond), s.writes+1, com.GetHTMLURL()
+			return []*gh.IssueComment{com}, nil
 		}
 		if !mayHaveLanded(err) || attempt == maxCreateAttempts || ctx.Err() != nil {
-			return nil, nil, classify(err, op)
+			return nil, classify(err, op)
 		}
-		found, lerr := c.markedComments(ctx, p.Owner, p.Repo, p.PRNumber, p.Marker)
+		found, lerr := s.list(ctx)
 		if lerr != nil {
-			return nil, nil, classify(err, op)
+			return nil, classify(err, op)
 		}
 		if len(found) > 0 {
-			return nil, found, nil
+			return found, nil
 		}
 	}
 }
@@ -115,17 +217,18 @@ func mayHaveLanded(err error) bool {
 	return !errors.As(err, &we) && !neverSent(err)
 }
 
-// markedComments lists, oldest first, the comments on issue n that start with marker.
-func (c *Client) markedComments(ctx context.Context, owner, repo string, n int, marker string) ([]*gh.IssueComment, error) {
+// list returns, oldest first, the stickies: the comments on the pull request written
+// by s.author whose body starts with the marker.
+func (s *sticky) list(ctx context.Context) ([]*gh.IssueComment, error) {
 	all, err := listAll(ctx, func(ctx context.Context, o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
-		return c.gh.Issues.ListComments(ctx, owner, repo, n, &gh.IssueListCommentsOptions{ListOptions: o})
+		return s.c.gh.Issues.ListComments(ctx, s.p.Owner, s.p.Repo, s.p.PRNumber, &gh.IssueListCommentsOptions{ListOptions: o})
 	})
 	if err != nil {
-		return nil, classify(err, fmt.Sprintf("list comments on %s/%s#%d", owner, repo, n))
+		return nil, classify(err, s.op("list comments on"))
 	}
 	var found []*gh.IssueComment
 	for _, com := range all {
-		if hasMarker(com.GetBody(), marker) {
+		if strings.EqualFold(com.GetUser().GetLogin(), s.author) && hasMarker(com.GetBody(), s.p.Marker) {
 			found = append(found, com)
 		}
 	}
@@ -137,6 +240,40 @@ func (c *Client) markedComments(ctx context.Context, owner, repo string, n int, 
 		return found[i].GetID() < found[j].GetID()
 	})
 	return found, nil
+}
+
+// runStamp orders runs: a workflow run started later has a greater id, and a re-run
+// of one a greater attempt. The zero stamp (no run id: a comment of an older evalgate,
+// or a run outside Actions) comes before every other.
+type runStamp struct {
+	id      int64
+	attempt int
+}
+
+func (r runStamp) before(o runStamp) bool {
+	return r.id < o.id || (r.id == o.id && r.attempt < o.attempt)
+}
+
+func (r runStamp) line() string {
+	return fmt.Sprintf("<!-- evalgate:run=%d.%d -->", r.id, r.attempt)
+}
+
+// stampLine matches the run stamp, the line after the marker.
+var stampLine = regexp.MustCompile(`^<!-- evalgate:run=([0-9]{1,18})\.([0-9]{1,9}) -->\r?$`)
+
+// stampOf reads the run stamp of a sticky's body: its second line.
+func stampOf(body string) runStamp {
+	lines := strings.SplitN(strings.TrimLeft(body, " \t\r\n"), "\n", 3)
+	if len(lines) < 2 {
+		return runStamp{}
+	}
+	m := stampLine.FindStringSubmatch(lines[1])
+	if m == nil {
+		return runStamp{}
+	}
+	id, _ := strconv.ParseInt(m[1], 10, 64)
+	attempt, _ := strconv.Atoi(m[2])
+	return runStamp{id, attempt}
 }
 
 // hasMarker reports whether a comment body starts with marker. Only the start counts,

@@ -25,6 +25,9 @@ type commentStore struct {
 	lists    int               // listings started (page 1 requests)
 	onList   func(listing int) // runs before listing number n is served
 	status   int               // when set, writes answer this status
+	// latency, when set, runs each write's apply at the point of its choosing.
+	latency func(apply func())
+	touched []string // "PATCH id" and "DELETE id" of every write that reached the store
 }
 
 func newCommentStore(t *testing.T, f *fakeGitHub, bodies ...string) *commentStore {
@@ -44,47 +47,81 @@ func newCommentStore(t *testing.T, f *fakeGitHub, bodies ...string) *commentStor
 		reply(t, w, http.StatusOK, paginate(w, r, s.comments))
 	})
 	f.handle("POST /repos/o/r/issues/7/comments", func(w http.ResponseWriter, r *http.Request) {
+		in := decode[gh.IssueComment](t, r)
+		var code int
+		var out any
+		s.write(func() {
+			if s.status != 0 {
+				code, out = s.status, map[string]string{"message": "Resource not accessible by integration"}
+				return
+			}
+			code, out = http.StatusCreated, s.add(in.GetBody())
+		})
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.status != 0 {
-			reply(t, w, s.status, map[string]string{"message": "Resource not accessible by integration"})
-			return
-		}
-		in := decode[gh.IssueComment](t, r)
-		reply(t, w, http.StatusCreated, s.add(in.GetBody()))
+		reply(t, w, code, out)
 	})
 	f.handle("PATCH /repos/o/r/issues/comments/{id}", func(w http.ResponseWriter, r *http.Request) {
+		in := decode[gh.IssueComment](t, r)
+		code, out := http.StatusNotFound, any(map[string]string{"message": "Not Found"})
+		s.write(func() {
+			s.touched = append(s.touched, "PATCH "+r.PathValue("id"))
+			if c := s.find(r.PathValue("id")); c != nil {
+				c.Body = in.Body
+				code, out = http.StatusOK, c
+			}
+		})
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		in := decode[gh.IssueComment](t, r)
-		c := s.find(r.PathValue("id"))
-		if c == nil {
+		reply(t, w, code, out)
+	})
+	f.handle("DELETE /repos/o/r/issues/comments/{id}", func(w http.ResponseWriter, r *http.Request) {
+		found := false
+		s.write(func() {
+			s.touched = append(s.touched, "DELETE "+r.PathValue("id"))
+			for i, c := range s.comments {
+				if strconv.FormatInt(c.GetID(), 10) == r.PathValue("id") {
+					s.comments = append(s.comments[:i], s.comments[i+1:]...)
+					found = true
+					return
+				}
+			}
+		})
+		if !found { // as GitHub: another run may have deleted it first
 			reply(t, w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 			return
 		}
-		c.Body = in.Body
-		reply(t, w, http.StatusOK, c)
-	})
-	f.handle("DELETE /repos/o/r/issues/comments/{id}", func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for i, c := range s.comments {
-			if strconv.FormatInt(c.GetID(), 10) == r.PathValue("id") {
-				s.comments = append(s.comments[:i], s.comments[i+1:]...)
-				w.WriteHeader(http.StatusNoContent)
-				return
-			}
-		}
-		t.Errorf("DELETE of unknown comment %s", r.PathValue("id"))
+		w.WriteHeader(http.StatusNoContent)
 	})
 	return s
 }
 
-// add appends a comment; callers hold mu or own s exclusively.
+// write applies a write under mu, after the store's latency when it has one.
+func (s *commentStore) write(apply func()) {
+	locked := func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		apply()
+	}
+	if s.latency == nil {
+		locked()
+		return
+	}
+	s.latency(locked)
+}
+
+// add appends a comment by the bot (the fake's GITHUB_TOKEN identity); callers hold
+// mu or own s exclusively.
 func (s *commentStore) add(body string) *gh.IssueComment {
+	return s.addBy(ActionsBot, body)
+}
+
+// addBy appends a comment by login.
+func (s *commentStore) addBy(login, body string) *gh.IssueComment {
 	s.nextID++
 	c := &gh.IssueComment{
 		ID:        gh.Int64(s.nextID),
+		User:      &gh.User{Login: gh.String(login)},
 		Body:      gh.String(body),
 		HTMLURL:   gh.String(fmt.Sprintf("https://github.com/o/r/pull/7#issuecomment-%d", s.nextID)),
 		CreatedAt: &gh.Timestamp{Time: time.Date(2025, 1, 1, 0, 0, int(s.nextID-1000), 0, time.UTC)},
@@ -144,6 +181,7 @@ func TestUpsertComment(t *testing.T) {
 			"GET /repos/o/r/issues/7/comments",
 			"GET /repos/o/r/issues/7/comments",
 			"POST /repos/o/r/issues/7/comments",
+			"GET /repos/o/r/issues/7/comments", // the create is checked: no racing duplicate
 		},
 	}, {
 		name:     "second run updates in place",
@@ -151,7 +189,7 @@ func TestUpsertComment(t *testing.T) {
 		pub:      publication("score 0.88", CommentAlways),
 		wantURL:  "https://github.com/o/r/pull/7#issuecomment-1002",
 		want:     []string{"LGTM", mine("score 0.88"), "thanks"},
-		wantReqs: []string{"GET /repos/o/r/issues/7/comments", "PATCH /repos/o/r/issues/comments/1002"},
+		wantReqs: []string{"GET /repos/o/r/issues/7/comments", "PATCH /repos/o/r/issues/comments/1002", "GET /repos/o/r/issues/7/comments"},
 	}, {
 		name:     "same body is not rewritten",
 		existing: []string{mine("score 0.91")},
@@ -173,6 +211,7 @@ func TestUpsertComment(t *testing.T) {
 			"GET /repos/o/r/issues/7/comments",
 			"GET /repos/o/r/issues/7/comments",
 			"PATCH /repos/o/r/issues/comments/1001",
+			"GET /repos/o/r/issues/7/comments",
 		},
 	}, {
 		name:     "marker on page 3",
@@ -185,18 +224,22 @@ func TestUpsertComment(t *testing.T) {
 			"GET /repos/o/r/issues/7/comments",
 			"GET /repos/o/r/issues/7/comments",
 			"PATCH /repos/o/r/issues/comments/1231",
+			"GET /repos/o/r/issues/7/comments",
+			"GET /repos/o/r/issues/7/comments",
+			"GET /repos/o/r/issues/7/comments",
 		},
 	}, {
-		name:     "duplicates: newest updated, older deleted",
+		name:     "duplicates: the oldest updated, then the newer deleted",
 		existing: []string{mine("a"), "hi", mine("b"), mine("c")},
 		pub:      publication("d", CommentAlways),
-		wantURL:  "https://github.com/o/r/pull/7#issuecomment-1004",
-		want:     []string{"hi", mine("d")},
+		wantURL:  "https://github.com/o/r/pull/7#issuecomment-1001",
+		want:     []string{mine("d"), "hi"},
 		wantReqs: []string{
 			"GET /repos/o/r/issues/7/comments",
-			"DELETE /repos/o/r/issues/comments/1001",
+			"PATCH /repos/o/r/issues/comments/1001",
+			"GET /repos/o/r/issues/7/comments",
 			"DELETE /repos/o/r/issues/comments/1003",
-			"PATCH /repos/o/r/issues/comments/1004",
+			"DELETE /repos/o/r/issues/comments/1004",
 		},
 	}, {
 		name:     "a comment quoting the marker is not ours",
@@ -208,6 +251,7 @@ func TestUpsertComment(t *testing.T) {
 			"GET /repos/o/r/issues/7/comments",
 			"GET /repos/o/r/issues/7/comments",
 			"POST /repos/o/r/issues/7/comments",
+			"GET /repos/o/r/issues/7/comments",
 		},
 	}, {
 		name:     "never: no request",
@@ -224,7 +268,7 @@ func TestUpsertComment(t *testing.T) {
 		pub:      publication("pass", CommentOnFailure),
 		wantURL:  "https://github.com/o/r/pull/7#issuecomment-1001",
 		want:     []string{mine("pass")},
-		wantReqs: []string{"GET /repos/o/r/issues/7/comments", "PATCH /repos/o/r/issues/comments/1001"},
+		wantReqs: []string{"GET /repos/o/r/issues/7/comments", "PATCH /repos/o/r/issues/comments/1001", "GET /repos/o/r/issues/7/comments"},
 	}, {
 		name: "on-change, changed: created",
 		pub: func() Publication {
@@ -238,6 +282,7 @@ func TestUpsertComment(t *testing.T) {
 			"GET /repos/o/r/issues/7/comments",
 			"GET /repos/o/r/issues/7/comments",
 			"POST /repos/o/r/issues/7/comments",
+			"GET /repos/o/r/issues/7/comments",
 		},
 	}}
 	for _, tt := range tests {
@@ -258,7 +303,11 @@ func TestUpsertComment(t *testing.T) {
 			if diff := cmp.Diff(tt.want, s.bodies()); diff != "" {
 				t.Errorf("comments (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.wantReqs, f.requests()); diff != "" {
+			wantReqs := tt.wantReqs
+			if len(wantReqs) > 0 { // the token's identity first (GITHUB_TOKEN: a 403)
+				wantReqs = append([]string{"GET /user"}, wantReqs...)
+			}
+			if diff := cmp.Diff(wantReqs, f.requests()); diff != "" {
 				t.Errorf("requests (-want +got):\n%s", diff)
 			}
 		})

@@ -21,6 +21,9 @@ type fakeGitHub struct {
 	mu    sync.Mutex
 	calls []string // "METHOD /path", in order
 	waits []time.Duration
+	// user is the token's login GET /user answers; "" answers 403, as for a
+	// workflow's GITHUB_TOKEN (whose comments are then github-actions[bot]'s).
+	user string
 }
 
 func newFake(t *testing.T) *fakeGitHub {
@@ -38,6 +41,17 @@ func newFake(t *testing.T) *fakeGitHub {
 			t.Errorf("%s %s: Authorization = %q", r.Method, r.URL.Path, got)
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodGet && r.URL.Path == "/user" {
+			f.mu.Lock()
+			user := f.user
+			f.mu.Unlock()
+			if user == "" {
+				reply(t, w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+				return
+			}
+			reply(t, w, http.StatusOK, map[string]any{"login": user, "id": 1})
+			return
+		}
 		f.mux.ServeHTTP(w, r)
 	}))
 	t.Cleanup(f.srv.Close)

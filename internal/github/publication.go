@@ -73,7 +73,15 @@ type Publication struct {
 
 	// Marker is the hidden HTML comment that finds this suite's sticky comment, e.g.
 	// "<!-- evalgate:suite=tutor-capstone -->". The body starts with it.
-	Marker      string
+	Marker string
+	// CommentAuthor is the login whose comments are this run's own; "" means the
+	// token's identity (see Client.Identity). No one else's comment is ever touched.
+	CommentAuthor string
+	// RunID and RunAttempt (GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT) order racing runs: the
+	// sticky comment ends with the later run's body. They also make the check run's
+	// external id. 0 means unknown (outside Actions).
+	RunID       int64
+	RunAttempt  int
 	CommentBody string // markdown
 	CommentMode CommentMode
 	Changed     bool // the result differs from the baseline (for CommentOnChange)

@@ -24,6 +24,7 @@ func TestPublishReadOnly(t *testing.T) {
 		name: "403 on every write",
 		wantReqs: []string{
 			"POST /repos/o/r/check-runs",
+			"GET /user",
 			"GET /repos/o/r/issues/7/comments",
 			"GET /repos/o/r/issues/7/comments",
 			"POST /repos/o/r/issues/7/comments",

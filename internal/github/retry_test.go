@@ -109,6 +109,7 @@ func TestRetryResendsBody(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	var bodies []string
+	var made []*gh.IssueComment
 	f.handle("POST /repos/o/r/issues/7/comments", func(w http.ResponseWriter, r *http.Request) {
 		in := decode[gh.IssueComment](t, r)
 		bodies = append(bodies, in.GetBody())
@@ -116,10 +117,11 @@ func TestRetryResendsBody(t *testing.T) {
 			reply(t, w, http.StatusServiceUnavailable, map[string]string{"message": "unavailable"})
 			return
 		}
-		reply(t, w, http.StatusCreated, &gh.IssueComment{ID: gh.Int64(1)})
+		made = append(made, &gh.IssueComment{ID: gh.Int64(1), Body: in.Body, User: &gh.User{Login: gh.String(ActionsBot)}})
+		reply(t, w, http.StatusCreated, made[0])
 	})
 	f.handle("GET /repos/o/r/issues/7/comments", func(w http.ResponseWriter, r *http.Request) {
-		reply(t, w, http.StatusOK, []any{})
+		reply(t, w, http.StatusOK, made)
 	})
 	if _, err := f.client(time.Now()).UpsertComment(context.Background(), publication("hello", CommentAlways)); err != nil {
 		t.Fatal(err)
