@@ -23,6 +23,14 @@ func (r *runner) check(ctx context.Context, check CheckFunc) int {
 		p.headSHA = r.sha
 	}
 	p.start(ctx)
+	// A check run started is concluded even if the check panics: a required check
+	// must never stay in progress. The panic goes on after that.
+	defer func() {
+		if v := recover(); v != nil {
+			p.fail(context.WithoutCancel(ctx), fmt.Errorf("evalgate stopped unexpectedly: %v", v))
+			panic(v)
+		}
+	}()
 
 	cin, err := r.prepare(ctx, gh)
 	var out *Outcome

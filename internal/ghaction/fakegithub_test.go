@@ -97,7 +97,7 @@ func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
 		}
 		for _, c := range f.creates {
 			if c.HeadSHA == r.PathValue("ref") && c.Name == r.URL.Query().Get("check_name") && !completed {
-				res.CheckRuns = []*gh.CheckRun{{ID: gh.Int64(7), Name: gh.String(c.Name), Status: gh.String("in_progress")}}
+				res.CheckRuns = []*gh.CheckRun{{ID: gh.Int64(7), Name: gh.String(c.Name), Status: gh.String("in_progress"), ExternalID: c.ExternalID}}
 				res.Total = gh.Int(1)
 			}
 		}

@@ -185,6 +185,26 @@ func TestFaultInjection(t *testing.T) {
 		wantSummary:  []string{"### ❌ evalgate: score dropped 10.0 pts"},
 		wantComments: 1, wantConclusion: "failure",
 	}, {
+		// GitHub makes the check run but its answer has no body, so no id: the run is
+		// found again by name, head sha and this attempt's external id, and concluded;
+		// no second run is made, none stays in progress.
+		name: "201 with an empty body on check-run create: found again, concluded, not made twice",
+		api: func(t *testing.T) fakeOptions {
+			return fakeOptions{fault: func(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request)) bool {
+				if r.Method != http.MethodPost || r.URL.Path != prefix+"/check-runs" {
+					return false
+				}
+				serve(httptest.NewRecorder(), r)
+				w.WriteHeader(http.StatusCreated)
+				return true
+			}}
+		},
+		check:       failing,
+		wantExit:    ExitGateFailed,
+		wantVerdict: "fail", wantFailed: "",
+		wantSummary:  []string{"### ❌ evalgate: score dropped 10.0 pts"},
+		wantComments: 1, wantConclusion: "failure",
+	}, {
 		// The request timeout is longer than the whole budget: the budget alone ends
 		// each call, and each channel still gets its share of it.
 		name:        "writes never answer and the budget runs out while publishing: the verdict, outputs and summary are still written",
@@ -289,6 +309,7 @@ func TestFaultInjection(t *testing.T) {
 				inputs[k] = v
 			}
 			env := newActionEnv(t, api.srv.URL, "pull_request", "pull_request.opened.json", nil, inputs)
+			env.vars["GITHUB_RUN_ID"], env.vars["GITHUB_RUN_ATTEMPT"] = "9001", "2"
 			start := time.Now()
 			code := env.run(fakeCheck(&seen{}, tt.check), nil)
 			if took := time.Since(start); took > faultBudget+faultSlack {
@@ -323,6 +344,14 @@ func TestFaultInjection(t *testing.T) {
 			}
 			if n := len(api.creates); n > 1 {
 				t.Errorf("%d check runs made, want at most 1", n)
+			}
+			for _, c := range api.creates {
+				if c.GetExternalID() != "evalgate/9001/2/evalgate: tutor" {
+					t.Errorf("check run external id %q; want this run attempt's and suite's", c.GetExternalID())
+				}
+			}
+			if n := len(api.creates); n == 1 && tt.wantConclusion != "" && (len(api.updates) == 0 || api.updates[len(api.updates)-1].GetStatus() != "completed") {
+				t.Errorf("the check run made was left in progress")
 			}
 			for _, c := range api.comments {
 				body := c.GetBody()

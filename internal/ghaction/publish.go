@@ -111,7 +111,7 @@ func (p *publisher) start(ctx context.Context) {
 		return
 	}
 	ctx, done := p.r.budget.context(ctx, stretchStart)
-	run, err := p.gh.StartCheckRun(ctx, p.r.owner, p.r.repo, p.r.in.CheckName, p.headSHA)
+	run, err := p.gh.StartCheckRun(ctx, p.r.owner, p.r.repo, p.r.in.CheckName, p.headSHA, p.r.checkExternalID())
 	done()
 	if err != nil {
 		p.failed(ChannelCheckRun, err)
@@ -150,7 +150,7 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 		CommentMode: r.in.Comment,
 		Changed:     out.Changed || !out.HasBaseline,
 		Failing:     out.Verdict != gate.Pass,
-		CheckName:   r.in.CheckName, CheckRunID: p.runID,
+		CheckName:   r.in.CheckName, CheckRunID: p.runID, CheckExternalID: r.checkExternalID(),
 		Conclusion:   Conclusion(out.Verdict, out.Blocks),
 		CheckTitle:   title,
 		CheckSummary: notices + summary,
@@ -186,12 +186,12 @@ func (p *publisher) checkRun(ctx context.Context, pub github.Publication, s stre
 	var err error
 	if run.ID == 0 && p.startFailed {
 		// The failed start may have made the run all the same: complete that one.
-		if found, ok, ferr := p.gh.FindCheckRun(ctx, pub.Owner, pub.Repo, pub.CheckName, pub.HeadSHA); ferr == nil && ok {
+		if found, ok, ferr := p.gh.FindCheckRun(ctx, pub.Owner, pub.Repo, pub.CheckName, pub.HeadSHA, pub.CheckExternalID); ferr == nil && ok {
 			run = found
 		}
 	}
 	if run.ID == 0 {
-		run, err = p.gh.StartCheckRun(ctx, pub.Owner, pub.Repo, pub.CheckName, pub.HeadSHA)
+		run, err = p.gh.StartCheckRun(ctx, pub.Owner, pub.Repo, pub.CheckName, pub.HeadSHA, pub.CheckExternalID)
 	}
 	if err == nil {
 		p.runID = run.ID
@@ -204,6 +204,16 @@ func (p *publisher) checkRun(ctx context.Context, pub github.Publication, s stre
 	delete(p.r.failures, ChannelCheckRun) // an earlier failure to start is made good
 }
 
+// checkExternalID names this run attempt's check run for this suite, so that a run whose
+// create answer was lost is found again and never taken for another attempt's: ""
+// outside Actions.
+func (r *runner) checkExternalID() string {
+	if r.runID == 0 {
+		return ""
+	}
+	return fmt.Sprintf("evalgate/%d/%d/%s", r.runID, r.runAttempt, r.in.CheckName)
+}
+
 // fail concludes the check run as failed when the check itself could not run, so a
 // required check never stays in progress.
 func (p *publisher) fail(ctx context.Context, cause error) {
@@ -212,10 +222,11 @@ func (p *publisher) fail(ctx context.Context, cause error) {
 	}
 	p.checkRun(ctx, github.Publication{
 		Owner: p.r.owner, Repo: p.r.repo, HeadSHA: p.headSHA,
-		CheckName:    p.r.in.CheckName,
-		Conclusion:   github.ConclusionFailure,
-		CheckTitle:   "evalgate could not run",
-		CheckSummary: "evalgate stopped before judging this commit:\n\n" + quoteError(cause) + "\nSee the job summary and the workflow log.",
+		CheckName:       p.r.in.CheckName,
+		CheckExternalID: p.r.checkExternalID(),
+		Conclusion:      github.ConclusionFailure,
+		CheckTitle:      "evalgate could not run",
+		CheckSummary:    "evalgate stopped before judging this commit:\n\n" + quoteError(cause) + "\nSee the job summary and the workflow log.",
 	}, stretchFinal)
 }
 

@@ -20,35 +20,45 @@ type CheckRun struct {
 
 // StartCheckRun creates check run name on commit headSHA in status in_progress, so the
 // pull request shows evalgate at work, and a required check cannot pass while it runs.
+// externalID, unique to this run attempt (see Publication.CheckExternalID), finds the
+// run again; "" means none.
 //
 // A create GitHub may have done although the answer said otherwise (a 5xx, a lost
-// answer) is not sent again blindly: FindCheckRun looks for the run first, so no
-// orphan stays in progress.
-func (c *Client) StartCheckRun(ctx context.Context, owner, repo, name, headSHA string) (CheckRun, error) {
+// answer, a 201 without a body or an id) is not sent again blindly: FindCheckRun looks
+// for the run first, so no orphan stays in progress.
+func (c *Client) StartCheckRun(ctx context.Context, owner, repo, name, headSHA, externalID string) (CheckRun, error) {
 	op := fmt.Sprintf("create check run %q on %s/%s@%s", name, owner, repo, headSHA)
 	for attempt := 1; ; attempt++ {
-		run, _, err := c.gh.Checks.CreateCheckRun(withoutBlindRetry(ctx), owner, repo, gh.CreateCheckRunOptions{
-			Name:    name,
-			HeadSHA: headSHA,
-			Status:  gh.String("in_progress"),
-		})
-		if err == nil {
+		opts := gh.CreateCheckRunOptions{Name: name, HeadSHA: headSHA, Status: gh.String("in_progress")}
+		if externalID != "" {
+			opts.ExternalID = gh.String(externalID)
+		}
+		run, _, err := c.gh.Checks.CreateCheckRun(withoutBlindRetry(ctx), owner, repo, opts)
+		if err == nil && run.GetID() != 0 {
 			return CheckRun{ID: run.GetID(), HTMLURL: run.GetHTMLURL()}, nil
 		}
-		if !mayHaveLanded(err) || attempt == maxCreateAttempts || ctx.Err() != nil {
+		if err != nil && (!mayHaveLanded(err) || attempt == maxCreateAttempts || ctx.Err() != nil) {
 			return CheckRun{}, classify(err, op)
 		}
-		if found, ok, ferr := c.FindCheckRun(ctx, owner, repo, name, headSHA); ferr != nil {
+		found, ok, ferr := c.FindCheckRun(ctx, owner, repo, name, headSHA, externalID)
+		switch {
+		case ferr != nil && err != nil:
 			return CheckRun{}, classify(err, op)
-		} else if ok {
+		case ferr != nil:
+			return CheckRun{}, fmt.Errorf("%s: GitHub's answer names no check run, and looking for it failed: %w", op, ferr)
+		case ok:
 			return found, nil
+		case err == nil && attempt == maxCreateAttempts:
+			return CheckRun{}, fmt.Errorf("%s: GitHub's answers name no check run, and none is listed", op)
 		}
 	}
 }
 
 // FindCheckRun returns the newest check run named name on commit headSHA that is still
 // in progress, if there is one: a run a start whose answer was lost may have made.
-func (c *Client) FindCheckRun(ctx context.Context, owner, repo, name, headSHA string) (CheckRun, bool, error) {
+// A non-empty externalID must match too, so a run of another attempt or workflow is
+// never taken for this one's.
+func (c *Client) FindCheckRun(ctx context.Context, owner, repo, name, headSHA, externalID string) (CheckRun, bool, error) {
 	res, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, owner, repo, headSHA, &gh.ListCheckRunsOptions{
 		CheckName: gh.String(name), Status: gh.String("in_progress"), Filter: gh.String("latest"),
 	})
@@ -57,7 +67,8 @@ func (c *Client) FindCheckRun(ctx context.Context, owner, repo, name, headSHA st
 	}
 	var newest *gh.CheckRun
 	for _, r := range res.CheckRuns {
-		if r.GetName() == name && r.GetStatus() == "in_progress" && (newest == nil || r.GetID() > newest.GetID()) {
+		if r.GetName() == name && r.GetStatus() == "in_progress" && (externalID == "" || r.GetExternalID() == externalID) &&
+			r.GetID() != 0 && (newest == nil || r.GetID() > newest.GetID()) {
 			newest = r
 		}
 	}

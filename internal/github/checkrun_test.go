@@ -174,7 +174,7 @@ func TestStartCheckRunAnsweredBadly(t *testing.T) {
 		}
 		reply(t, w, http.StatusOK, res)
 	})
-	run, err := f.client(time.Now()).StartCheckRun(context.Background(), "o", "r", "evalgate", "abc")
+	run, err := f.client(time.Now()).StartCheckRun(context.Background(), "o", "r", "evalgate", "abc", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func TestContract(t *testing.T) {
 	pub := Publication{
 		Owner: "o", Repo: "r", PRNumber: 1, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
 		Marker: "<!-- evalgate:suite=tutor -->", CommentBody: "## evalgate\n✅ pass", CommentMode: CommentAlways,
-		CheckName: "evalgate: tutor", Conclusion: ConclusionFailure, CheckTitle: "score dropped",
+		CheckName: "evalgate: tutor", CheckExternalID: "evalgate/1/1/tutor", RunID: 1, RunAttempt: 1, Conclusion: ConclusionFailure, CheckTitle: "score dropped",
 		CheckSummary: "summary", CheckText: "text", Annotations: annotations(120),
 	}
 	for _, l := range []Level{LevelNotice, LevelWarning} {
@@ -154,7 +154,7 @@ func TestContract(t *testing.T) {
 	}{
 		{name: "Publish", run: func() error { _, err := c.Publish(ctx, pub); return err }},
 		{name: "FindCheckRun", run: func() error {
-			_, _, err := c.FindCheckRun(ctx, "o", "r", pub.CheckName, pub.HeadSHA)
+			_, _, err := c.FindCheckRun(ctx, "o", "r", pub.CheckName, pub.HeadSHA, pub.CheckExternalID)
 			return err
 		}},
 		{name: "update comment", run: func() error {

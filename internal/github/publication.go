@@ -89,6 +89,9 @@ type Publication struct {
 
 	// CheckName names the check run, one per suite. Empty means no check run.
 	CheckName string
+	// CheckExternalID is the check run's external id, unique to this run attempt and
+	// suite, by which a run whose create answer was lost is found again; "" means none.
+	CheckExternalID string
 	// CheckRunID is a check run already started with StartCheckRun; 0 means Publish
 	// starts one.
 	CheckRunID   int64

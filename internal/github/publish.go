@@ -27,7 +27,7 @@ func (c *Client) Publish(ctx context.Context, p Publication) (Published, error) 
 		run := CheckRun{ID: p.CheckRunID}
 		var err error
 		if run.ID == 0 {
-			run, err = c.StartCheckRun(ctx, p.Owner, p.Repo, p.CheckName, p.HeadSHA)
+			run, err = c.StartCheckRun(ctx, p.Owner, p.Repo, p.CheckName, p.HeadSHA, p.CheckExternalID)
 		}
 		if err == nil {
 			run, err = c.CompleteCheckRun(ctx, run.ID, p)

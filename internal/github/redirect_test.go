@@ -34,7 +34,7 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 			if url != "" {
 				t.Errorf("comment URL %q; want none", url)
 			}
-			_, err = c.StartCheckRun(ctx, "o", "r", "evalgate", "abc")
+			_, err = c.StartCheckRun(ctx, "o", "r", "evalgate", "abc", "")
 			checkRedirectRefused(t, err, f.srv.URL, away.URL)
 
 			away.CheckUntouched(t)

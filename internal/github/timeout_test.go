@@ -110,7 +110,7 @@ func TestRetryAfterBeyondTheBudget(t *testing.T) {
 		reply(t, w, http.StatusTooManyRequests, map[string]string{"message": "You have exceeded a secondary rate limit"})
 	})
 	start := time.Now()
-	_, err := f.client(time.Now()).StartCheckRun(context.Background(), "o", "r", "evalgate", "abc")
+	_, err := f.client(time.Now()).StartCheckRun(context.Background(), "o", "r", "evalgate", "abc", "")
 	var we *WaitError
 	if !errors.As(err, &we) || we.Wait != time.Hour || we.Status != http.StatusTooManyRequests {
 		t.Fatalf("err = %v, want a WaitError for 1h", err)
@@ -188,7 +188,7 @@ func TestRetryWritesThatNeverLeft(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = c.StartCheckRun(context.Background(), "o", "r", "evalgate", "abc")
+			_, err = c.StartCheckRun(context.Background(), "o", "r", "evalgate", "abc", "")
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("err = %v, want %q", err, tt.wantErr)
 			}
