@@ -223,7 +223,11 @@ func (f *fakeGitHub) routes() {
 		f.reply(w, http.StatusOK, &gh.RepositoryPermissionLevel{Permission: gh.String(perm), User: &gh.User{Login: gh.String(r.PathValue("user"))}})
 	})
 
-	// The sticky comment.
+	// The sticky comment. A workflow's GITHUB_TOKEN may not read GET /user: its
+	// comments are github-actions[bot]'s.
+	f.mux.HandleFunc("GET /user", func(w http.ResponseWriter, r *http.Request) {
+		f.reply(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+	})
 	f.mux.HandleFunc("GET "+issue+"/comments", func(w http.ResponseWriter, r *http.Request) {
 		out := f.comments
 		if out == nil {
@@ -234,7 +238,7 @@ func (f *fakeGitHub) routes() {
 	f.mux.HandleFunc("POST "+issue+"/comments", func(w http.ResponseWriter, r *http.Request) {
 		in := e2eDecode[gh.IssueComment](t, r)
 		f.lastID++
-		c := &gh.IssueComment{ID: gh.Int64(f.lastID), Body: in.Body,
+		c := &gh.IssueComment{ID: gh.Int64(f.lastID), Body: in.Body, User: &gh.User{Login: gh.String("github-actions[bot]")},
 			CreatedAt: &gh.Timestamp{Time: time.Date(2025, 6, 12, 9, 30, len(f.comments), 0, time.UTC)},
 			HTMLURL:   gh.String(fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", e2eOwner, e2eRepo, e2ePR, f.lastID))}
 		f.comments = append(f.comments, c)
@@ -715,9 +719,11 @@ func TestActionE2E(t *testing.T) {
 			"GET /contents/" + tutorBaseline + base,
 			"GET /contents/baselines/tutor-capstone.history.jsonl" + base, // the score's history, as of the base commit
 			"PATCH /check-runs/1",
+			"GET /user", // whose comments are the action's own (GITHUB_TOKEN: 403, so github-actions[bot])
 			"GET /issues/42/comments?page=1&per_page=100",
 			"GET /issues/42/comments?page=1&per_page=100", // listed again just before creating
 			"POST /issues/42/comments",
+			"GET /issues/42/comments?page=1&per_page=100", // and after: no racing duplicate
 		})
 		comment := onlyComment(t, f)
 		if !strings.HasPrefix(comment, tutorMarker+"\n### ❌ evalgate · tutor-capstone: blocked") {
@@ -1170,6 +1176,8 @@ func onlyComment(t *testing.T, f *fakeGitHub) string {
 func wantSummary(t *testing.T, run actionRun, comment string) {
 	t.Helper()
 	want := strings.TrimPrefix(comment, tutorMarker+"\n")
+	// The comment's last line is its hidden run stamp, which orders racing runs.
+	want = regexp.MustCompile(`\n<!-- evalgate:run=[0-9]+\.[0-9]+ -->$`).ReplaceAllString(want, "")
 	if diff := cmp.Diff(strings.TrimSpace(want), strings.TrimSpace(run.summary)); diff != "" {
 		t.Errorf("job summary differs from the comment (-comment +summary):\n%s", diff)
 	}

@@ -22,7 +22,7 @@ import (
 //
 // Two runs may publish at once (a re-run, a push during a run). They converge on one
 // comment holding the later run's body: the later run is the one with the greater
-// (p.RunID, p.RunAttempt), stamped in a hidden line under the marker, whichever of the
+// (p.RunID, p.RunAttempt), stamped in a hidden last line, whichever of the
 // two finishes first. After every write the comments are listed again, once the write
 // has had time to land everywhere (twice as long as it took), and until that listing
 // shows the result:
@@ -99,19 +99,19 @@ type sticky struct {
 	lastURL string
 }
 
-// compose returns the comment body: the marker, the run stamp, then body (without a
-// marker of its own), cut to GitHub's limit.
+// compose returns the comment body: the marker, then body (without a marker of its
+// own) cut to GitHub's limit, then the run stamp on the last line.
 func (s *sticky) compose(body string) string {
 	body = strings.TrimLeft(body, " \t\r\n")
 	if strings.HasPrefix(body, s.p.Marker) {
 		body = strings.TrimLeft(strings.TrimPrefix(body, s.p.Marker), " \t")
 		body = strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")
 	}
-	head := s.p.Marker + "\n"
+	stamp := ""
 	if s.stamp.id > 0 {
-		head += s.stamp.line() + "\n"
+		stamp = "\n" + s.stamp.line()
 	}
-	return Truncate(head+body, maxCommentLength-1, TruncationNote)
+	return Truncate(s.p.Marker+"\n"+body, maxCommentLength-1-len(stamp), TruncationNote) + stamp
 }
 
 // converge settles found (the stickies, oldest first, after a listing or a create) into
@@ -258,16 +258,12 @@ func (r runStamp) line() string {
 	return fmt.Sprintf("<!-- evalgate:run=%d.%d -->", r.id, r.attempt)
 }
 
-// stampLine matches the run stamp, the line after the marker.
-var stampLine = regexp.MustCompile(`^<!-- evalgate:run=([0-9]{1,18})\.([0-9]{1,9}) -->\r?$`)
+// stampLine matches the run stamp, a sticky's last line.
+var stampLine = regexp.MustCompile(`(?:^|\n)<!-- evalgate:run=([0-9]{1,18})\.([0-9]{1,9}) -->\s*$`)
 
-// stampOf reads the run stamp of a sticky's body: its second line.
+// stampOf reads the run stamp of a sticky's body.
 func stampOf(body string) runStamp {
-	lines := strings.SplitN(strings.TrimLeft(body, " \t\r\n"), "\n", 3)
-	if len(lines) < 2 {
-		return runStamp{}
-	}
-	m := stampLine.FindStringSubmatch(lines[1])
+	m := stampLine.FindStringSubmatch(body)
 	if m == nil {
 		return runStamp{}
 	}

@@ -120,7 +120,7 @@ func TestUpsertCommentConcurrentRuns(t *testing.T) {
 			// comment, older than any sticky of these runs.
 			s.addBy("octocat", testMarker+"\nI pasted the marker")
 			if trial%2 == 1 {
-				s.add(testMarker + "\n<!-- evalgate:run=90.1 -->\nscore from an earlier run")
+				s.add(testMarker + "\nscore from an earlier run\n<!-- evalgate:run=90.1 -->")
 			}
 			// The later run: a newer workflow run, or (every third trial) a re-run.
 			earlier, later := runStamp{100, 1}, runStamp{101, 1}

@@ -1,7 +1,9 @@
 package github
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -102,7 +104,18 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		resp, err, sent := t.attempt(r)
+		malformed := false
+		if err == nil && wantsJSON(req, resp) {
+			if malformed, err = bufferJSON(resp); err != nil {
+				resp = nil
+			}
+		}
 		wait, retry, asked := t.retryWait(req, resp, err, sent, attempt)
+		if malformed {
+			// An HTML error page or a cut-off body with a 200: a proxy's or a
+			// replica's hiccup. A read is asked again, as for a 5xx.
+			wait, retry, asked = backoff(attempt), true, false
+		}
 		if !retry || t.budget < 0 || !replayable(req) {
 			return resp, err
 		}
@@ -174,10 +187,7 @@ func (b *timedBody) Close() error {
 // retryWait says whether the outcome of attempt deserves another try, after how long,
 // and whether GitHub asked for that wait.
 func (t *retryTransport) retryWait(req *http.Request, resp *http.Response, err error, sent bool, attempt int) (wait time.Duration, retry, asked bool) {
-	backoff := retryMinBackoff << attempt
-	if backoff > retryMaxBackoff || backoff <= 0 {
-		backoff = retryMaxBackoff
-	}
+	backoff := backoff(attempt)
 	if err != nil {
 		if req.Context().Err() != nil {
 			return 0, false, false
@@ -220,6 +230,43 @@ func (t *retryTransport) retryWait(req *http.Request, resp *http.Response, err e
 		}
 	}
 	return 0, false, false
+}
+
+// backoff is the wait before retry number attempt+1 when GitHub named none.
+func backoff(attempt int) time.Duration {
+	b := retryMinBackoff << attempt
+	if b > retryMaxBackoff || b <= 0 || attempt > 30 {
+		b = retryMaxBackoff
+	}
+	return b
+}
+
+// maxJSONAnswer bounds a JSON answer read to check it (a page of 100 comments of
+// 65,536 characters is about 26 MB with JSON escapes).
+const maxJSONAnswer = 128 << 20
+
+// wantsJSON reports whether resp answers with 200 a read whose answer must be JSON:
+// its body is checked before it is handed on. Every read here asks for JSON (go-github
+// spells some of its preview types without "+json") but a raw file read.
+func wantsJSON(req *http.Request, resp *http.Response) bool {
+	accept := req.Header.Get("Accept")
+	return req.Method == http.MethodGet && resp.StatusCode == http.StatusOK &&
+		!strings.Contains(accept, ".raw") && !strings.Contains(accept, "octet-stream")
+}
+
+// bufferJSON reads resp's body (at most maxJSONAnswer bytes) and puts it back, and
+// reports whether it is not JSON. err is a failure to read it.
+func bufferJSON(resp *http.Response) (malformed bool, err error) {
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer+1))
+	resp.Body.Close()
+	if err != nil {
+		return false, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	if len(b) > maxJSONAnswer {
+		return false, fmt.Errorf("an answer of more than %d MiB", maxJSONAnswer>>20)
+	}
+	return !json.Valid(b), nil
 }
 
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.
