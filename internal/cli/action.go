@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -16,7 +17,6 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/report"
-	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // maxAnnotatedItems bounds the annotations on newly failing items (the check run batches
@@ -46,78 +46,190 @@ func (c *CLI) action(args []string) int {
 	return ghaction.Run(context.Background(), ghaction.Env{Getenv: c.Getenv, Stdout: c.Stdout}, safe.actionCheck, safe.actionBaseline)
 }
 
-// actionCheck is evalgate check for the action: the gates from the base commit, the
-// baseline from the base commit, the report written for upload, the comment rendered.
+// actionCheck is evalgate check for the action. A pull request is judged by the gate
+// of its base commit, all of it (the config, its suite, scoring and grading systems,
+// rubric tests and judges, and the baseline), with its own results; where its own
+// definition differs, that is scored beside it as a proposed gate, which decides only
+// once a maintainer accepts it.
 func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghaction.Outcome, error) {
+	defs, err := c.actionGates(ctx, in)
+	defer defs.cleanup()
+	if err != nil {
+		return nil, err
+	}
+	gr, err := c.loadGate(in, defs.gate, defs.base)
+	if err != nil {
+		return nil, defs.wrap(err, defs.gate)
+	}
+	if in.Privileged && in.FirstAdoption {
+		if why := unsafeJudges(&config.Config{}, gr.l.Config); why != "" {
+			return nil, fmt.Errorf("this pull request adds evalgate under a privileged event (pull_request_target or workflow_run), so its own gate applies, and %s. "+
+				"Merge the config first, or let its judges replay their cache", strings.TrimPrefix(why, "its "))
+		}
+	}
+	var proposed *gateRun
+	var prop *report.ProposedGate
+	if defs.proposed != nil {
+		if proposed, err = c.loadGate(in, *defs.proposed, false); err != nil {
+			// The pull request's own definition does not load: the base gate decides,
+			// and the comment says why the proposed one could not be scored.
+			prop = &report.ProposedGate{Config: defs.proposed.repoConfig, BaseConfig: defs.gate.repoConfig, AcceptLabel: in.AcceptLabel,
+				NotScored: "it does not load: " + defs.errText(err, *defs.proposed)}
+			proposed = nil
+		} else {
+			prop = proposedGate(in, gr, proposed)
+			gr.opts.Unscored = addedItems(gr, proposed)
+		}
+	}
+	r, err := gr.check(ctx, c, in)
+	if err != nil {
+		return nil, defs.wrap(err, defs.gate)
+	}
+	defer r.Close()
+	final := r
+	accepted := false
+	if proposed != nil && prop.NotScored == "" {
+		pr, err := proposed.check(ctx, c, in)
+		if err != nil {
+			prop.NotScored = "scoring it failed: " + defs.errText(err, *defs.proposed)
+		} else {
+			defer pr.Close()
+			prop.Scored, prop.Verdict, prop.Blocks, prop.Score = true, pr.Verdict.Status, pr.Verdict.Blocks, pr.Summary.Mean
+			if in.AcceptedBy != "" {
+				// Accepted: the pull request is judged by the gate it proposes.
+				prop.AcceptedBy = in.AcceptedBy
+				pr.Verdict = gate.AcceptProposed(pr.Verdict, in.AcceptedBy, in.AcceptLabel, prop.Short())
+				final, accepted = pr, true
+			}
+		}
+	}
+	final.Proposed = prop
+	out, err := c.actionOutcome(final, in)
+	if err != nil {
+		return nil, err
+	}
+	out.ProposedAccepted = accepted
+	return out, nil
+}
+
+// gateRun is one gate definition loaded with the run's results, ready to check.
+type gateRun struct {
+	def    gateDef
+	l      *Loaded
+	opts   CheckOptions
+	source string // where the baseline came from
+	base   bool   // the base commit's definition (its errors are to be fixed there)
+	tmp    []string
+}
+
+// loadGate loads def's config with the pull request's results (the results input, or
+// the results the config names, in the workspace) and finds its baseline: the one its
+// config names as of the base commit.
+func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun, error) {
 	now, err := c.reportTime("")
 	if err != nil {
 		return nil, err
 	}
-	opts := CheckOptions{Config: in.ConfigPath, Results: in.Results,
+	opts := CheckOptions{Config: def.config(), Results: in.Results,
 		Baseline: in.BaselinePath, Now: now, CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{}),
 		AcceptedBy: in.AcceptedBy, AcceptLabel: in.AcceptLabel,
 		RequireBaseline: in.RequireBaseline,
 		// A pull request whose base commit has no config adds evalgate: a missing
 		// baseline never fails it.
-		FirstAdoption: in.ReadBase != nil && in.BaseConfigPath == "",
+		FirstAdoption: in.FirstAdoption,
 		// Progress of a long scoring goes to the job's log, never into the comment.
 		Progress: c.meter(false, "scoring", "records", "building the report")}
+	if len(opts.Results) == 0 && len(in.Reports) == 0 && def.commit != "" {
+		// The config's own results: the run's, in the workspace, where the config
+		// would stand.
+		data, err := os.ReadFile(def.config())
+		if err != nil {
+			return nil, err
+		}
+		if refs, err := config.ReferencesOf(def.repoConfig, data); err == nil {
+			for _, p := range refs.Results {
+				if rp, ok := treePath(path.Dir(def.repoConfig), p); ok {
+					opts.Results = append(opts.Results, filepath.Join(in.Root, filepath.FromSlash(rp)))
+				}
+			}
+		}
+	}
 	imp, err := c.actionImport()
 	if err != nil {
 		return nil, err
 	}
 	opts.Import = imp
-	var l *Loaded
+	g := &gateRun{def: def, opts: opts, source: in.BaselineSource, base: base}
 	if len(in.Reports) > 0 {
 		// A report already scored (merged shards): the config alone, as check --report.
-		opts.Progress = c.meter(false, "merging", "items", "building the report")
-		l, err = loadConfigOnly(opts)
+		g.opts.Progress = c.meter(false, "merging", "items", "building the report")
+		g.l, err = loadConfigOnly(g.opts)
 	} else {
-		l, err = Load(opts)
+		g.l, err = Load(g.opts)
 	}
 	if err != nil {
 		return nil, err
 	}
-	base, source := l.Config, in.BaselineSource
-	if in.BaseConfigPath != "" {
-		if base, err = c.baseConfig(in); err != nil {
-			return nil, err
-		}
-		l.Config.Grading = base.Grading
+	if in.Privileged {
+		// Nothing privileged runs a command a pull request could have written.
+		g.l.Config.Run = nil
 	}
+	return g, nil
+}
+
+// check scores, compares and gates g.
+func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*report.Report, error) {
+	defer func() {
+		for _, p := range g.tmp {
+			os.Remove(p)
+		}
+	}()
+	cfg := g.l.Config
+	opts := g.opts
 	if in.BaselinePath == "" && in.ReadBase != nil {
-		// A pull request: the baseline the base commit's config names, as of the base
+		// A pull request: the baseline the definition's config names, as of the base
 		// commit. The pull request's own copy never counts, so it cannot move its own bar.
-		path, src, missing, err := c.baseBaseline(ctx, in, base)
+		p, src, missing, err := c.baseBaseline(ctx, in, cfg, g.def)
 		if err != nil {
 			return nil, err
 		}
-		opts.Baseline, opts.BaselineMissing, source = path, missing.why, src
+		opts.Baseline, opts.BaselineMissing, g.source = p, missing.why, src
 		opts.MissingBaseline = missing.path
-		if path != "" {
-			defer os.Remove(path)
+		if p != "" {
+			g.tmp = append(g.tmp, p)
 		}
 	}
 	var r *report.Report
+	var err error
 	if len(in.Reports) > 0 {
-		r, err = l.checkReports(ctx, opts, in.Reports)
+		r, err = g.l.checkReports(ctx, opts, in.Reports)
 	} else {
-		r, err = l.Check(ctx, opts)
+		r, err = g.l.Check(ctx, opts)
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	if in.BaselinePath == "" && in.ReadBase != nil && base.Baseline != "" {
-		// The score's history beside the base commit's baseline, read as of the base
-		// commit too: the comment sets the last releases next to this pull request.
-		if r.History, err = c.baseHistory(ctx, in, base); err != nil {
+	if in.BaselinePath == "" && in.ReadBase != nil && cfg.Baseline != "" {
+		// The score's history beside the baseline, read as of the base commit too: the
+		// comment sets the last releases next to this pull request.
+		if r.History, err = c.baseHistory(ctx, in, cfg, g.def); err != nil {
+			r.Close()
 			return nil, err
 		}
 	}
-	if source != "" && r.Comparison != nil {
-		r.Comparison.BaselineFile = source
+	if g.source != "" && r.Comparison != nil {
+		r.Comparison.BaselineFile = g.source
 	}
+	if rp, ok := g.def.repoPath(r.SuiteFile); ok && g.def.commit != "" {
+		// The suite as of a commit: its lines are shown where the workspace has it.
+		r.SuiteFile = filepath.Join(in.Root, filepath.FromSlash(rp))
+	}
+	r.Command = g.def.repoConfig // replaced by workspacePaths
+	return r, nil
+}
+
+// actionOutcome writes r's report files and renders what the action publishes.
+func (c *CLI) actionOutcome(r *report.Report, in ghaction.CheckInput) (*ghaction.Outcome, error) {
 	// Annotations take the workspace's absolute suite path (ghaction makes it relative
 	// to the repository); what people read takes the relative one.
 	anns := annotations(r)
@@ -152,54 +264,33 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 	} else {
 		out.Changed = true
 	}
+	out.Changed = out.Changed || r.Proposed != nil
 	out.Annotations = anns
 	return out, nil
 }
 
-// baseConfig reads the config as of the base commit (in.BaseConfigPath, a temporary
-// copy) as if it stood where the workspace's config does, so that its relative paths
-// (the suite, a json_schema file, the baseline) resolve in the workspace as
-// ghaction.CheckInput documents; beside the temporary copy there is nothing.
-func (c *CLI) baseConfig(in ghaction.CheckInput) (*config.Config, error) {
-	data, err := safeio.ReadFile(in.BaseConfigPath, "config", safeio.MaxSmallFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := config.Parse(in.ConfigPath, data, c.judgeEnv(&common{}))
-	if err != nil {
-		// Typed, so that the job summary says to fix it on the base branch.
-		rel := in.ConfigPath
-		if r, rerr := filepath.Rel(c.workspaceRoot(), in.ConfigPath); rerr == nil && !strings.HasPrefix(r, "..") {
-			rel = filepath.ToSlash(r)
-		}
-		return nil, &ghaction.BaseError{Path: rel, Err: err}
-	}
-	return cfg, nil
-}
-
-// baseBaseline fetches the baseline that cfg (the base commit's config, when there is
-// one) names, as of the base commit, into a temp file. It returns ("", why, nil) when
-// the base has none yet. source says where it came from ("baselines/x.json@f95f852").
-func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config) (path, source string, missing baseMissing, err error) {
+// baseBaseline fetches the baseline that cfg (a gate definition's config, in def)
+// names, as of the base commit, into a temp file. It returns ("", why, nil) when the
+// base has none yet. source says where it came from ("baselines/x.json@f95f852").
+func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config, def gateDef) (path, source string, missing baseMissing, err error) {
 	if cfg.Baseline == "" {
 		return "", "", baseMissing{why: "no baseline configured: set `baseline:` in the config, and refresh it on release (mode: baseline)"}, nil
 	}
-	root := c.workspaceRoot()
 	abs, _ := filepath.Abs(cfg.Path(cfg.Baseline))
-	rel, err := filepath.Rel(root, abs)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return "", "", baseMissing{}, fmt.Errorf("baseline %s is outside the workspace %s", abs, root)
+	rel, ok := def.repoPath(abs)
+	if !ok {
+		return "", "", baseMissing{}, fmt.Errorf("baseline %s is outside the repository", cfg.Baseline)
 	}
-	rel = filepath.ToSlash(rel)
 	data, err := in.ReadBase(ctx, rel)
 	if errors.Is(err, github.ErrNotFound) {
-		if _, err := os.Stat(abs); err == nil {
+		ws := filepath.Join(in.Root, filepath.FromSlash(rel))
+		if _, err := os.Stat(ws); err == nil {
 			// The pull request adds it: it is the baseline from the merge on.
 			return "", "", baseMissing{why: fmt.Sprintf("no baseline at %s on the base branch yet: this pull request adds it, and it is compared with once merged", rel)}, nil
 		}
 		why := "baseline " + rel + " does not exist on the base branch or in this pull request"
-		if near := nearestExisting(abs); near != "" {
-			if r, err := filepath.Rel(root, near); err == nil {
+		if near := nearestExisting(ws); near != "" {
+			if r, err := filepath.Rel(in.Root, near); err == nil {
 				why += " (did you mean " + filepath.ToSlash(r) + "?)"
 			}
 		}
@@ -356,15 +447,14 @@ func safeName(s string) string {
 	}, s)
 }
 
-// baseHistory reads the history file beside the base config's baseline as of the base
+// baseHistory reads the history file beside the definition's baseline as of the base
 // commit; none there is an empty history.
-func (c *CLI) baseHistory(ctx context.Context, in ghaction.CheckInput, cfg *config.Config) ([]history.Record, error) {
+func (c *CLI) baseHistory(ctx context.Context, in ghaction.CheckInput, cfg *config.Config, def gateDef) ([]history.Record, error) {
 	abs, _ := filepath.Abs(history.PathFor(cfg.Path(cfg.Baseline)))
-	rel, err := filepath.Rel(c.workspaceRoot(), abs)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	rel, ok := def.repoPath(abs)
+	if !ok {
 		return nil, nil
 	}
-	rel = filepath.ToSlash(rel)
 	data, err := in.ReadBase(ctx, rel)
 	if errors.Is(err, github.ErrNotFound) {
 		return nil, nil

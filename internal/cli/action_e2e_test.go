@@ -447,6 +447,7 @@ func runActionIn(t *testing.T, bin string, f *fakeGitHub, spec actionSpec, dir, 
 		"GITHUB_SHA=" + sha,
 		"GITHUB_STEP_SUMMARY=" + summaryPath,
 		"GITHUB_WORKFLOW=evalgate",
+		"GITHUB_WORKFLOW_REF=" + e2eOwner + "/" + e2eRepo + "/" + e2eWorkflow + "@" + ref,
 		"GITHUB_WORKSPACE=" + run.workspace,
 		"RUNNER_TEMP=" + run.tmp,
 	}
@@ -597,14 +598,19 @@ func projectFiles(t *testing.T, root string, paths ...string) map[string]string 
 // config and baseline, as committed.
 func baseFiles(t *testing.T) map[string]string {
 	t.Helper()
-	return map[string]string{
+	files := projectFiles(t, repoRoot, "examples/tutor-capstone/suite.yaml", "examples/tutor-capstone/schema.json", "examples/tutor-capstone/rubric_tests.yaml")
+	for k, v := range map[string]string{
 		"evalgate.yaml": e2eRead(t, filepath.Join(repoRoot, "evalgate.yaml")),
+		e2eWorkflow:     e2eWorkflowYAML,
 		tutorBaseline:   e2eRead(t, filepath.Join(repoRoot, filepath.FromSlash(tutorBaseline))),
 		// Two releases of history beside it (the PR comment's history line).
 		"baselines/tutor-capstone.history.jsonl": `{"release":"refs/tags/v1.0.0","date":"2026-01-05T10:00:00Z","commit":"1111111","mean":0.95,"std":0.01,"runs":3,"pass_rate":0.9,"dimensions":{},"scoringSystem":"scoringSystem/1.0.0","gradingSystem":"gradingSystem/1.0.0","rubric_hash":""}
 {"release":"refs/tags/v1.1.0","date":"2026-02-05T10:00:00Z","commit":"2222222","mean":0.975,"std":0.0,"runs":3,"pass_rate":0.95,"dimensions":{},"scoringSystem":"scoringSystem/1.0.0","gradingSystem":"gradingSystem/1.0.0","rubric_hash":""}
 `,
+	} {
+		files[k] = v
 	}
+	return files
 }
 
 // readOutputs parses GITHUB_OUTPUT: "name<<DELIMITER\nvalue\nDELIMITER\n" entries.
@@ -667,6 +673,22 @@ func e2eMkdir(t *testing.T, dir string) {
 	}
 }
 
+// The workflow that runs the action (GITHUB_WORKFLOW_REF), as the base commit has it:
+// its evalgate step uses the default config and working directory.
+const (
+	e2eWorkflow     = ".github/workflows/evalgate.yml"
+	e2eWorkflowYAML = `on: pull_request
+jobs:
+  gate:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: evalgate/evalgate@v1
+        with:
+          results: results/*.jsonl
+`
+)
+
 // What the tutor example's runs look like from GitHub.
 const (
 	tutorSuite  = "examples/tutor-capstone/suite.yaml"
@@ -711,11 +733,17 @@ func TestActionE2E(t *testing.T) {
 		}
 		base := "?ref=" + e2eBase
 		wantCalls(t, f.takeCalls(), []string{
-			"POST /check-runs", // in progress before anything is scored
+			"POST /check-runs",                 // in progress before anything is scored
+			"GET /contents/" + e2eWorkflow + base, // which config the base commit's workflow gates with
 			"GET /contents/evalgate.yaml" + base,
 			"GET /pulls/42/files?page=1&per_page=100",
 			"GET /pulls/42/files?page=2&per_page=100",
 			"GET /pulls/42", // its labels, for the accept label
+			// The gate, all of it, as of the base commit: the config and every file it names.
+			"GET /contents/evalgate.yaml" + base,
+			"GET /contents/" + tutorSuite + base,
+			"GET /contents/examples/tutor-capstone/rubric_tests.yaml" + base,
+			"GET /contents/examples/tutor-capstone/schema.json" + base,
 			"GET /contents/" + tutorBaseline + base,
 			"GET /contents/baselines/tutor-capstone.history.jsonl" + base, // the score's history, as of the base commit
 			"PATCH /check-runs/1",
@@ -867,7 +895,8 @@ func TestActionE2E(t *testing.T) {
 		wantCheckRun(t, f, 1, "failure", "blocked")
 		comment := onlyComment(t, f)
 		want := tutorMarker + "\n> [!WARNING]\n> This pull request changes what the gate is read from: `" + tutorBaseline + "`, `evalgate.yaml`. " +
-			"The baseline and the gates used here come from the base commit `" + e2eBase[:7] + "`; the changes apply once merged.\n"
+			"The gate used here (`evalgate.yaml` with every file it names, and the baseline) comes from the base commit `" + e2eBase[:7] + "`; " +
+			"the changes apply once merged, or once a maintainer accepts them as a proposed gate.\n"
 		if !strings.HasPrefix(comment, want) {
 			t.Errorf("the comment does not say first that the pull request changes its gate; want prefix\n%s\ngot:\n%s", want, comment)
 		}
@@ -900,9 +929,9 @@ func TestActionE2E(t *testing.T) {
 		run := runAction(t, bin, f, spec)
 		wantExit(t, run, 1)
 		wantOutputs(t, run, map[string]string{"score": "0.9425", "baseline-score": "0.9750", "verdict": "fail"})
-		calls := f.takeCalls()
-		if slices.Contains(calls, "GET /contents/baselines/old.json?ref="+e2eBase) {
-			t.Errorf("the baseline the head's config names was read; calls:\n%s", strings.Join(calls, "\n"))
+		// The head's baseline is the proposed gate's: shown beside it, never deciding.
+		if comment := onlyComment(t, f); !strings.Contains(comment, "<code>baselines/tutor-capstone.json</code> → <code>baselines/old.json</code>") {
+			t.Errorf("the comment does not show the proposed baseline change:\n%s", comment)
 		}
 		if got := wantReport(t, run, "fail", "0.9425"); got.Comparison.BaselineFile != tutorBaseline+"@"+e2eBase[:7] {
 			t.Errorf("report: baseline_file %q; want %s@%s", got.Comparison.BaselineFile, tutorBaseline, e2eBase[:7])

@@ -70,6 +70,9 @@ type CheckOptions struct {
 	Progress *progress.Meter
 	// JSONOnly: the report is only written as JSON (report.Options.JSONOnly).
 	JSONOnly bool
+	// Unscored are ids the suite lacks whose results are skipped, not refused: the
+	// items a pull request's proposed gate adds (the action).
+	Unscored map[string]bool
 }
 
 // Loaded is a config with its suite and the results files. Check streams the results;
@@ -304,6 +307,9 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 		so = rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.PutCaptured, FirstSample: l.outputs.Observe, DropFields: true, MaxMemory: opts.MaxMemory}
 	}
 	so.Shard = l.Shard
+	if len(opts.Unscored) > 0 {
+		so.Unscored = func(id string) bool { return opts.Unscored[id] }
+	}
 	suite := l.Suite
 	if l.fromResults {
 		suite = nil // built again, of the shard's items

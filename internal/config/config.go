@@ -164,6 +164,11 @@ func (c *Config) validate(env *rubric.Env) error {
 		}
 		env.Judges.Configs = c.Judges
 		for name, jc := range c.Judges {
+			if jc.CacheDir == "" && !jc.NoCache {
+				// The default cache sits beside the config, like every path it names, so
+				// that a config read from another commit brings its own cache.
+				jc.CacheDir = judge.DefaultCacheDir
+			}
 			if jc.CacheDir != "" && !filepath.IsAbs(jc.CacheDir) {
 				jc.CacheDir = filepath.Join(c.Dir, jc.CacheDir)
 			}

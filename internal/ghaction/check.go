@@ -18,6 +18,18 @@ func (r *runner) check(ctx context.Context, check CheckFunc) int {
 	if err != nil {
 		return r.cmd.stop(err, r.budget)
 	}
+	if r.ev.Run != nil {
+		rctx, done := r.budget.context(ctx, stretchRead)
+		var client pullRequests
+		if gh != nil {
+			client = gh
+		}
+		r.ev, err = resolveWorkflowRun(rctx, client, r.owner, r.repo, r.ev)
+		done()
+		if err != nil {
+			return r.cmd.stop(&eventError{r.budget.explain(err)}, r.budget)
+		}
+	}
 	p := publisher{r: r, gh: gh, headSHA: r.ev.HeadSHA}
 	if p.headSHA == "" {
 		p.headSHA = r.sha

@@ -25,6 +25,43 @@ type Event struct {
 
 	// Release events.
 	ReleaseTag string
+
+	// Workflow run events: the run that triggered this one (Run.Event is its event,
+	// pull_request for the unprivileged half of a fork-safe pair).
+	Run *TriggeringRun
+}
+
+// TriggeringRun is a workflow_run event's workflow_run: the run whose completion
+// started this workflow.
+type TriggeringRun struct {
+	ID         int64
+	Event      string // pull_request, push, ...
+	HeadSHA    string // the commit the run tested: where the check run goes
+	HeadBranch string
+	HeadRepo   string // owner/name of the head repository (a fork's for a fork's pull request)
+	// PRs are the pull requests the payload lists with the head sha each had; GitHub
+	// lists none for a fork's pull request.
+	PRs []TriggeringPR
+}
+
+// TriggeringPR is one entry of workflow_run.pull_requests.
+type TriggeringPR struct {
+	Number  int
+	HeadSHA string
+}
+
+// Privileged reports whether the workflow runs with the base repository's secrets and
+// a write token whatever the pull request's origin: pull_request_target and
+// workflow_run. Such a run never executes a command the pull request could have
+// written.
+func (e Event) Privileged() bool {
+	return e.Name == "pull_request_target" || e.Name == "workflow_run"
+}
+
+// FromPullRequest reports whether a workflow_run event's triggering run was a pull
+// request's.
+func (e Event) FromPullRequest() bool {
+	return e.Run != nil && (e.Run.Event == "pull_request" || e.Run.Event == "pull_request_target")
 }
 
 // IsPR reports whether the event is about a pull request.
@@ -33,7 +70,7 @@ func (e Event) IsPR() bool { return e.PRNumber > 0 }
 // ReadOnly reports whether the workflow's token cannot write to the repository: a
 // pull_request event from a fork. (pull_request_target runs with a write token.)
 func (e Event) ReadOnly() bool {
-	return e.IsPR() && e.Name != "pull_request_target" && github.IsFork(e.HeadRepo, e.BaseRepo)
+	return e.IsPR() && !e.Privileged() && github.IsFork(e.HeadRepo, e.BaseRepo)
 }
 
 // eventPayload is the part of a webhook payload ParseEvent reads.
@@ -62,6 +99,21 @@ type eventPayload struct {
 	Release *struct {
 		TagName string `json:"tag_name"`
 	} `json:"release"`
+	WorkflowRun *struct {
+		ID           int64  `json:"id"`
+		Event        string `json:"event"`
+		HeadSHA      string `json:"head_sha"`
+		HeadBranch   string `json:"head_branch"`
+		PullRequests []struct {
+			Number int `json:"number"`
+			Head   struct {
+				SHA string `json:"sha"`
+			} `json:"head"`
+		} `json:"pull_requests"`
+		HeadRepository *struct {
+			FullName string `json:"full_name"`
+		} `json:"head_repository"`
+	} `json:"workflow_run"`
 	Repository *struct {
 		FullName      string `json:"full_name"`
 		DefaultBranch string `json:"default_branch"`
@@ -85,6 +137,21 @@ func ParseEvent(name string, payload []byte) (Event, error) {
 	}
 	if r := p.Release; r != nil {
 		ev.ReleaseTag = r.TagName
+	}
+	if w := p.WorkflowRun; w != nil && name == "workflow_run" {
+		run := &TriggeringRun{ID: w.ID, Event: w.Event, HeadSHA: w.HeadSHA, HeadBranch: w.HeadBranch}
+		if w.HeadRepository != nil {
+			run.HeadRepo = w.HeadRepository.FullName
+		}
+		for _, pr := range w.PullRequests {
+			if pr.Number > 0 {
+				run.PRs = append(run.PRs, TriggeringPR{Number: pr.Number, HeadSHA: pr.Head.SHA})
+			}
+		}
+		if run.HeadSHA == "" {
+			return ev, fmt.Errorf("event payload: workflow_run lacks head_sha")
+		}
+		ev.Run = run
 	}
 	if pr := p.PullRequest; pr != nil {
 		ev.PRNumber = pr.Number

@@ -24,11 +24,12 @@ func (e *BaseError) Unwrap() error { return e.Err }
 // the file is not there).
 type readError struct {
 	path, sha string
+	which     string // "the base commit", "the head commit"
 	err       error
 }
 
 func (e *readError) Error() string {
-	return fmt.Sprintf("reading %s at the base commit %s through the GitHub API: %v", e.path, e.sha, e.err)
+	return fmt.Sprintf("reading %s at %s %s through the GitHub API: %v", e.path, e.which, e.sha, e.err)
 }
 
 func (e *readError) Unwrap() error { return e.err }

@@ -247,7 +247,7 @@ func TestFaultInjection(t *testing.T) {
 		name: "404 on the base baseline: no baseline yet, the other gates decide",
 		api:  func(t *testing.T) fakeOptions { return fakeOptions{baseFiles: noBaseline} },
 		check: func(in CheckInput) (*Outcome, error) {
-			if in.BaselinePath != "" || in.BaseConfigPath == "" {
+			if in.BaselinePath != "" || in.BaseConfig == "" {
 				return nil, errors.New("want the base config and no baseline")
 			}
 			return &Outcome{Suite: "tutor", Verdict: gate.Pass, Score: 0.93, CommentMarkdown: "### ✅ evalgate: no baseline yet\n"}, nil

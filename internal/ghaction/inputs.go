@@ -69,30 +69,35 @@ type Inputs struct {
 	// (like grading.regression.require_baseline), except on the pull request that adds
 	// evalgate.
 	RequireBaseline bool
+	// RequireBaseConfig refuses a first adoption: a pull request whose base commit has no
+	// evalgate config at the path its own workflow names fails instead of being judged
+	// by the gate it brings.
+	RequireBaseConfig bool
 }
 
 // inputDefaults are the defaults action.yml declares, applied when an input is unset
 // (as when the binary runs outside GitHub). TestInputDefaultsMatchActionYAML keeps them
 // in step with action.yml.
 var inputDefaults = map[string]string{
-	"config":            "evalgate.yaml",
-	"results":           "",
-	"results-format":    "",
-	"report":            "",
-	"baseline":          "",
-	"github-token":      "",
-	"comment":           "always",
-	"check-name":        "evalgate",
-	"fail-on":           "hard",
-	"mode":              "check",
-	"working-directory": ".",
-	"refresh-token":     "",
-	"refresh":           "pr",
-	"accept-label":      "evalgate/accept",
-	"comment-author":    "",
-	"request-timeout":   "30s",
-	"publish-budget":    "3m",
-	"require-baseline":  "false",
+	"config":              "evalgate.yaml",
+	"results":             "",
+	"results-format":      "",
+	"report":              "",
+	"baseline":            "",
+	"github-token":        "",
+	"comment":             "always",
+	"check-name":          "evalgate",
+	"fail-on":             "hard",
+	"mode":                "check",
+	"working-directory":   ".",
+	"refresh-token":       "",
+	"refresh":             "pr",
+	"accept-label":        "evalgate/accept",
+	"comment-author":      "",
+	"request-timeout":     "30s",
+	"publish-budget":      "3m",
+	"require-baseline":    "false",
+	"require-base-config": "false",
 }
 
 // maxDurationInput bounds request-timeout and publish-budget: a job runs 6 hours at most.
@@ -130,21 +135,22 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		return v
 	}
 	in := Inputs{
-		Config:           get("config"),
-		Results:          splitPatterns(get("results")),
-		Report:           splitPatterns(get("report")),
-		Baseline:         get("baseline"),
-		Token:            get("github-token"),
-		Comment:          github.CommentMode(oneOf("comment", "always", "on-change", "on-failure", "never")),
-		CheckName:        get("check-name"),
-		FailOn:           FailOn(oneOf("fail-on", "hard", "soft", "never")),
-		Mode:             Mode(oneOf("mode", "check", "baseline")),
-		WorkingDirectory: get("working-directory"),
-		RefreshToken:     get("refresh-token"),
-		Refresh:          Refresh(oneOf("refresh", "pr", "file")),
-		AcceptLabel:      get("accept-label"),
-		CommentAuthor:    strings.TrimSpace(get("comment-author")),
-		RequireBaseline:  oneOf("require-baseline", "true", "false") == "true",
+		Config:            get("config"),
+		Results:           splitPatterns(get("results")),
+		Report:            splitPatterns(get("report")),
+		Baseline:          get("baseline"),
+		Token:             get("github-token"),
+		Comment:           github.CommentMode(oneOf("comment", "always", "on-change", "on-failure", "never")),
+		CheckName:         get("check-name"),
+		FailOn:            FailOn(oneOf("fail-on", "hard", "soft", "never")),
+		Mode:              Mode(oneOf("mode", "check", "baseline")),
+		WorkingDirectory:  get("working-directory"),
+		RefreshToken:      get("refresh-token"),
+		Refresh:           Refresh(oneOf("refresh", "pr", "file")),
+		AcceptLabel:       get("accept-label"),
+		CommentAuthor:     strings.TrimSpace(get("comment-author")),
+		RequireBaseline:   oneOf("require-baseline", "true", "false") == "true",
+		RequireBaseConfig: oneOf("require-base-config", "true", "false") == "true",
 	}
 	in.RequestTimeout = durationInput(get, "request-timeout", &errs)
 	in.PublishBudget = durationInput(get, "publish-budget", &errs)

@@ -2,25 +2,33 @@ package ghaction
 
 import (
 	"fmt"
-	"github.com/evalgate/evalgate/internal/gate"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/gate"
 )
 
 // notices are the lines Run puts at the top of the comment and the job summary: who
-// accepted a regression, and that the pull request changes what the gate is read from.
+// accepted a regression, where the gate came from when the pull request changes what it
+// is read from, and that a pull request adds evalgate.
 func notices(ev Event, in CheckInput, out *Outcome) string {
 	var b strings.Builder
-	if out.Verdict == gate.Accepted && in.AcceptedBy != "" {
+	if out.Verdict == gate.Accepted && in.AcceptedBy != "" && !out.ProposedAccepted {
 		fmt.Fprintf(&b, "> [!NOTE]\n> Regression accepted by @%s with the `%s` label: the check is neutral.\n\n", in.AcceptedBy, codeSpan(in.AcceptLabel))
 	}
-	if len(in.ProtectedChanged) > 0 {
+	switch {
+	case in.FirstAdoption:
+		fmt.Fprintf(&b, "> [!NOTE]\n> This pull request adds evalgate: the base commit `%s` has no config at `%s`, so the gate used here is this pull request's own (`%s`). "+
+			"From the merge on, pull requests are judged by the gate of their base commit.\n\n",
+			short(ev.BaseSHA), codeSpan(in.HeadConfig), codeSpan(in.HeadConfig))
+	case len(in.ProtectedChanged) > 0 && in.BaseConfig != "":
 		quoted := make([]string, len(in.ProtectedChanged))
 		for i, p := range in.ProtectedChanged {
 			quoted[i] = "`" + codeSpan(p) + "`"
 		}
 		fmt.Fprintf(&b, "> [!WARNING]\n> This pull request changes what the gate is read from: %s. "+
-			"The baseline and the gates used here come from the base commit `%s`; the changes apply once merged.\n\n",
-			strings.Join(quoted, ", "), short(ev.BaseSHA))
+			"The gate used here (`%s` with every file it names, and the baseline) comes from the base commit `%s`; "+
+			"the changes apply once merged, or once a maintainer accepts them as a proposed gate.\n\n",
+			strings.Join(quoted, ", "), codeSpan(in.BaseConfig), short(ev.BaseSHA))
 	}
 	return b.String()
 }

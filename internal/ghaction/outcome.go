@@ -25,13 +25,30 @@ func Conclusion(status gate.Status, blocks bool) github.Conclusion {
 
 // CheckInput is what the check callback gets. Paths are absolute.
 type CheckInput struct {
-	// ConfigPath is the config in the workspace (the pull request's head).
+	// ConfigPath is the config in the workspace (the pull request's head, for a
+	// pull_request event): the gate when the event is not a pull request's.
 	ConfigPath string
-	// BaseConfigPath, for a pull request, is the config as of the base commit in a
-	// temporary file ("" when the base has none). Take the grading system (gates,
-	// thresholds) from it, so a pull request cannot weaken its own gate; relative paths
-	// in it still resolve against filepath.Dir(ConfigPath).
-	BaseConfigPath string
+	// Root is the workspace (the repository's root in the container), absolute.
+	Root string
+	// For a pull request, the gate is the base commit's, all of it: BaseConfig is the
+	// repository path of its config at BaseSHA (the path the base commit's own workflow
+	// names). Read it and every file it names (the suite, rubric tests, JSON Schemas,
+	// judge templates, the judge cache) with ReadBase and ListBase, never from the
+	// workspace; only the results are the pull request's. "" when FirstAdoption.
+	BaseConfig string
+	// HeadConfig is the repository path of the pull request's own config: its
+	// definition, scored beside the base commit's as a proposed gate where they
+	// differ, and the gate itself on a first adoption. Its files are the workspace's
+	// when ReadHead is nil (a pull_request event checks out the pull request), else
+	// read at HeadSHA.
+	HeadConfig string
+	// FirstAdoption: the base commit has no evalgate config at the path its own
+	// workflow names, so this pull request adds evalgate and its own gate applies.
+	FirstAdoption bool
+	// Privileged: the workflow runs with the base repository's secrets
+	// (pull_request_target, workflow_run). Never execute a run: or rerun: command then:
+	// the pull request may have written it.
+	Privileged bool
 	// Results are the result files the results input matched, sorted; none means the
 	// config's own.
 	Results []string
@@ -49,9 +66,17 @@ type CheckInput struct {
 	// ReadBase reads a file (relative to the repository root) as of the pull request's
 	// base commit; github.ErrNotFound when it has none. Nil when not a pull request.
 	ReadBase func(ctx context.Context, repoPath string) ([]byte, error)
-	// BaseSHA is the commit ReadBase reads at (pull_request.base.sha); "" when ReadBase
-	// is nil.
+	// ListBase lists the files under a directory as of the base commit (repository
+	// paths); github.ErrNotFound when it has none. Nil when ReadBase is.
+	ListBase func(ctx context.Context, repoDir string) ([]string, error)
+	// BaseSHA is the commit ReadBase reads at (the pull request's base sha); "" when
+	// ReadBase is nil.
 	BaseSHA string
+	// ReadHead and ListHead read the pull request's head commit (HeadSHA) when the
+	// workspace does not hold it (pull_request_target, workflow_run); nil otherwise.
+	ReadHead func(ctx context.Context, repoPath string) ([]byte, error)
+	ListHead func(ctx context.Context, repoDir string) ([]string, error)
+	HeadSHA  string
 	// ProtectedChanged lists the files this pull request changes that the gate is read
 	// from: the config, the baseline, anything under baselines/. Run already says so at
 	// the top of the comment; the callback may show it in the report too.
@@ -100,6 +125,9 @@ type Outcome struct {
 	// Annotations point at the suite lines of newly failing items; paths relative to
 	// the working directory (or absolute in the workspace).
 	Annotations []github.Annotation
+	// ProposedAccepted: the verdict is the pull request's own (proposed) gate's, which a
+	// maintainer accepted with the accept label; the comment says so itself.
+	ProposedAccepted bool
 	// FailedHard: the verdict blocks (a hard or regression gate failed, or an
 	// inconclusive regression set to block; not accepted).
 	// FailedSoft: a soft gate failed, or the regression gate was inconclusive without

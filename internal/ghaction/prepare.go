@@ -3,6 +3,7 @@ package ghaction
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,14 +16,18 @@ import (
 // baselinesDir holds baselines by convention; a pull request touching it is flagged.
 const baselinesDir = "baselines"
 
-// prepare builds the check callback's input. For a pull request it reads the config and
-// the baseline as of the base commit, so the pull request cannot weaken its own gate,
-// lists the protected files it changes, and finds who accepted a regression.
+// prepare builds the check callback's input. For a pull request the gate is the base
+// commit's: which config applies is read from the base commit's own workflow, and the
+// config, its files and the baseline are read as of the base commit, so the pull
+// request cannot weaken its own gate. It lists the protected files the pull request
+// changes and finds who applied the accept label.
 func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, error) {
 	in := CheckInput{
 		ConfigPath:  r.ws.local(r.in.Config),
+		Root:        r.ws.root,
 		AcceptLabel: r.in.AcceptLabel,
 		ReportDir:   r.ws.dir,
+		Privileged:  r.ev.Privileged(),
 
 		RequireBaseline: r.in.RequireBaseline,
 	}
@@ -48,28 +53,46 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 
 	base := r.ev.BaseSHA
 	in.BaseSHA = base
-	in.ReadBase = func(ctx context.Context, repoPath string) ([]byte, error) {
-		bctx, done := r.budget.context(ctx, stretchRead)
-		defer done()
-		b, err := gh.FileAtRef(bctx, r.owner, r.repo, repoPath, base)
-		if err != nil && !errors.Is(err, github.ErrNotFound) {
-			return nil, &readError{path: repoPath, sha: short(base), err: r.budget.explain(err)}
-		}
-		return b, err
+	in.ReadBase, in.ListBase = r.reader(gh, base, "the base commit")
+	if r.ev.Privileged() {
+		// The workspace is not the pull request's (pull_request_target checks out the
+		// base branch, workflow_run the default branch): read its files at its head.
+		in.HeadSHA = r.ev.HeadSHA
+		in.ReadHead, in.ListHead = r.reader(gh, r.ev.HeadSHA, "the head commit")
 	}
-	configRepo, err := r.ws.repoPath(r.in.Config)
+	running := gateInputs{Config: r.in.Config, WorkingDirectory: r.in.WorkingDirectory, Baseline: r.in.Baseline}
+	if wd, err := r.ws.repoPath(r.ws.dir); err == nil {
+		running.WorkingDirectory = wd
+	}
+	basePaths, err := r.gateInputsAt(ctx, in.ReadBase, base, running)
 	if err != nil {
-		return in, &InputError{Input: "config", Value: r.in.Config, Msg: "is outside the workspace"}
-	}
-	if in.BaseConfigPath, err = r.fetchBase(ctx, in.ReadBase, configRepo); err != nil {
 		return in, err
 	}
-	protected := []string{configRepo}
-	if r.in.Baseline != "" {
-		baselineRepo, err := r.ws.repoPath(r.in.Baseline)
-		if err != nil {
-			return in, &InputError{Input: "baseline", Value: r.in.Baseline, Msg: "is outside the workspace"}
+	headPaths := running
+	if in.ReadHead != nil {
+		if headPaths, err = r.gateInputsAt(ctx, in.ReadHead, r.ev.HeadSHA, running); err != nil {
+			return in, err
 		}
+	}
+	baseConfig, err := basePaths.configRepoPath()
+	if err != nil {
+		return in, &InputError{Input: "config", Value: basePaths.Config, Msg: err.Error()}
+	}
+	if in.HeadConfig, err = headPaths.configRepoPath(); err != nil {
+		return in, &InputError{Input: "config", Value: headPaths.Config, Msg: err.Error()}
+	}
+	if err := r.chooseGate(ctx, &in, baseConfig); err != nil {
+		return in, err
+	}
+	protected := []string{baseConfig}
+	if in.HeadConfig != baseConfig {
+		protected = append(protected, in.HeadConfig)
+	}
+	baselineRepo, err := basePaths.baselineRepoPath()
+	if err != nil {
+		return in, &InputError{Input: "baseline", Value: basePaths.Baseline, Msg: err.Error()}
+	}
+	if baselineRepo != "" {
 		if in.BaselinePath, err = r.fetchBase(ctx, in.ReadBase, baselineRepo); err != nil {
 			return in, err
 		}
@@ -97,6 +120,105 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 	}
 	return in, nil
 }
+
+// commitFiles is what reading a commit's files needs of GitHub.
+type commitFiles interface {
+	FileAtRef(ctx context.Context, owner, repo, path, ref string) ([]byte, error)
+	ListFiles(ctx context.Context, owner, repo, dir, ref string) ([]string, error)
+}
+
+var _ commitFiles = (*github.Client)(nil)
+
+// reader returns functions that read a file and list a directory as of commit sha,
+// within the publish budget; which names the commit in errors.
+func (r *runner) reader(gh commitFiles, sha, which string) (func(context.Context, string) ([]byte, error), func(context.Context, string) ([]string, error)) {
+	read := func(ctx context.Context, repoPath string) ([]byte, error) {
+		bctx, done := r.budget.context(ctx, stretchRead)
+		defer done()
+		b, err := gh.FileAtRef(bctx, r.owner, r.repo, repoPath, sha)
+		if err != nil && !errors.Is(err, github.ErrNotFound) {
+			return nil, &readError{path: repoPath, sha: short(sha), which: which, err: r.budget.explain(err)}
+		}
+		return b, err
+	}
+	list := func(ctx context.Context, repoDir string) ([]string, error) {
+		bctx, done := r.budget.context(ctx, stretchRead)
+		defer done()
+		files, err := gh.ListFiles(bctx, r.owner, r.repo, repoDir, sha)
+		if err != nil && !errors.Is(err, github.ErrNotFound) {
+			return nil, &readError{path: repoDir, sha: short(sha), which: which, err: r.budget.explain(err)}
+		}
+		return files, err
+	}
+	return read, list
+}
+
+// gateInputsAt reads, from the running workflow's file as of commit sha, the inputs of
+// this check's evalgate step that choose the gate (config, working-directory,
+// baseline). When the commit has no such workflow or step (the pull request adds it),
+// the running workflow's inputs stand, and the log says so.
+func (r *runner) gateInputsAt(ctx context.Context, read func(context.Context, string) ([]byte, error), sha string, running gateInputs) (gateInputs, error) {
+	file := workflowFile(r.a.Getenv("GITHUB_WORKFLOW_REF"))
+	if file == "" {
+		r.a.Warningf("evalgate: GITHUB_WORKFLOW_REF names no workflow file: the config, working-directory and baseline inputs are taken from the running workflow, not from commit %s", short(sha))
+		return running, nil
+	}
+	data, err := read(ctx, file)
+	if errors.Is(err, github.ErrNotFound) {
+		r.a.Noticef("evalgate: %s does not exist at commit %s: the config, working-directory and baseline inputs are the running workflow's", file, short(sha))
+		return running, nil
+	}
+	if err != nil {
+		return running, err
+	}
+	g, ok, err := findGateStep(data, r.in.CheckName)
+	if err != nil {
+		return running, &BaseError{Path: file, Err: err}
+	}
+	if !ok {
+		r.a.Noticef("evalgate: %s at commit %s has no evalgate check step named %q: the config, working-directory and baseline inputs are the running workflow's", file, short(sha), r.in.CheckName)
+		return running, nil
+	}
+	return g, nil
+}
+
+// chooseGate decides where the gate comes from: the base commit's config at baseConfig
+// (the path the base commit's own workflow names), or, only when the base commit has
+// none there, the pull request's own (a first adoption, which require-base-config
+// refuses). A base commit without a config at baseConfig but with one at the pull
+// request's path is an error naming both: the pull request moved the config path.
+func (r *runner) chooseGate(ctx context.Context, in *CheckInput, baseConfig string) error {
+	_, err := in.ReadBase(ctx, baseConfig)
+	switch {
+	case err == nil:
+		in.BaseConfig = baseConfig
+		return nil
+	case !errors.Is(err, github.ErrNotFound):
+		return err
+	}
+	if in.HeadConfig != baseConfig {
+		_, herr := in.ReadBase(ctx, in.HeadConfig)
+		switch {
+		case herr == nil:
+			return &GateSourceError{Msg: fmt.Sprintf("the base commit %s has no evalgate config at %s, the path its own workflow names, but has one at %s, the path this run names: "+
+				"fix the base branch's workflow or config path; a pull request cannot choose which config gates it", short(r.ev.BaseSHA), baseConfig, in.HeadConfig)}
+		case !errors.Is(herr, github.ErrNotFound):
+			return herr
+		}
+	}
+	if r.in.RequireBaseConfig {
+		return &GateSourceError{Msg: fmt.Sprintf("require-base-config: the base commit %s has no evalgate config at %s, the path its own workflow names; "+
+			"this pull request would bring its own gate (a first adoption), which this workflow refuses", short(r.ev.BaseSHA), baseConfig)}
+	}
+	in.FirstAdoption = true
+	return nil
+}
+
+// GateSourceError says the gate a pull request would be judged by cannot be settled
+// from the base commit.
+type GateSourceError struct{ Msg string }
+
+func (e *GateSourceError) Error() string { return e.Msg }
 
 // fetchBase copies the file at repoPath as of the base commit into a temporary file and
 // returns its path; "" when the base commit has no such file.

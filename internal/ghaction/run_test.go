@@ -137,8 +137,8 @@ type seen struct {
 func fakeCheck(s *seen, outcome func(CheckInput) (*Outcome, error)) CheckFunc {
 	return func(ctx context.Context, in CheckInput) (*Outcome, error) {
 		s.in = in
-		if in.BaseConfigPath != "" {
-			b, _ := os.ReadFile(in.BaseConfigPath)
+		if in.BaseConfig != "" {
+			b, _ := in.ReadBase(ctx, in.BaseConfig)
 			s.baseConfig = string(b)
 		}
 		if in.BaselinePath != "" {
@@ -348,6 +348,8 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 	ws := env.workspace
 	want := CheckInput{
 		ConfigPath:       filepath.Join(ws, "evalgate.yaml"),
+		BaseConfig:       "evalgate.yaml",
+		HeadConfig:       "evalgate.yaml",
 		Results:          []string{filepath.Join(ws, "runs/run1.jsonl"), filepath.Join(ws, "runs/run2.jsonl")},
 		BaselineSource:   "baselines/tutor.json@f95f852",
 		BaseSHA:          baseSHA,
@@ -356,7 +358,7 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 		ReportDir:        ws,
 	}
 	got := s.in
-	got.BaseConfigPath, got.BaselinePath, got.ReadBase = "", "", nil
+	got.BaselinePath, got.ReadBase, got.ListBase, got.Root = "", nil, nil, ""
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CheckInput (-want +got):\n%s", diff)
 	}
@@ -366,6 +368,7 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 	wantReads := []string{
 		"GET /contents/evalgate.yaml", "GET /contents/baselines/tutor.json", "GET /pulls/2/files",
 		"GET /pulls/2",
+		"GET /contents/evalgate.yaml", // the callback reads the base config
 	}
 	var reads []string
 	for _, c := range api.requests() {
@@ -451,7 +454,7 @@ func TestRunPush(t *testing.T) {
 	if want := filepath.Join(env.workspace, "baselines/tutor.json"); s.in.BaselinePath != want || s.baseline != headFiles["baselines/tutor.json"] {
 		t.Errorf("baseline %q (%q), want the workspace's %q", s.in.BaselinePath, s.baseline, want)
 	}
-	if s.in.ReadBase != nil || s.in.BaseConfigPath != "" {
+	if s.in.ReadBase != nil || s.in.BaseConfig != "" {
 		t.Error("a push has no base commit to read from")
 	}
 }

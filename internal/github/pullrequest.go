@@ -42,6 +42,11 @@ func (c *Client) PullRequest(ctx context.Context, owner, repo string, n int) (Pu
 		}
 		return PullRequest{}, classify(err, fmt.Sprintf("get pull request %s/%s#%d", owner, repo, n))
 	}
+	return pullRequestOf(pr), nil
+}
+
+// pullRequestOf keeps what the action needs of a pull request.
+func pullRequestOf(pr *gh.PullRequest) PullRequest {
 	out := PullRequest{
 		Number:   pr.GetNumber(),
 		State:    pr.GetState(),
@@ -55,7 +60,7 @@ func (c *Client) PullRequest(ctx context.Context, owner, repo string, n int) (Pu
 	for _, l := range pr.Labels {
 		out.Labels = append(out.Labels, l.GetName())
 	}
-	return out, nil
+	return out
 }
 
 // ChangedFiles lists the paths pull request n adds, changes, removes or renames (both

@@ -68,7 +68,7 @@ type block struct {
 // order Section fixes, within the size limit.
 func (r *Report) Markdown(o MarkdownOptions) string {
 	var blocks []block
-	for _, sec := range []func(MarkdownOptions) []block{r.mdHeadline, r.mdNotices, r.mdFindings, r.mdHistory, r.mdTables} {
+	for _, sec := range []func(MarkdownOptions) []block{r.mdProposed, r.mdHeadline, r.mdNotices, r.mdFindings, r.mdHistory, r.mdTables} {
 		blocks = append(blocks, sec(o)...)
 	}
 	limit := o.MaxChars

@@ -49,6 +49,9 @@ type Report struct {
 	// ShardState, in a shard's report (score --shard) or a merged one, is the state
 	// `evalgate merge` and `check --report` read.
 	ShardState *ShardState `json:"shard_state,omitempty"`
+	// Proposed is the gate a pull request brings where it differs from its base
+	// commit's (the action): scored beside it, shown first.
+	Proposed *ProposedGate `json:"proposed_gate,omitempty"`
 
 	// Context for renderers, not serialized.
 	SuiteFile string         `json:"-"`

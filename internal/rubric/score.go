@@ -119,6 +119,10 @@ type ScoreOptions struct {
 	// scored and OnFirst has seen it. Only a caller that reads nothing more from the
 	// items' fields sets it.
 	DropFields bool
+	// Unscored accepts ids the suite lacks whose results are skipped rather than
+	// refused: the items a pull request's proposed gate adds, which the base commit's
+	// gate does not judge.
+	Unscored func(id string) bool
 }
 
 // Score scores every run of the suite, keeping every sample. Bad input (a result for
@@ -232,6 +236,9 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
 				}
 			} else {
+				if p.it == nil && opts.Unscored != nil && opts.Unscored(res.ID) {
+					return nil // an item a proposed gate adds: scored there, not here
+				}
 				if p.it == nil {
 					if building {
 						return eval.Errorf(src.File, res.Line, res.ID, "no such item in the suite, which comes from the first results file %s; if these files are shards of one run, join their reports with `evalgate merge`", suite.File)

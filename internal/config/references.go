@@ -1,0 +1,78 @@
+package config
+
+import (
+	"github.com/goccy/go-yaml"
+
+	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/safeio"
+)
+
+// References are the paths a config names, as written (relative to the config's
+// directory, or absolute): what must be read with the config from another commit for it
+// to load the same there. A block that names a file adds it here.
+type References struct {
+	// Files are the suite, a rubric tests file, JSON Schema files and judge templates
+	// (not the built-in ones).
+	Files []string
+	// Dirs are judge cache directories: every file under them belongs with the config.
+	Dirs []string
+	// Results and Baseline are the results files and the baseline the config names:
+	// read elsewhere (the results are the run's, the baseline is compared with).
+	Results  []string
+	Baseline string
+}
+
+// referencedConfig is the part of a config References reads.
+type referencedConfig struct {
+	Suite       string   `yaml:"suite"`
+	Results     []string `yaml:"results"`
+	Baseline    string   `yaml:"baseline"`
+	RubricTests any      `yaml:"rubric_tests"`
+	Scoring     struct {
+		Dimensions []struct {
+			Schema string `yaml:"schema"`
+		} `yaml:"dimensions"`
+	} `yaml:"scoring"`
+	Judges map[string]struct {
+		Template string `yaml:"template"`
+		CacheDir string `yaml:"cache_dir"`
+		NoCache  bool   `yaml:"no_cache"`
+	} `yaml:"judges"`
+}
+
+// ReferencesOf lists the paths the config text data names, without validating it
+// (Parse does that once the files are there). file names it in errors.
+func ReferencesOf(file string, data []byte) (References, error) {
+	if _, err := safeio.ParseYAML(file, data); err != nil {
+		return References{}, err
+	}
+	var c referencedConfig
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		return References{}, err
+	}
+	refs := References{Results: c.Results, Baseline: c.Baseline}
+	add := func(p string) {
+		if p != "" {
+			refs.Files = append(refs.Files, p)
+		}
+	}
+	add(c.Suite)
+	if s, ok := c.RubricTests.(string); ok {
+		add(s)
+	}
+	for _, d := range c.Scoring.Dimensions {
+		add(d.Schema)
+	}
+	for _, j := range c.Judges {
+		if !judge.IsBuiltin(j.Template) {
+			add(j.Template)
+		}
+		switch {
+		case j.CacheDir != "":
+			refs.Dirs = append(refs.Dirs, j.CacheDir)
+		case !j.NoCache:
+			refs.Dirs = append(refs.Dirs, judge.DefaultCacheDir)
+		}
+	}
+	return refs, nil
+}
