@@ -733,7 +733,7 @@ func TestActionE2E(t *testing.T) {
 		}
 		base := "?ref=" + e2eBase
 		wantCalls(t, f.takeCalls(), []string{
-			"POST /check-runs",                 // in progress before anything is scored
+			"POST /check-runs",                    // in progress before anything is scored
 			"GET /contents/" + e2eWorkflow + base, // which config the base commit's workflow gates with
 			"GET /contents/evalgate.yaml" + base,
 			"GET /pulls/42/files?page=1&per_page=100",
