@@ -109,6 +109,10 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		return nil, err
 	}
 	out.ProposedAccepted = accepted
+	if accepted {
+		// The check's title leads with what the maintainer accepted.
+		out.CheckTitle = report.Truncate("proposed gate ("+prop.Short()+") accepted by @"+in.AcceptedBy+" · "+out.CheckTitle, 250)
+	}
 	return out, nil
 }
 

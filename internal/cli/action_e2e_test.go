@@ -382,6 +382,7 @@ type actionSpec struct {
 	edit      func(ev map[string]any) // changes the payload after it is moved to acme/tutor-bot
 	inputs    map[string]string       // inputs by their action.yml names; the rest take action.yml's defaults
 	setup     func(t *testing.T, workspace string)
+	env       map[string]string // more environment variables (a judge's API key)
 }
 
 // actionRun is what one run left behind.
@@ -450,6 +451,9 @@ func runActionIn(t *testing.T, bin string, f *fakeGitHub, spec actionSpec, dir, 
 		"GITHUB_WORKFLOW_REF=" + e2eOwner + "/" + e2eRepo + "/" + e2eWorkflow + "@" + ref,
 		"GITHUB_WORKSPACE=" + run.workspace,
 		"RUNNER_TEMP=" + run.tmp,
+	}
+	for k, v := range spec.env {
+		env = append(env, k+"="+v)
 	}
 	// GitHub passes every input of action.yml to a Docker action as INPUT_<NAME>, the
 	// name upper-cased with its dashes kept, defaults included.

@@ -125,19 +125,48 @@ func definitionChanges(base, proposed *gateRun) []string {
 		}
 	}
 	bf, pf := fingerprint(base.def), fingerprint(proposed.def)
+	caches := map[string][3]int{} // judge cache dir -> files added, changed, removed
+	var cacheDirs []string
+	for _, d := range []struct {
+		def gateDef
+		cfg *config.Config
+	}{{base.def, bc}, {proposed.def, pc}} {
+		for _, j := range d.cfg.Judges {
+			if rp, ok := d.def.repoPath(j.CacheDir); ok && !slices.Contains(cacheDirs, rp) {
+				cacheDirs = append(cacheDirs, rp)
+			}
+		}
+	}
+	slices.Sort(cacheDirs)
 	for _, f := range slices.Sorted(maps.Keys(mergeKeys(bf, pf))) {
 		if f == base.def.repoConfig || f == proposed.def.repoConfig {
 			continue
 		}
 		b, inBase := bf[f]
 		p, inProp := pf[f]
+		kind := -1
 		switch {
-		case !inProp:
-			add("no longer reads `%s`", f)
 		case !inBase:
-			add("reads `%s`, which the base gate does not", f)
+			kind = 0
 		case b != p:
-			add("changes `%s`", f)
+			kind = 1
+		case !inProp:
+			kind = 2
+		}
+		if kind < 0 {
+			continue
+		}
+		if i := slices.IndexFunc(cacheDirs, func(d string) bool { return strings.HasPrefix(f, d+"/") }); i >= 0 {
+			n := caches[cacheDirs[i]]
+			n[kind]++
+			caches[cacheDirs[i]] = n
+			continue
+		}
+		add([]string{"reads `%s`, which the base gate does not", "changes `%s`", "no longer reads `%s`"}[kind], f)
+	}
+	for _, d := range cacheDirs {
+		if n, ok := caches[d]; ok {
+			add("judge cache `%s`: %d verdict file(s) added, %d changed, %d removed (the base gate uses the base commit's)", d, n[0], n[1], n[2])
 		}
 	}
 	const maxChanges = 20

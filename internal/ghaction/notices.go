@@ -20,17 +20,26 @@ func notices(ev Event, in CheckInput, out *Outcome) string {
 		fmt.Fprintf(&b, "> [!NOTE]\n> This pull request adds evalgate: the base commit `%s` has no config at `%s`, so the gate used here is this pull request's own (`%s`). "+
 			"From the merge on, pull requests are judged by the gate of their base commit.\n\n",
 			short(ev.BaseSHA), codeSpan(in.HeadConfig), codeSpan(in.HeadConfig))
+	case len(in.ProtectedChanged) > 0 && out.ProposedAccepted:
+		fmt.Fprintf(&b, "> [!WARNING]\n> This pull request changes what the gate is read from: %s. "+
+			"A maintainer accepted the gate it proposes, so that gate, not the base commit `%s`'s, judged this run (the baseline is still the base commit's).\n\n",
+			quotedList(in.ProtectedChanged), short(ev.BaseSHA))
 	case len(in.ProtectedChanged) > 0 && in.BaseConfig != "":
-		quoted := make([]string, len(in.ProtectedChanged))
-		for i, p := range in.ProtectedChanged {
-			quoted[i] = "`" + codeSpan(p) + "`"
-		}
 		fmt.Fprintf(&b, "> [!WARNING]\n> This pull request changes what the gate is read from: %s. "+
 			"The gate used here (`%s` with every file it names, and the baseline) comes from the base commit `%s`; "+
 			"the changes apply once merged, or once a maintainer accepts them as a proposed gate.\n\n",
-			strings.Join(quoted, ", "), codeSpan(in.BaseConfig), short(ev.BaseSHA))
+			quotedList(in.ProtectedChanged), codeSpan(in.BaseConfig), short(ev.BaseSHA))
 	}
 	return b.String()
+}
+
+// quotedList is paths as code spans, comma separated.
+func quotedList(paths []string) string {
+	quoted := make([]string, len(paths))
+	for i, p := range paths {
+		quoted[i] = "`" + codeSpan(p) + "`"
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // codeSpan makes s safe inside a single-backtick code span.
