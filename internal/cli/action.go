@@ -143,6 +143,9 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 		FirstAdoption: in.FirstAdoption,
 		// Progress of a long scoring goes to the job's log, never into the comment.
 		Progress: c.meter(false, "scoring", "records", "building the report")}
+	if in.Privileged && in.HeadSHA != "" {
+		opts.CodeVersion = in.HeadSHA // the commit the results are of, not the default branch's
+	}
 	if len(opts.Results) == 0 && len(in.Reports) == 0 && def.commit != "" {
 		// The config's own results: the run's, in the workspace, where the config
 		// would stand.

@@ -81,6 +81,8 @@ type fakeRepo struct {
 	labeledBy    string            // who applied each label (issue events)
 	writers      []string          // logins with write permission; anyone else has read
 	forbidWrites bool              // every write is answered 403, as for a read-only token
+	headFiles    map[string]string // files at the pull request's head (e2eHead); nil: baseFiles
+	forkHead     string            // "owner:branch" of the fork the pull request comes from
 }
 
 // fakeCheckRun is a check run the action created, with every update it sent.
@@ -168,10 +170,14 @@ func (f *fakeGitHub) routes() {
 
 	// The base commit's files, base64-encoded as the Contents API serves them.
 	f.mux.HandleFunc("GET "+p+"/contents/{path...}", func(w http.ResponseWriter, r *http.Request) {
-		if ref := r.URL.Query().Get("ref"); ref != e2eBase && ref != e2eMain {
+		files := f.repo.baseFiles
+		switch ref := r.URL.Query().Get("ref"); {
+		case ref == e2eHead && f.repo.headFiles != nil:
+			files = f.repo.headFiles
+		case ref != e2eBase && ref != e2eMain && ref != e2eHead:
 			t.Errorf("fake GitHub: %s read at ref %q; want the base sha %s (or the default branch's head)", r.URL.Path, ref, e2eBase)
 		}
-		content, ok := f.repo.baseFiles[r.PathValue("path")]
+		content, ok := files[r.PathValue("path")]
 		if !ok {
 			f.reply(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 			return
@@ -312,6 +318,10 @@ func (f *fakeGitHub) routes() {
 	})
 	f.mux.HandleFunc("GET "+p+"/pulls", func(w http.ResponseWriter, r *http.Request) {
 		out := []*gh.PullRequest{}
+		if h := r.URL.Query().Get("head"); h != "" && h == f.repo.forkHead && r.URL.Query().Get("state") == "open" {
+			out = append(out, &gh.PullRequest{Number: gh.Int(e2ePR), State: gh.String("open"),
+				Head: &gh.PullRequestBranch{SHA: gh.String(e2eHead), Repo: &gh.Repository{FullName: gh.String(e2eFork)}}})
+		}
 		for i, pr := range f.pulls {
 			if r.URL.Query().Get("head") == e2eOwner+":"+pr.GetHead() {
 				out = append(out, &gh.PullRequest{Number: gh.Int(100 + i), State: gh.String("open")})
@@ -422,8 +432,11 @@ func runActionIn(t *testing.T, bin string, f *fakeGitHub, spec actionSpec, dir, 
 	e2eWrite(t, summaryPath, "")
 
 	sha, ref := e2eMerge, fmt.Sprintf("refs/pull/%d/merge", e2ePR)
-	if spec.eventName == "release" {
+	switch spec.eventName {
+	case "release":
 		sha, ref = e2eMain, "refs/tags/"+e2eTag
+	case "workflow_run":
+		sha, ref = e2eMain, "refs/heads/master" // the default branch's workflow
 	}
 	// Only what a runner sets: nothing of the test's own environment leaks in, so a
 	// developer's GITHUB_TOKEN or a CI's GITHUB_* cannot change the outcome.
@@ -554,6 +567,23 @@ func e2eEvent(t *testing.T, name string, edit func(map[string]any)) map[string]a
 		moveRepo(head["repo"], e2eOwner+"/"+e2eRepo)
 		moveRepo(base["repo"], e2eOwner+"/"+e2eRepo)
 		pr["labels"] = []any{}
+	}
+	if wr, ok := ev["workflow_run"].(map[string]any); ok {
+		// The producer's run on the pull request's head; its head repository is the fork
+		// for a fork's pull request.
+		wr["head_sha"] = e2eHead
+		moveRepo(wr["repository"], e2eOwner+"/"+e2eRepo)
+		if hr := wr["head_repository"].(map[string]any); hr["fork"] == true {
+			moveRepo(hr, e2eFork)
+		} else {
+			moveRepo(hr, e2eOwner+"/"+e2eRepo)
+		}
+		for _, p := range wr["pull_requests"].([]any) {
+			pr := p.(map[string]any)
+			pr["number"] = e2ePR
+			pr["head"].(map[string]any)["sha"] = e2eHead
+			pr["base"].(map[string]any)["sha"] = "0000000000000000000000000000000000000bad" // stale: the API's is used
+		}
 	}
 	if rel, ok := ev["release"].(map[string]any); ok {
 		rel["tag_name"] = e2eTag

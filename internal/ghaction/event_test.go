@@ -37,6 +37,13 @@ func TestParseEvent(t *testing.T) {
 		{"pull_request.opened.json", "pull_request", pr},
 		{"pull_request.synchronize.json", "pull_request", synced},
 		{"release.published.json", "release", Event{Name: "release", Action: "published", Repository: "Codertocat/Hello-World", DefaultBranch: "master", ReleaseTag: "0.0.1"}},
+		// The triggering run names its pull request (same repository) or none (a fork):
+		// the pull request itself is resolved through the API (resolveWorkflowRun).
+		{"workflow_run.completed.json", "workflow_run", Event{Name: "workflow_run", Action: "completed", Repository: "Codertocat/Hello-World", DefaultBranch: "master",
+			Run: &TriggeringRun{ID: 30433642, Event: "pull_request", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", HeadBranch: "changes", HeadRepo: "Codertocat/Hello-World",
+				PRs: []TriggeringPR{{Number: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821"}}}}},
+		{"workflow_run.completed.fork.json", "workflow_run", Event{Name: "workflow_run", Action: "completed", Repository: "Codertocat/Hello-World", DefaultBranch: "master",
+			Run: &TriggeringRun{ID: 30433642, Event: "pull_request", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", HeadBranch: "fix-typo", HeadRepo: "forker/Hello-World"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -112,6 +119,9 @@ func FuzzParseEvent(f *testing.F) {
 	}
 	f.Add([]byte(`{"pull_request":{"number":1,"head":{"sha":"a","repo":null},"base":{"sha":"b"}}}`))
 	f.Fuzz(func(t *testing.T, payload []byte) {
+		if ev, err := ParseEvent("workflow_run", payload); err == nil && ev.Run != nil && ev.Run.HeadSHA == "" {
+			t.Errorf("accepted a workflow_run without a head sha: %+v", ev)
+		}
 		ev, err := ParseEvent("pull_request", payload)
 		if err != nil {
 			return

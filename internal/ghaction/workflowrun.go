@@ -33,14 +33,8 @@ func resolveWorkflowRun(ctx context.Context, gh pullRequests, owner, repo string
 	if gh == nil {
 		return ev, fmt.Errorf("workflow_run from a pull request: the github-token input is needed to find the pull request and its base commit")
 	}
-	var pr github.PullRequest
-	switch n := pickPR(run); {
-	case n > 0:
-		var err error
-		if pr, err = gh.PullRequest(ctx, owner, repo, n); err != nil {
-			return ev, fmt.Errorf("reading pull request #%d of the triggering run: %w", n, err)
-		}
-	default:
+	n := pickPR(run)
+	if n == 0 {
 		found, ok, err := gh.FindPullRequest(ctx, owner, repo, run.HeadRepo, run.HeadBranch, run.HeadSHA)
 		if err != nil {
 			return ev, fmt.Errorf("finding the pull request of the triggering run: %w", err)
@@ -49,7 +43,13 @@ func resolveWorkflowRun(ctx context.Context, gh pullRequests, owner, repo string
 			return ev, fmt.Errorf("the triggering run (%s of %s:%s at %s) belongs to no open pull request into %s/%s",
 				run.Event, run.HeadRepo, run.HeadBranch, short(run.HeadSHA), owner, repo)
 		}
-		pr = found
+		n = found.Number
+	}
+	// The pull request as it is now: its base commit and labels, never the payload's
+	// copy (a workflow_run payload's base sha is the one of the producer's start).
+	pr, err := gh.PullRequest(ctx, owner, repo, n)
+	if err != nil {
+		return ev, fmt.Errorf("reading pull request #%d of the triggering run: %w", n, err)
 	}
 	if pr.BaseSHA == "" {
 		return ev, fmt.Errorf("pull request #%d: GitHub gave no base sha", pr.Number)

@@ -104,10 +104,10 @@ func findGateStep(data []byte, checkName string) (g gateInputs, ok bool, err err
 			}
 			get := func(k string) (string, error) {
 				v, ok := st.With[k]
-				if !ok || v == nil {
-					return inputDefaults[k], nil
-				}
 				s := fmt.Sprint(v)
+				if !ok || v == nil || s == "" {
+					return inputDefaults[k], nil // an empty input takes action.yml's default
+				}
 				if strings.Contains(s, "${{") {
 					return "", fmt.Errorf("jobs.%s.steps[%d] sets %s with an expression (%q): the gate's inputs must be literal for evalgate to read them from the base commit", job, i, k, s)
 				}
