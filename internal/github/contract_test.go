@@ -170,6 +170,14 @@ func TestContract(t *testing.T) {
 			_, err := c.FileAtRef(ctx, "o", "r", "baselines/tutor.json", pub.HeadSHA)
 			return err
 		}},
+		{name: "ListFiles", decodeOK: true, run: func() error {
+			_, err := c.ListFiles(ctx, "o", "r", ".evalgate/judge-cache", pub.HeadSHA)
+			return err
+		}},
+		{name: "FindPullRequest", run: func() error {
+			_, _, err := c.FindPullRequest(ctx, "o", "r", "forker/r", "fix-typo", pub.HeadSHA)
+			return err
+		}},
 		{name: "OpenRefreshPR, branch exists", run: refresh},
 		{name: "OpenRefreshPR, new branch", run: refresh, prefer: map[string]int{
 			"GET /repos/o/r/git/ref/heads/evalgate/refresh-baseline": http.StatusNotFound,
