@@ -375,3 +375,30 @@ func removeResults(t *testing.T, path string, ids ...string) {
 	}
 	e2eWrite(t, path, strings.Join(out, ""))
 }
+
+// TestProposedGateAddsItems: an item the pull request adds has a result the base
+// commit's suite lacks. The base gate skips it (no "no such item" error, no effect on its
+// score), and the proposed gate scores it and lists it as new.
+func TestProposedGateAddsItems(t *testing.T) {
+	t.Parallel()
+	f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), changed: []string{tutorSuite}})
+	spec := prSpec("pull_request.synchronize", "pr.jsonl", nil)
+	spec.setup = func(t *testing.T, ws string) {
+		suite := filepath.Join(ws, tutorSuite)
+		e2eWrite(t, suite, e2eRead(t, suite)+"  - id: e-39-99\n    prompt: \"Conjugate 'swim' — past simple, 3rd singular.\"\n    expected_contains:\n      english: [swam]\n      spanish: [nadó]\n    tags: [past-simple, motion]\n")
+		res := filepath.Join(ws, "examples/tutor-capstone/results/pr.jsonl")
+		e2eWrite(t, res, e2eRead(t, res)+`{"id": "e-39-99", "output": "{\"english\": \"Swam.\", \"spanish\": \"Nadó.\", \"explanation\": \"Irregular past.\"}", "latency_e2e_ms": 200}`+"\n")
+	}
+	run := runAction(t, "", f, spec)
+	wantExit(t, run, 0)
+	// The base gate's score is the one without the new item: pr.jsonl's 0.9725.
+	wantOutputs(t, run, map[string]string{"score": "0.9725", "verdict": "warn"})
+	comment := onlyComment(t, f)
+	if !strings.Contains(comment, "adds (scored, shown as new, not gated until accepted): <code>e-39-99</code>") {
+		t.Errorf("the new item is not shown as new:\n%s", comment)
+	}
+	proposed := readReport(t, run)["proposed_gate"].(map[string]any)
+	if proposed["added_total"] != 1.0 || proposed["scored"] != true {
+		t.Errorf("proposed gate %v; want one added item, scored", proposed)
+	}
+}
