@@ -402,3 +402,35 @@ func TestProposedGateAddsItems(t *testing.T) {
 		t.Errorf("proposed gate %v; want one added item, scored", proposed)
 	}
 }
+
+// TestFirstAdoption: only a base commit without a config at the path its own workflow
+// names makes a first adoption; require-base-config refuses it; a base commit with a
+// config at the path the running workflow names, but not at its own, is an error naming
+// both.
+func TestFirstAdoption(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		base   map[string]string
+		inputs map[string]string
+		exit   int
+		want   string
+	}{
+		{name: "adopted here", base: map[string]string{}, exit: 0, want: "This pull request adds evalgate"},
+		{name: "require-base-config refuses it", base: map[string]string{}, inputs: map[string]string{"require-base-config": "true"}, exit: 2,
+			want: "require-base-config: the base commit 9049f12 has no evalgate config at evalgate.yaml"},
+		{name: "the base workflow's path is missing, the running one's is not", exit: 2,
+			base: map[string]string{e2eWorkflow: strings.Replace(e2eWorkflowYAML, "results: results/*.jsonl", "config: evals/gone.yaml", 1), "evalgate.yaml": "x"},
+			want: "has no evalgate config at evals/gone.yaml, the path its own workflow names, but has one at evalgate.yaml"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFakeGitHub(t, fakeRepo{baseFiles: c.base})
+			run := runAction(t, "", f, prSpec("pull_request.opened", "pr.jsonl", c.inputs))
+			wantExit(t, run, c.exit)
+			if !strings.Contains(run.summary+run.stdout, c.want) {
+				t.Errorf("summary and log lack %q:\n%s\n%s", c.want, run.summary, run.stdout)
+			}
+		})
+	}
+}
