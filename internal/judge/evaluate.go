@@ -31,7 +31,6 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 	verdicts := make([]Judgment, len(reqs))
 	keys := make([]string, len(reqs))
 	first := make(map[string]int, len(reqs)) // key → index of its first request
-	copies := make(map[string]int, len(reqs))
 	var unique []int
 	for i, r := range reqs {
 		keys[i] = j.Key(r)
@@ -39,15 +38,26 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 			first[keys[i]] = i
 			unique = append(unique, i)
 		}
-		copies[keys[i]]++
 	}
 
-	prog := progress.New(j.progress.w, j.progress.isTerminal, "judge", len(reqs))
-	var mu sync.Mutex
 	st := Stats{Requests: len(reqs)}
+	// Cached verdicts first, so progress counts only what calls the model, and a run
+	// answered wholly from the cache says so in one line.
+	misses, err := j.fromCache(unique, keys, verdicts, &st)
+	if err != nil {
+		return verdicts, st, err
+	}
+	if len(misses) == 0 {
+		j.reportAllCached(len(reqs))
+	}
+	var prog *progress.Progress
+	if len(misses) > 0 {
+		prog = progress.New(j.progress.w, j.progress.isTerminal, "judge", len(misses))
+	}
+	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(j.cfg.Concurrency)
-	for _, i := range unique {
+	for _, i := range misses {
 		if gctx.Err() != nil {
 			break
 		}
@@ -63,11 +73,11 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 			}
 			st.count(v)
 			verdicts[i] = v
-			prog.Add(copies[keys[i]])
+			prog.Add(1)
 			return nil
 		})
 	}
-	err := g.Wait()
+	err = g.Wait()
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -101,19 +111,42 @@ func (st *Stats) count(v Judgment) {
 	}
 }
 
-// evaluateOne judges one unique request: from the cache if it can, else by calling the
-// model (twice at most for the parse rule, each call with its own retries).
-func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgment, cost, error) {
-	if j.cache != nil {
-		v, ok, err := j.cache.get(key)
-		if err != nil {
-			return Judgment{}, cost{}, err
-		}
-		if ok {
-			v.Cached = true
-			return v, cost{}, nil
-		}
+// fromCache fills verdicts of the unique requests the cache answers and returns the
+// others, in order.
+func (j *Judge) fromCache(unique []int, keys []string, verdicts []Judgment, st *Stats) ([]int, error) {
+	if j.cache == nil {
+		return unique, nil
 	}
+	var misses []int
+	for _, i := range unique {
+		v, ok, err := j.cache.get(keys[i])
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			misses = append(misses, i)
+			continue
+		}
+		v.Cached = true
+		st.count(v)
+		verdicts[i] = v
+	}
+	return misses, nil
+}
+
+// reportAllCached prints, once per judge, that its verdicts come from the cache: a
+// run answered wholly from it shows one line, not a progress bar per batch.
+func (j *Judge) reportAllCached(n int) {
+	j.cachedOnce.Do(func() {
+		if j.progress.w != nil {
+			fmt.Fprintf(j.progress.w, "judge: %d/%d from the cache, no model call\n", n, n)
+		}
+	})
+}
+
+// evaluateOne judges one request the cache does not answer, by calling the model
+// (twice at most for the parse rule, each call with its own retries).
+func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgment, cost, error) {
 	if j.client == nil {
 		return Judgment{}, cost{}, fmt.Errorf("judge replay: no cached verdict for item %q (key %s) in %s; "+
 			"run once without replay to record it", r.ID, key[:12], j.cfg.CacheDir)

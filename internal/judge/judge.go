@@ -3,6 +3,7 @@ package judge
 import (
 	"io"
 	"os"
+	"sync"
 
 	"github.com/evalgate/evalgate/internal/judge/chat"
 )
@@ -25,6 +26,8 @@ type Judge struct {
 	cache    *diskCache   // nil with NoCache
 	budget   *budget
 	progress progressSink
+	// cachedOnce prints the "from the cache" line once per judge.
+	cachedOnce sync.Once
 }
 
 type progressSink struct {

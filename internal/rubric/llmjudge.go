@@ -134,6 +134,9 @@ func (s *llmJudgeScorer) Prepare(ctx context.Context, inputs []*Input) error {
 	var keys []string
 	seen := map[string]bool{}
 	for _, in := range inputs {
+		if in.Verdict != nil {
+			continue // a rubric test gives the verdict: nothing to ask
+		}
 		r := s.request(in)
 		k := sj.j.Key(r)
 		if _, done := sj.verdicts[k]; done || seen[k] {
@@ -173,6 +176,9 @@ func (s *llmJudgeScorer) Prepare(ctx context.Context, inputs []*Input) error {
 }
 
 func (s *llmJudgeScorer) Score(in *Input) (Value, error) {
+	if in.Verdict != nil {
+		return s.givenScore(in.Verdict)
+	}
 	r := s.request(in)
 	s.sj.mu.Lock()
 	v, ok := s.sj.verdicts[s.sj.j.Key(r)]
@@ -235,4 +241,21 @@ func (s *System) Evaluators() []EvaluatorInfo {
 		}
 	}
 	return out
+}
+
+// givenScore reads the dimension's key from a rubric test's `judge_verdict:`: the
+// judge's own entry (judge_verdict: {<judge>: {<key>: v}}) or the flat form that every
+// judge shares (judge_verdict: {<key>: v}).
+func (s *llmJudgeScorer) givenScore(verdict map[string]any) (Value, error) {
+	if own, ok := verdict[s.sj.name].(map[string]any); ok {
+		verdict = own
+	}
+	v, ok := verdict[s.key]
+	if !ok {
+		return Value{}, fmt.Errorf("dimension %q: the rubric test's judge_verdict has no %q (judge %q)", s.d.Name, s.key, s.sj.name)
+	}
+	if v == nil {
+		return Value{Error: judge.ErrorParse, Note: "judge_verdict gives null"}, nil
+	}
+	return parseRaw(v, s.scale, s.byMax, s.key)
 }

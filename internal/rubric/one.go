@@ -11,8 +11,13 @@ import (
 // every dimension could be scored. A dimension whose scorer cannot answer (a judge in
 // replay mode without the verdict in its cache) gets an error and no value; the other
 // dimensions are still scored.
-func (s *System) ScoreOne(ctx context.Context, it *eval.Item, res *eval.Result) ([]Value, *float64, []error) {
+func (s *System) ScoreOne(ctx context.Context, it *eval.Item, res *eval.Result, verdict map[string]any) ([]Value, *float64, []error) {
 	ins := s.inputsFor(it, res, 0)
+	for _, in := range ins {
+		if in != nil {
+			in.Verdict = verdict
+		}
+	}
 	vals := make([]Value, len(s.Dimensions))
 	errs := make([]error, len(s.Dimensions))
 	for d, sc := range s.scorers {

@@ -31,6 +31,11 @@ type Input struct {
 	// TextErr says why Text could not be read (output not JSON, field absent); the
 	// output-based scorers then score the dimension 0.
 	TextErr string
+	// Verdict is a judge's verdict given by a rubric test (`judge_verdict:`): the
+	// template's keys and raw scores, or, per judge name, a map of them. An llm_judge
+	// dimension reads it instead of asking its judge, so the test checks the rubric's
+	// arithmetic whatever model is configured.
+	Verdict map[string]any
 }
 
 // Value is one dimension's verdict on one sample.
