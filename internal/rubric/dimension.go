@@ -29,6 +29,8 @@ type Dimension struct {
 	Categories    []string       `yaml:"categories,omitempty" json:"categories,omitempty"` // safety: which pattern categories apply
 	Allowances    *bool          `yaml:"allowances,omitempty" json:"allowances,omitempty"` // safety: context-aware allowances (default on)
 	Judge         string         `yaml:"judge,omitempty" json:"judge,omitempty"`           // llm_judge: name of a judge in the config
+	// Panel, on an llm_judge dimension, has several reviewers score it instead of one judge.
+	Panel *Panel `yaml:"panel,omitempty" json:"panel,omitempty"`
 
 	Line int    `yaml:"-" json:"-"` // line in the config file, for messages
 	Dir  string `yaml:"-" json:"-"` // directory of the config file, for relative paths

@@ -28,7 +28,8 @@ type Judges struct {
 	built map[string]*sharedJudge
 }
 
-// sharedJudge is one judge and the verdicts it gave, by request key.
+// sharedJudge is one judge (at one sample's seed, for a panel) and the verdicts it
+// gave, by request key.
 type sharedJudge struct {
 	name     string
 	j        *judge.Judge
@@ -38,10 +39,17 @@ type sharedJudge struct {
 	script   func(judge.Request) (judge.Judgment, bool)
 }
 
-// JudgeScorer builds the scorer of an llm_judge dimension.
+// JudgeScorer builds the scorer of an llm_judge dimension: one judge's, or a panel's.
 func (s *Judges) JudgeScorer(d *Dimension, sc Scale) (Scorer, error) {
 	if s == nil || len(s.Configs) == 0 {
 		return nil, optErr(d, "no judge configured: add a `judges:` block (e.g. judges: {default: {model: gpt-4o-2024-08-06}})")
+	}
+	key := d.Key
+	if key == "" {
+		key = d.Name
+	}
+	if d.Panel != nil {
+		return s.panelScorer(d, sc, key)
 	}
 	name := d.Judge
 	if name == "" {
@@ -50,16 +58,36 @@ func (s *Judges) JudgeScorer(d *Dimension, sc Scale) (Scorer, error) {
 		}
 		name = s.names()[0]
 	}
+	sj, err := s.shared(d, name, 0, key)
+	if err != nil {
+		return nil, err
+	}
+	return &llmJudgeScorer{d: d, key: key, scale: sc, byMax: d.Normalize == "max", sj: sj}, nil
+}
+
+// shared returns the judge named name, built once; sample > 0 is a panel's sample-th
+// ask of it (seed + sample − 1, reviewer "<name>#<sample>").
+func (s *Judges) shared(d *Dimension, name string, sample int, key string) (*sharedJudge, error) {
 	cfg, ok := s.Configs[name]
 	if !ok {
 		return nil, optErr(d, "unknown judge %q; want one of %s", name, strings.Join(s.names(), ", "))
+	}
+	id := name
+	if sample > 0 {
+		id = fmt.Sprintf("%s#%d", name, sample)
+		seed := int64(judge.DefaultSeed)
+		if cfg.Seed != nil {
+			seed = *cfg.Seed
+		}
+		seed += int64(sample - 1)
+		cfg.Seed = &seed
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.built == nil {
 		s.built = map[string]*sharedJudge{}
 	}
-	sj := s.built[name]
+	sj := s.built[id]
 	if sj == nil {
 		if s.Override != nil {
 			s.Override(&cfg)
@@ -68,17 +96,45 @@ func (s *Judges) JudgeScorer(d *Dimension, sc Scale) (Scorer, error) {
 		if err != nil {
 			return nil, optErr(d, "judge %q: %v", name, err)
 		}
-		sj = &sharedJudge{name: name, j: j, verdicts: map[string]judge.Judgment{}, script: s.Script}
-		s.built[name] = sj
-	}
-	key := d.Key
-	if key == "" {
-		key = d.Name
+		sj = &sharedJudge{name: id, j: j, verdicts: map[string]judge.Judgment{}, script: s.Script}
+		s.built[id] = sj
 	}
 	if !slices.Contains(sj.j.Template().KeyNames(), key) {
 		return nil, optErr(d, "judge %q's template %s has no key %q; it has %s", name, sj.j.Template().ID, key, strings.Join(sj.j.Template().KeyNames(), ", "))
 	}
-	return &llmJudgeScorer{d: d, key: key, scale: sc, byMax: d.Normalize == "max", sj: sj}, nil
+	return sj, nil
+}
+
+// panelScorer builds a panel's scorer: one reviewer per judge, or per judge and
+// sample when panel.samples is above 1.
+func (s *Judges) panelScorer(d *Dimension, sc Scale, key string) (Scorer, error) {
+	p := d.Panel
+	if err := p.check(d); err != nil {
+		return nil, err
+	}
+	ps := &panelScorer{d: d, key: key, scale: sc, byMax: d.Normalize == "max", aggregate: p.Aggregate,
+		znorm: p.ZNormalize, observed: map[string]*momentAcc{}}
+	if ps.aggregate == "" {
+		ps.aggregate = AggregateMean
+	}
+	for _, name := range p.Judges {
+		if p.Samples <= 1 {
+			sj, err := s.shared(d, name, 0, key)
+			if err != nil {
+				return nil, err
+			}
+			ps.reviewers = append(ps.reviewers, &reviewer{name: name, sj: sj})
+			continue
+		}
+		for k := 1; k <= p.Samples; k++ {
+			sj, err := s.shared(d, name, k, key)
+			if err != nil {
+				return nil, err
+			}
+			ps.reviewers = append(ps.reviewers, &reviewer{name: sj.name, sj: sj})
+		}
+	}
+	return ps, nil
 }
 
 func (s *Judges) names() []string {
@@ -113,9 +169,9 @@ func init() {
 
 // request builds the judge request of a sample: the item's prompt, its reference
 // answer, its context, and the candidate text. All of it is sandboxed by the judge.
-func (s *llmJudgeScorer) request(in *Input) judge.Request {
+func request(d *Dimension, in *Input) judge.Request {
 	ref := ""
-	if want, err := expectedStrings(in, s.d, "expected", "expected_contains"); err == nil {
+	if want, err := expectedStrings(in, d, "expected", "expected_contains"); err == nil {
 		ref = strings.Join(want, "\n")
 	}
 	text := in.Text
@@ -127,7 +183,11 @@ func (s *llmJudgeScorer) request(in *Input) judge.Request {
 
 // Prepare judges every sample not judged yet, with the judge's worker pool.
 func (s *llmJudgeScorer) Prepare(ctx context.Context, inputs []*Input) error {
-	sj := s.sj
+	return s.sj.prepare(ctx, s.d, inputs)
+}
+
+// prepare judges every input of d not judged yet (nor given by a rubric test).
+func (sj *sharedJudge) prepare(ctx context.Context, d *Dimension, inputs []*Input) error {
 	sj.mu.Lock()
 	defer sj.mu.Unlock()
 	var reqs []judge.Request
@@ -137,7 +197,7 @@ func (s *llmJudgeScorer) Prepare(ctx context.Context, inputs []*Input) error {
 		if in.Verdict != nil {
 			continue // a rubric test gives the verdict: nothing to ask
 		}
-		r := s.request(in)
+		r := request(d, in)
 		k := sj.j.Key(r)
 		if _, done := sj.verdicts[k]; done || seen[k] {
 			continue
@@ -177,16 +237,21 @@ func (s *llmJudgeScorer) Prepare(ctx context.Context, inputs []*Input) error {
 
 func (s *llmJudgeScorer) Score(in *Input) (Value, error) {
 	if in.Verdict != nil {
-		return s.givenScore(in.Verdict)
+		return givenValue(in.Verdict, s.sj.name, s.key, s.scale, s.byMax, s.d)
 	}
-	r := s.request(in)
-	s.sj.mu.Lock()
-	v, ok := s.sj.verdicts[s.sj.j.Key(r)]
-	s.sj.mu.Unlock()
+	return s.sj.value(s.d, s.key, s.scale, s.byMax, in)
+}
+
+// value reads key of the judge's verdict on the input's sample.
+func (sj *sharedJudge) value(d *Dimension, key string, sc Scale, byMax bool, in *Input) (Value, error) {
+	r := request(d, in)
+	sj.mu.Lock()
+	v, ok := sj.verdicts[sj.j.Key(r)]
+	sj.mu.Unlock()
 	if !ok {
-		return Value{}, fmt.Errorf("dimension %q: no judge verdict for the sample (Prepare was not called)", s.d.Name)
+		return Value{}, fmt.Errorf("dimension %q: no judge verdict for the sample (Prepare was not called)", d.Name)
 	}
-	raw := v.Scores[s.key]
+	raw := v.Scores[key]
 	if raw == nil {
 		e := v.EvaluatorError
 		if e == "" {
@@ -194,30 +259,53 @@ func (s *llmJudgeScorer) Score(in *Input) (Value, error) {
 		}
 		return Value{Error: e, Note: v.ErrorDetail}, nil
 	}
-	if err := s.scale.check(*raw); err != nil {
+	if err := sc.check(*raw); err != nil {
 		return Value{Error: judge.ErrorParse, Note: err.Error()}, nil
 	}
-	val := num(*raw, s.scale, s.byMax)
+	val := num(*raw, sc, byMax)
 	val.Note = v.Rationale
 	return val, nil
 }
 
+// givenValue reads key from a rubric test's `judge_verdict:`: the judge's (or
+// reviewer's) own entry (judge_verdict: {<judge>: {<key>: v}}) or the flat form that
+// every judge shares (judge_verdict: {<key>: v}).
+func givenValue(verdict map[string]any, judgeName, key string, sc Scale, byMax bool, d *Dimension) (Value, error) {
+	if own, ok := verdict[judgeName].(map[string]any); ok {
+		verdict = own
+	}
+	v, ok := verdict[key]
+	if !ok {
+		return Value{}, fmt.Errorf("dimension %q: the rubric test's judge_verdict has no %q for judge %q", d.Name, key, judgeName)
+	}
+	if v == nil {
+		return Value{Error: judge.ErrorParse, Note: "judge_verdict gives null"}, nil
+	}
+	return parseRaw(v, sc, byMax, key)
+}
+
+func (s *llmJudgeScorer) reviewerValues(*Input) ([]string, []float64) { return nil, nil }
+
 // ContentHash puts the judge into the rubric hash: another model, template or generation
 // parameter scores differently, so a baseline judged otherwise must be re-scored.
-func (s *llmJudgeScorer) ContentHash() string {
-	md := s.sj.j.Metadata(nil)
+func (s *llmJudgeScorer) ContentHash() string { return s.sj.contentHash() }
+
+func (sj *sharedJudge) contentHash() string {
+	md := sj.j.Metadata(nil)
 	return fmt.Sprintf("llm_judge %s %s %+v", md.EvaluatorModelID, md.TemplateHash, md.Params)
 }
 
 // Evaluator describes the judge for the run metadata (seed 001 §4.3).
-func (s *llmJudgeScorer) Evaluator() EvaluatorInfo {
-	s.sj.mu.Lock()
-	defer s.sj.mu.Unlock()
-	vs := make([]judge.Judgment, 0, len(s.sj.verdicts))
-	for _, v := range s.sj.verdicts {
+func (s *llmJudgeScorer) Evaluator() EvaluatorInfo { return s.sj.evaluator() }
+
+func (sj *sharedJudge) evaluator() EvaluatorInfo {
+	sj.mu.Lock()
+	defer sj.mu.Unlock()
+	vs := make([]judge.Judgment, 0, len(sj.verdicts))
+	for _, v := range sj.verdicts {
 		vs = append(vs, v)
 	}
-	return EvaluatorInfo{Name: s.sj.name, Metadata: s.sj.j.Metadata(vs), Stats: s.sj.stats}
+	return EvaluatorInfo{Name: sj.name, Metadata: sj.j.Metadata(vs), Stats: sj.stats}
 }
 
 // EvaluatorInfo is a judge's identity and spend over the run.
@@ -227,35 +315,26 @@ type EvaluatorInfo struct {
 	Stats    judge.Stats
 }
 
-// Evaluators lists the judges the scoring system used, one per judge name.
+// Evaluators lists the judges the scoring system used, one per judge name (a panel's
+// reviewers each count as one).
 func (s *System) Evaluators() []EvaluatorInfo {
 	var out []EvaluatorInfo
 	seen := map[string]bool{}
+	add := func(info EvaluatorInfo) {
+		if !seen[info.Name] {
+			seen[info.Name] = true
+			out = append(out, info)
+		}
+	}
 	for _, sc := range s.scorers {
-		if e, ok := sc.(interface{ Evaluator() EvaluatorInfo }); ok {
-			info := e.Evaluator()
-			if !seen[info.Name] {
-				seen[info.Name] = true
-				out = append(out, info)
+		switch e := sc.(type) {
+		case interface{ Evaluator() EvaluatorInfo }:
+			add(e.Evaluator())
+		case *panelScorer:
+			for _, r := range e.reviewers {
+				add(r.sj.evaluator())
 			}
 		}
 	}
 	return out
-}
-
-// givenScore reads the dimension's key from a rubric test's `judge_verdict:`: the
-// judge's own entry (judge_verdict: {<judge>: {<key>: v}}) or the flat form that every
-// judge shares (judge_verdict: {<key>: v}).
-func (s *llmJudgeScorer) givenScore(verdict map[string]any) (Value, error) {
-	if own, ok := verdict[s.sj.name].(map[string]any); ok {
-		verdict = own
-	}
-	v, ok := verdict[s.key]
-	if !ok {
-		return Value{}, fmt.Errorf("dimension %q: the rubric test's judge_verdict has no %q (judge %q)", s.d.Name, s.key, s.sj.name)
-	}
-	if v == nil {
-		return Value{Error: judge.ErrorParse, Note: "judge_verdict gives null"}, nil
-	}
-	return parseRaw(v, s.scale, s.byMax, s.key)
 }
