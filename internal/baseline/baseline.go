@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
@@ -54,6 +55,16 @@ type Baseline struct {
 	// file (OutputsFile) because they are large.
 	Outputs     [][]map[string]any `json:"outputs,omitempty"`
 	OutputsFile string             `json:"outputs_file,omitempty"`
+
+	// Judges are the fingerprints of the judges that scored the baseline, so a
+	// comparison made with another judge is caught; absent in baselines made before
+	// they were recorded. JudgeReliability is the judges' self-agreement measured when
+	// the baseline was made (absent when not measured, e.g. a judge in replay mode).
+	// PanelMoments are each z-normalizing panel's per-reviewer and pooled moments, by
+	// dimension. All three are optional: older baselines read as before.
+	Judges           []reliability.Fingerprint    `json:"judges,omitempty"`
+	JudgeReliability *reliability.Measurement     `json:"judge_reliability,omitempty"`
+	PanelMoments     map[string]reliability.Panel `json:"panel_moments,omitempty"`
 
 	// FormatV1 is set when the file was schema version 1: its items have no per-run
 	// pass bits or spread.

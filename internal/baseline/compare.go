@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
 	"github.com/evalgate/evalgate/internal/topk"
@@ -60,6 +61,13 @@ type Comparison struct {
 	// candidate's scoring system (seed 004: a scoring change triggers re-scoring).
 	Rescored bool     `json:"rescored"`
 	Notes    []string `json:"notes,omitempty"`
+	// JudgeChanges are the judges that differ from the ones the baseline was made with;
+	// OldJudge is then the comparison with the baseline's own (old-judge) figures,
+	// shown beside the like-for-like one and never used for the verdict.
+	JudgeChanges []reliability.Change `json:"judge_changes,omitempty"`
+	OldJudge     *OldJudge            `json:"old_judge,omitempty"`
+	// JudgeReliability is the baseline's measurement of its judges' self-agreement.
+	JudgeReliability *reliability.Measurement `json:"judge_reliability,omitempty"`
 }
 
 // EvidenceTop is how many of the strongest items a comparison keeps as evidence.
@@ -240,6 +248,7 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 		}
 	}
 	c.Notes = append(notes, c.Notes...)
+	judgeSides(c, b, sys)
 	return c, nil
 }
 

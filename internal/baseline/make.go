@@ -53,6 +53,7 @@ func HeaderOf(sc *rubric.Scored, opts Options) *Baseline {
 		Grade:         opts.Grade,
 		Metrics:       map[string]float64(sc.Metrics),
 		Dimensions:    map[string]float64{},
+		Judges:        sc.System.Fingerprints(),
 	}
 	var means []float64
 	for _, r := range sc.Runs {

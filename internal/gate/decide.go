@@ -33,6 +33,7 @@ func (r *Regression) Decide(cmp *baseline.Comparison) *RegressionDecision {
 		// Per-dimension max drops are absolute points of the dimension's mean.
 		d.Dimensions = append(d.Dimensions, r.decideOne("regression: "+dd.Name, maxDrop, Absolute, m))
 	}
+	r.applyJudgeNoise(&d, cmp)
 	return &d
 }
 

@@ -85,6 +85,9 @@ type RegressionDecision struct {
 	Power *ResolvingPower `json:"resolving_power,omitempty"`
 	// Dimensions are the per-dimension regression gates (score decision only).
 	Dimensions []RegressionDecision `json:"dimensions,omitempty"`
+	// Judge is what the judges' measured noise did to the decision (judgenoise.go);
+	// nil when the baseline has no judge reliability measurement.
+	Judge *JudgeNoise `json:"judge_noise,omitempty"`
 }
 
 // ResolvingPower is the smallest true drop the default method detects with 80 %

@@ -30,6 +30,10 @@ type Regression struct {
 	// normalized mean).
 	Dimensions map[string]float64 `yaml:"dimensions,omitempty" json:"dimensions,omitempty"`
 	Disabled   bool               `yaml:"disabled,omitempty" json:"disabled,omitempty"`
+	// JudgeAlphaFloor is the judge self-agreement (Krippendorff's α, measured when the
+	// baseline was made) under which a judged dimension cannot block by itself: its
+	// drop alone gives inconclusive. Default DefaultJudgeAlphaFloor (0.667).
+	JudgeAlphaFloor *float64 `yaml:"judge_alpha_floor,omitempty" json:"judge_alpha_floor,omitempty"`
 	// RequireBaseline fails the check when the config names a baseline file that does
 	// not exist (a misspelt path would otherwise skip the regression gate), except on the
 	// pull request that adds evalgate. The action's require-baseline input does the same.
@@ -86,6 +90,9 @@ func (r *Regression) validate(base string, dims []string) error {
 	case InconclusiveWarn, InconclusiveBlock:
 	default:
 		return &FieldError{base + ".inconclusive", fmt.Sprintf("inconclusive %q; want warn or block", r.Inconclusive)}
+	}
+	if f := r.JudgeAlphaFloor; f != nil && !(*f >= -1 && *f <= 1) {
+		return &FieldError{base + ".judge_alpha_floor", fmt.Sprintf("judge_alpha_floor %v; want Krippendorff's α in [-1, 1] (default %.3g)", *f, DefaultJudgeAlphaFloor)}
 	}
 	names := make([]string, 0, len(r.Dimensions))
 	for d := range r.Dimensions {

@@ -1,0 +1,173 @@
+package gate
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/reliability"
+	"github.com/evalgate/evalgate/internal/stats"
+)
+
+// DefaultJudgeAlphaFloor is the self-agreement under which a judged dimension cannot
+// block by itself: Krippendorff's α = 0.667, the lowest value he accepts for tentative
+// conclusions (Krippendorff 2004, Content Analysis, §11.4.4: rely on α ≥ .800, consider
+// .667 ≤ α < .800 only for tentative conclusions).
+const DefaultJudgeAlphaFloor = 0.667
+
+// JudgeNoise is what the judges' own noise did to a regression decision.
+type JudgeNoise struct {
+	// SE is the standard error the judges' measured variance adds to the decided
+	// figure (in its unit): √(2·Σ_d w_d²·σ²_d / n), the verdict's noise on the baseline
+	// side and on the candidate side of n compared items.
+	SE float64 `json:"se"`
+	// Floor is the α floor; Unreliable the judged dimensions whose α is under it (or
+	// undefined).
+	Floor      float64  `json:"alpha_floor"`
+	Unreliable []string `json:"unreliable,omitempty"`
+	// Reason says why the decision is inconclusive rather than a block, when the
+	// unreliable dimensions are what carried the drop.
+	Reason string `json:"reason,omitempty"`
+}
+
+// AlphaFloor is the judge α floor in force.
+func (r *Regression) AlphaFloor() float64 {
+	if r.JudgeAlphaFloor != nil {
+		return *r.JudgeAlphaFloor
+	}
+	return DefaultJudgeAlphaFloor
+}
+
+// applyJudgeNoise counts the judges' measured noise in a decision: the interval of the
+// decided figure widens by the judges' variance, and a drop that rests on dimensions
+// whose judge is under the α floor cannot block by itself (inconclusive, and the
+// decision says why). Without a reliability measurement in the baseline it does
+// nothing. The plain method has no noise model and is only subject to the floor.
+func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Comparison) {
+	m := cmp.JudgeReliability
+	if m == nil || len(m.Dimensions) == 0 {
+		return
+	}
+	jn := &JudgeNoise{Floor: r.AlphaFloor()}
+	var v float64
+	unreliable := map[string]reliability.Dimension{}
+	for _, dim := range m.Dimensions {
+		v += dim.Weight * dim.Weight * dim.Variance
+		if dim.Alpha == nil || *dim.Alpha < jn.Floor {
+			jn.Unreliable = append(jn.Unreliable, dim.Name)
+			unreliable[dim.Name] = dim
+		}
+	}
+	n := max(cmp.Compared, 1)
+	jn.SE = math.Sqrt(2 * v / float64(n))
+	if d.Mode == Relative && cmp.Base > 0 {
+		jn.SE /= cmp.Base
+	}
+	d.Judge = jn
+	widen(d, jn.SE)
+	for i := range d.Dimensions {
+		dd := &d.Dimensions[i]
+		name := strings.TrimPrefix(dd.Gate, "regression: ")
+		dim, ok := reliabilityOf(m, name)
+		if !ok {
+			continue
+		}
+		djn := &JudgeNoise{Floor: jn.Floor, SE: math.Sqrt(2 * dim.Variance / float64(n))}
+		dd.Judge = djn
+		widen(dd, djn.SE)
+		if _, bad := unreliable[name]; bad {
+			djn.Unreliable = []string{name}
+			if dd.Outcome == Fail {
+				djn.Reason = unreliableReason([]reliability.Dimension{dim}, jn.Floor)
+				demote(dd, djn.Reason)
+			}
+		}
+	}
+	if d.Outcome != Fail || len(unreliable) == 0 {
+		return
+	}
+	// The drop without the unreliable dimensions' part: their weighted change taken
+	// out of the figure. If what is left does not exceed max_drop, the unreliable
+	// judges carried the block.
+	rest := d.Value
+	var carried []reliability.Dimension
+	for _, dd := range cmp.Dimensions {
+		dim, ok := unreliable[dd.Name]
+		if !ok {
+			continue
+		}
+		part := -dim.Weight * dd.Delta // its share of the score's drop
+		if d.Mode == Relative {
+			if cmp.Base == 0 {
+				continue
+			}
+			part /= cmp.Base
+		}
+		if part > 0 {
+			rest -= part
+			carried = append(carried, dim)
+		}
+	}
+	if len(carried) > 0 && !DropExceeds(rest, d.Threshold) {
+		jn.Reason = unreliableReason(carried, jn.Floor) +
+			fmt.Sprintf("; without them the drop is %s ≤ %s", FormatDrop2(rest, d.Mode), FormatDrop2(d.Threshold, d.Mode))
+		demote(d, jn.Reason)
+	}
+}
+
+func reliabilityOf(m *reliability.Measurement, name string) (reliability.Dimension, bool) {
+	return m.Find(name)
+}
+
+// widen adds the judges' standard error to the decided figure's: the interval widens
+// and the test is read again on the widened error.
+func widen(d *RegressionDecision, judgeSE float64) {
+	if judgeSE <= 0 || d.Method == MethodPlain {
+		return
+	}
+	const z95 = 1.959963984540054
+	half := (d.Interval.Hi - d.Interval.Lo) / 2
+	se := half / z95
+	wide := math.Sqrt(se*se + judgeSE*judgeSE)
+	mid := (d.Interval.Hi + d.Interval.Lo) / 2
+	d.Interval.Lo, d.Interval.Hi = mid-z95*wide, mid+z95*wide
+	switch {
+	case d.Method == MethodSignificance:
+		// Significant when the widened interval of the drop lies wholly above 0.
+		d.Rejects = d.Interval.Lo > 0
+		p := oneSidedFromCI(stats.Interval{Lo: -d.Interval.Hi, Hi: -d.Interval.Lo, Level: d.Interval.Level})
+		d.PValue = &p
+	case se > 0 && d.PValue != nil:
+		// The evidence statistic shrinks by se/wide; its p-value is read again from
+		// the normal distribution.
+		z := math.Sqrt2 * math.Erfcinv(2**d.PValue) * se / wide
+		p := 0.5 * math.Erfc(z/math.Sqrt2)
+		d.PValue = &p
+		d.Rejects = p < d.Alpha
+	}
+	if d.Outcome == Fail && !d.Rejects {
+		d.Outcome = Inconclusive
+	}
+	d.DecidedBy = decidedBy(*d) + fmt.Sprintf("; judge noise counted (SE %s)", FormatDrop2(judgeSE, d.Mode))
+}
+
+// demote turns a block into an inconclusive result, saying why.
+func demote(d *RegressionDecision, reason string) {
+	d.Outcome = Inconclusive
+	d.Evidence = nil
+	d.DecidedBy = decidedBy(*d) + "; " + reason
+}
+
+func unreliableReason(dims []reliability.Dimension, floor float64) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		a := "undefined"
+		if d.Alpha != nil {
+			a = fmt.Sprintf("%.2f", *d.Alpha)
+		}
+		parts[i] = fmt.Sprintf("%s (judge self-agreement α %s < floor %.3g)", d.Name, a, floor)
+	}
+	return "inconclusive, not a block: the drop rests on " + strings.Join(parts, ", ") +
+		", and a judge under the reliability floor cannot block by itself"
+}
