@@ -26,6 +26,7 @@ type BaselineOptions struct {
 	Ref     string
 	SHA     string
 	judge   common // judge flags
+	check   judgeCheckFlags
 	Import  importer.Options
 	// MaxMemory bounds the heap of a streamed (large) release's scoring, in bytes.
 	MaxMemory int64
@@ -47,6 +48,9 @@ func (c *CLI) baseline(args []string) int {
 	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")
 	fs.BoolVar(&o.judge.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
 	fs.BoolVar(&o.judge.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error")
+	fs.IntVar(&o.check.Sample, "judge-sample", 0, "llm_judge: outputs re-judged to measure the judges' reliability (default 50, or all if fewer)")
+	fs.IntVar(&o.check.Repeats, "judge-repeats", 0, "llm_judge: judgments of each sampled output, cache bypassed (default 3)")
+	fs.BoolVar(&o.check.Skip, "no-judge-check", false, "llm_judge: do not measure the judges' reliability")
 	o.judge.Import.register(fs)
 	registerQuiet(fs, &o.judge.Quiet)
 	var maxMem memoryFlag
@@ -109,6 +113,10 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
+	sc, moments, rel, err := c.judgeBaseline(ctx, l, sc, o, streamed)
+	if err != nil {
+		return "", nil, err
+	}
 	bo := c.baselineOptions(cfg, sc, o)
 	var b *baseline.Baseline
 	if streamed {
@@ -117,6 +125,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		b = baseline.FromScored(sc, bo)
 	}
 	b.Suite = cfg.SuiteName(sc.Suite)
+	b.PanelMoments, b.JudgeReliability = moments, rel
 	for i := range b.Runs {
 		b.Runs[i].File = relTo(filepath.Dir(out), b.Runs[i].File)
 	}

@@ -54,6 +54,7 @@ func commands() []command {
 		{"baseline", "write the stable distribution from N runs of a release", (*CLI).baseline},
 		{"history", "print the score's history: one line per baseline refresh", (*CLI).historyCmd},
 		{"validate", "check a config (and its suite and results) without scoring", (*CLI).validate},
+		{"judge-check", "re-judge a sample of outputs with the cache bypassed and report each judge's self-agreement (Krippendorff's α)", (*CLI).judgeCheck},
 		{"init", "write a starter evalgate.yaml, a sample suite and the two GitHub workflows", (*CLI).initCmd},
 		{"import", "convert promptfoo, lm-eval or Inspect AI results to evalgate's JSONL", (*CLI).importCmd},
 		{"run", "run the system under test over the suite and write results", (*CLI).runCmd},

@@ -314,6 +314,9 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	if l.fromResults {
 		suite = nil // built again, of the shard's items
 	}
+	if err := l.panelMomentsFromBaseline(l.baselinePath(opts)); err != nil {
+		return nil, err
+	}
 	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, withProgress(l.sources(), opts.Progress), so)
 	opts.Progress.End(err)
 	if err != nil {
@@ -332,6 +335,18 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	return r, nil
 }
 
+// baselinePath is the baseline file a check compares with: --baseline, else the
+// config's; "" when there is none.
+func (l *Loaded) baselinePath(opts CheckOptions) string {
+	if opts.Baseline != "" {
+		return opts.Baseline
+	}
+	if l.Config.Baseline != "" {
+		return l.Config.Path(l.Config.Baseline)
+	}
+	return ""
+}
+
 // decide compares the scored runs with the baseline, decides the gates and builds the
 // report: the part of check a merge of shards shares.
 func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Scored, stream *report.ItemStream) (*report.Report, error) {
@@ -340,10 +355,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	var cmp *baseline.Comparison
 	var baseMetrics map[string]float64
 	noBase, missing := "", ""
-	bpath := opts.Baseline
-	if bpath == "" && cfg.Baseline != "" {
-		bpath = cfg.Path(cfg.Baseline)
-	}
+	bpath := l.baselinePath(opts)
 	switch {
 	case opts.NoBaseline:
 	case opts.BaselineMissing != "":

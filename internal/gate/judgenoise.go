@@ -22,8 +22,7 @@ type JudgeNoise struct {
 	// figure (in its unit): √(2·Σ_d w_d²·σ²_d / n), the verdict's noise on the baseline
 	// side and on the candidate side of n compared items.
 	SE float64 `json:"se"`
-	// Floor is the α floor; Unreliable the judged dimensions whose α is under it (or
-	// undefined).
+	// Floor is the α floor; Unreliable the judged dimensions whose α is under it.
 	Floor      float64  `json:"alpha_floor"`
 	Unreliable []string `json:"unreliable,omitempty"`
 	// Reason says why the decision is inconclusive rather than a block, when the
@@ -54,7 +53,9 @@ func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Compar
 	unreliable := map[string]reliability.Dimension{}
 	for _, dim := range m.Dimensions {
 		v += dim.Weight * dim.Weight * dim.Variance
-		if dim.Alpha == nil || *dim.Alpha < jn.Floor {
+		// An undefined α (every verdict of the sample the same value) means no
+		// disagreement was observed: not under the floor.
+		if dim.Alpha != nil && *dim.Alpha < jn.Floor {
 			jn.Unreliable = append(jn.Unreliable, dim.Name)
 			unreliable[dim.Name] = dim
 		}

@@ -282,9 +282,13 @@ func htmlEscape(s string) string { return htmlReplacer.Replace(Visible(s)) }
 // notes are the comparison's remarks (re-scoring, suite changes).
 func notes(r *Report) []string {
 	var out []string
+	if n := r.judgeChangeNotice(); n != "" {
+		out = append(out, n)
+	}
 	if r.Comparison != nil {
 		out = append(out, r.Comparison.Notes...)
 	}
+	out = append(out, r.judgeReliabilityLines()...)
 	if e := r.Summary.Estimates; e != nil {
 		out = append(out, estimatesNotice(e))
 	}

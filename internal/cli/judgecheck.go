@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/judgecheck"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+// judgeCheck is `evalgate judge-check`: re-judge a sample of one run's outputs several
+// times with the cache bypassed and print each judged dimension's self-agreement.
+func (c *CLI) judgeCheck(args []string) int {
+	var o common
+	var chk judgeCheckFlags
+	fs := newFlagSet("judge-check", "judge-check [--config evalgate.yaml] [--results run.jsonl] [--sample 50] [--repeats 3] [--format table|markdown|json]", c.Stderr)
+	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
+	fs.Var(&o.Results, "results", "results `file` whose outputs are re-judged (the first one given; default: the config's first)")
+	fs.IntVar(&chk.Sample, "sample", 0, "outputs re-judged (default 50, or all if fewer)")
+	fs.IntVar(&chk.Repeats, "repeats", 0, "judgments of each sampled output, cache bypassed (default 3)")
+	fs.StringVar(&o.Format, "format", "table", "output format: table, markdown or json")
+	fs.IntVar(&o.Concurrency, "concurrency", 0, "llm_judge: items judged at once (default: the judge's, else 8)")
+	registerQuiet(fs, &o.Quiet)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if o.Format != "table" && o.Format != "markdown" && o.Format != "json" {
+		fmt.Fprintf(c.Stderr, "evalgate: --format %q; want table, markdown or json\n", o.Format)
+		return ExitBadInput
+	}
+	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Stdin: c.Stdin})
+	if err != nil {
+		return c.fail(err)
+	}
+	l.Paths = l.Paths[:1] // one run's outputs are enough
+	if err := l.LoadRuns(); err != nil {
+		return c.fail(err)
+	}
+	items, results := judgeSample(l)
+	m, err := judgecheck.Measure(context.Background(), judgecheck.Options{Fresh: c.freshJudges(l.Config, &o), Items: items, Results: results,
+		Sample: chk.Sample, Repeats: chk.Repeats})
+	if err != nil {
+		return c.fail(err)
+	}
+	floor := gate.DefaultJudgeAlphaFloor
+	if g := l.Config.Grading.Regression; g != nil {
+		floor = g.AlphaFloor()
+	}
+	switch o.Format {
+	case "json":
+		b, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintln(c.Stdout, string(b))
+	case "markdown":
+		for _, l := range report.ReliabilityLines(m, floor) {
+			fmt.Fprintf(c.Stdout, "- %s\n", report.Escape(l))
+		}
+	default:
+		for _, l := range report.ReliabilityLines(m, floor) {
+			fmt.Fprintln(c.Stdout, l)
+		}
+	}
+	return ExitPass
+}
