@@ -113,3 +113,12 @@ func TestReleaseReadinessWithALoopbackJudge(t *testing.T) {
 		t.Errorf("judge progress with every answer cached: %d line(s); want 1:\n%s", len(judgeLines), strings.Join(judgeLines, "\n"))
 	}
 }
+
+// The council rubric's panel configuration validates offline: its rubric tests give
+// every reviewer's verdict, and their hand-computed scores hold.
+func TestCouncilPanelRubricTests(t *testing.T) {
+	code, stdout, stderr := runWithEnv(t, nil, "validate", "--config", filepath.Join("..", "..", "examples", "council-rubric", "panel.yaml"))
+	if code != cli.ExitPass || !strings.Contains(stdout, "4 rubric test(s) pass") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
