@@ -1,8 +1,6 @@
 package cli_test
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/cli"
@@ -23,8 +20,7 @@ var e2eTruthRE = regexp.MustCompile(`true score (\d)`)
 // accuracy-faithfulness template (0–2): answer gives its score from the model asked,
 // the output's announced true score, and how many times that prompt was asked before.
 func scoringJudge(t *testing.T, answer func(model string, truth, asked int, prompt string) int) *chattest.Server {
-	var mu sync.Mutex
-	asked := map[string]int{}
+	var asked chattest.Asked
 	return chattest.New(t, "/v1", func(_ int, req chattest.Request) chattest.Reply {
 		prompt := req.Prompt()
 		m := e2eTruthRE.FindStringSubmatch(prompt)
@@ -33,24 +29,10 @@ func scoringJudge(t *testing.T, answer func(model string, truth, asked int, prom
 			return chattest.Reply{Status: 400}
 		}
 		truth, _ := strconv.Atoi(m[1])
-		mu.Lock()
-		n := asked[req.Model+prompt]
-		asked[req.Model+prompt]++
-		mu.Unlock()
-		v := max(0, min(2, answer(req.Model, truth, n, prompt)))
+		v := max(0, min(2, answer(req.Model, truth, asked.Next(req.Model+prompt), prompt)))
 		b, _ := json.Marshal(map[string]any{"accuracy_score": v, "faithfulness_score": v, "rationale": "r"})
 		return chattest.Reply{Content: string(b), PromptTokens: 10, CompletionTokens: 5, Fingerprint: "fp_1"}
 	})
-}
-
-// flip draws, from a hash of the prompt and the number of times it was asked, whether
-// a verdict is flipped (probability p) and to which other value.
-func flip(truth, asked int, prompt string, p float64) int {
-	h := sha256.Sum256([]byte(fmt.Sprintf("%d|%s", asked, prompt)))
-	if float64(binary.BigEndian.Uint64(h[:8])>>11)/(1<<53) >= p {
-		return truth
-	}
-	return (truth + 1 + int(h[8]&1)) % 3
 }
 
 const judgedItems = 30
@@ -254,7 +236,7 @@ func TestJudgeReliabilityDecidesWhetherAJudgedDropBlocks(t *testing.T) {
 				if asked == 0 {
 					return truth
 				}
-				return flip(truth, asked, prompt, tc.flips)
+				return chattest.Flip(truth, asked, prompt, tc.flips)
 			})
 			env := judgeEnv(srv)
 			cfg := judgedProject(t, "judge-a")

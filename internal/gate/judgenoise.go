@@ -150,14 +150,23 @@ func widen(d *RegressionDecision, judgeSE float64) {
 	if d.Outcome == Fail && !d.Rejects {
 		d.Outcome = Inconclusive
 	}
-	d.DecidedBy = decidedBy(*d) + fmt.Sprintf("; judge noise counted (SE %s)", FormatDrop2(judgeSE, d.Mode))
+	d.DecidedBy = decidedBy(*d) + noiseNote(judgeSE, d.Mode)
 }
 
-// demote turns a block into an inconclusive result, saying why.
+func noiseNote(se float64, mode string) string {
+	return fmt.Sprintf("; judge noise counted (SE %s)", FormatDrop2(se, mode))
+}
+
+// demote turns a block into an inconclusive result, saying why: the figure beyond the
+// suite's noise, then the reason it does not block.
 func demote(d *RegressionDecision, reason string) {
+	s := decidedBy(*d)
+	if d.Judge != nil && d.Judge.SE > 0 && d.Method != MethodPlain {
+		s += noiseNote(d.Judge.SE, d.Mode)
+	}
+	d.DecidedBy = s + "; " + reason
 	d.Outcome = Inconclusive
 	d.Evidence = nil
-	d.DecidedBy = decidedBy(*d) + "; " + reason
 }
 
 func unreliableReason(dims []reliability.Dimension, floor float64) string {

@@ -2,15 +2,12 @@ package judgecheck_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/eval"
@@ -28,8 +25,7 @@ var truthRE = regexp.MustCompile(`true score (\d)`)
 // and how many times that prompt was asked, so the test is deterministic whatever the
 // order of concurrent calls.
 func flippingJudge(t *testing.T, p float64) *chattest.Server {
-	var mu sync.Mutex
-	asked := map[string]int{}
+	var asked chattest.Asked
 	return chattest.New(t, "/v1", func(_ int, req chattest.Request) chattest.Reply {
 		prompt := req.Prompt()
 		m := truthRE.FindStringSubmatch(prompt)
@@ -37,16 +33,8 @@ func flippingJudge(t *testing.T, p float64) *chattest.Server {
 			t.Errorf("no true score in %.100q", prompt)
 			return chattest.Reply{Status: 400}
 		}
-		v, _ := strconv.Atoi(m[1])
-		mu.Lock()
-		n := asked[prompt]
-		asked[prompt]++
-		mu.Unlock()
-		h := sha256.Sum256([]byte(fmt.Sprintf("%d|%s", n, prompt)))
-		u := float64(binary.BigEndian.Uint64(h[:8])>>11) / (1 << 53)
-		if u < p {
-			v = (v + 1 + int(h[8]&1)) % 3 // one of the two other values
-		}
+		truth, _ := strconv.Atoi(m[1])
+		v := chattest.Flip(truth, asked.Next(prompt), prompt, p)
 		b, _ := json.Marshal(map[string]any{"accuracy_score": v, "faithfulness_score": v, "rationale": "r"})
 		return chattest.Reply{Content: string(b), PromptTokens: 10, CompletionTokens: 5}
 	})
