@@ -74,7 +74,7 @@ func TestNoJargon(t *testing.T) {
 		findJargon(t, f, strings.Join(descs, "\n"))
 	}
 
-	for _, cmd := range []string{"", "check", "score", "merge", "compare", "baseline", "history", "validate", "init", "import", "run", "action"} {
+	for _, cmd := range []string{"", "check", "score", "merge", "compare", "baseline", "history", "validate", "judge-check", "init", "import", "run", "action"} {
 		var out bytes.Buffer
 		c := &cli.CLI{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
 		args := []string{"evalgate", "--help"}
