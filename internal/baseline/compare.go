@@ -59,8 +59,11 @@ type Comparison struct {
 	Compared     int          `json:"compared_items"`
 	// Rescored is set when the baseline's recorded outputs were re-scored under the
 	// candidate's scoring system (seed 004: a scoring change triggers re-scoring).
-	Rescored bool     `json:"rescored"`
-	Notes    []string `json:"notes,omitempty"`
+	Rescored bool `json:"rescored"`
+	// ScoringUnbumped says the rubric changed while its version did not, and names the
+	// version to write; empty otherwise. Reports show it at the top.
+	ScoringUnbumped string   `json:"scoring_unbumped,omitempty"`
+	Notes           []string `json:"notes,omitempty"`
 	// JudgeChanges are the judges that differ from the ones the baseline was made with;
 	// OldJudge is then the comparison with the baseline's own (old-judge) figures,
 	// shown beside the like-for-like one and never used for the verdict.
@@ -211,7 +214,7 @@ type CompareOptions struct {
 func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, cs candSide, opts CompareOptions) (*Comparison, error) {
 	sys := cand.System
 	var notes []string
-	rescored := false
+	rescored, unbumped := false, ""
 	switch {
 	case b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version:
 		runs, err := rescoreInto(ctx, cand, b, file, bs, opts)
@@ -221,8 +224,8 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 		rescored = true
 		if b.ScoringSystem == sys.Version {
 			// Only the rubric hash moved: say so, rather than "1.0.0 → 1.0.0".
-			notes = append(notes, fmt.Sprintf("the rubric changed but its version did not (still %s; rubric sha256 %.12s → %.12s): the baseline's %d recorded run(s) were re-scored under the new rubric; bump the version when the change is meant",
-				sys.Version, b.RubricHash, sys.Hash(), runs))
+			unbumped = fmt.Sprintf("the scoring changed but its version did not (still %s; rubric sha256 %.12s → %.12s): the baseline's recorded runs (%d) were re-scored under the new rubric; when the change is meant, write `version: %s` under `scoring:`",
+				sys.Version, b.RubricHash, sys.Hash(), runs, rubric.NextVersion(sys.Version))
 		} else {
 			notes = append(notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
 				b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), runs, sys.Version))
@@ -239,7 +242,7 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 	if err != nil {
 		return nil, err
 	}
-	c.Rescored = rescored
+	c.Rescored, c.ScoringUnbumped = rescored, unbumped
 	if !rescored { // re-scored, the baseline's recorded failure counts are another rubric's
 		for i := range c.Dimensions {
 			if f, ok := b.Metrics[c.Dimensions[i].Name+"_failures"]; ok {

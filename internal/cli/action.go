@@ -251,7 +251,7 @@ func (c *CLI) actionOutcome(r *report.Report, in ghaction.CheckInput) (*ghaction
 	}
 	out := &ghaction.Outcome{
 		Suite: r.Suite, Verdict: r.Verdict.Status, Blocks: r.Verdict.Blocks, Score: r.Summary.Mean, ReportPath: reportPath, HTMLPath: htmlPath,
-		CommentMarkdown: r.Markdown(report.MarkdownOptions{}),
+		CommentMarkdown: r.Markdown(report.MarkdownOptions{ReportURL: c.runURL(), ReportName: filepath.Base(htmlPath)}),
 		CheckTitle:      r.Title(),
 		FailedHard:      r.Verdict.Blocks,
 	}
@@ -470,4 +470,14 @@ func (c *CLI) baseHistory(ctx context.Context, in ghaction.CheckInput, cfg *conf
 		return nil, fmt.Errorf("reading %s at the base commit: %w", rel, err)
 	}
 	return history.Read(rel, bytes.NewReader(data))
+}
+
+// runURL is the workflow run's page, where its artifacts (the HTML report) are listed;
+// empty outside a workflow run.
+func (c *CLI) runURL() string {
+	server, repo, id := c.Getenv("GITHUB_SERVER_URL"), c.Getenv("GITHUB_REPOSITORY"), c.Getenv("GITHUB_RUN_ID")
+	if server == "" || repo == "" || id == "" || strings.Trim(id, "0123456789") != "" || strings.ContainsAny(repo, " ()<>") {
+		return ""
+	}
+	return strings.TrimSuffix(server, "/") + "/" + repo + "/actions/runs/" + id
 }

@@ -397,9 +397,6 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	if err != nil {
 		return nil, err
 	}
-	if v.MissingBaseline != "" {
-		r.Notices = append(r.Notices, v.NoBaseline)
-	}
 	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics, Outputs: l.outputs})
 	if bpath != "" && !opts.NoBaseline {
 		if r.History, err = history.Load(history.PathFor(bpath)); err != nil {

@@ -23,7 +23,8 @@ func (c *CLI) terminal() report.Terminal {
 }
 
 // terminalFor decides the width and colours: the width is $COLUMNS, else the
-// terminal's, else report.DefaultWidth; colours are on when stdout is a terminal or
+// terminal's, else report.DefaultWidth on a terminal whose size is unknown; when stdout
+// is not a terminal (a CI log, a pipe, a file), lines are left unwrapped. Colours are on when stdout is a terminal or
 // CLICOLOR_FORCE is set (to anything but 0), and off whenever NO_COLOR is set and not
 // empty (https://no-color.org).
 func terminalFor(getenv func(string) string, isTTY bool, ttyWidth int) report.Terminal {
@@ -32,6 +33,8 @@ func terminalFor(getenv func(string) string, isTTY bool, ttyWidth int) report.Te
 		t.Width = n
 	} else if isTTY && ttyWidth > 0 {
 		t.Width = ttyWidth
+	} else if !isTTY {
+		t.Width = report.Unwrapped
 	}
 	force := getenv("CLICOLOR_FORCE")
 	t.Color = (isTTY || (force != "" && force != "0")) && getenv("NO_COLOR") == ""

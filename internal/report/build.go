@@ -37,6 +37,15 @@ type Options struct {
 // Build assembles the report. With opts.Stream, the items come from the stream (the
 // scoring kept no samples) and the report's JSON lists them from its files.
 func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Options) (*Report, error) {
+	r, err := build(sc, cmp, v, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.deriveNotices()
+	return r, nil
+}
+
+func build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Options) (*Report, error) {
 	r := &Report{
 		SchemaVersion: SchemaVersion,
 		Suite:         opts.Suite,

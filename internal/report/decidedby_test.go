@@ -36,11 +36,13 @@ func subThresholdBlock(t *testing.T) *Report {
 
 // A blocked verdict printed next to a drop under max_drop must say what decided: in the
 // headline, the table, the markdown comment, the check run's title and summary, and the
-// JSON. This test fails if any of them shows "blocked" beside "Δ −0.7 pts" without
-// "decided by estimated drop 2.9 pts > 2.0 pts" and the evidence items.
+// JSON. This test fails if any of them shows "blocked" beside "Δ −0.7 pts" without the
+// figure that decided and its threshold: "estimated drop 2.9 pts, over the 2.0 pts
+// allowed" in the headline, or the full "decided by estimated drop 2.9 pts > 2.0 pts"
+// line with the evidence items.
 func TestBlockedBesideSubThresholdDropSaysWhatDecided(t *testing.T) {
 	r := subThresholdBlock(t)
-	want := regexp.MustCompile(`decided by estimated drop 2\.9 pts (>|&gt;) 2\.0 pts; evidence: q10, q11`)
+	want := regexp.MustCompile(`decided by estimated drop 2\.9 pts (>|&gt;) 2\.0 pts; evidence: q10, q11|blocked — estimated drop 2\.9 pts, over the 2\.0 pts allowed`)
 	var table, js bytes.Buffer
 	if err := r.WriteTerminal(&table, Terminal{Width: 400}); err != nil { // one line per sentence, to match
 		t.Fatal(err)
@@ -50,7 +52,7 @@ func TestBlockedBesideSubThresholdDropSaysWhatDecided(t *testing.T) {
 	}
 	md := r.Markdown(MarkdownOptions{})
 	for name, out := range map[string]string{
-		"headline": r.headline(), "table": table.String(), "markdown": md,
+		"headline": r.headline() + "\n" + r.scoreLine(), "table": table.String(), "markdown": md,
 		"check-run title": r.Title(), "check-run summary": md, "json": js.String(),
 	} {
 		if !strings.Contains(out, "−0.7 pts") && name != "json" && name != "check-run title" {

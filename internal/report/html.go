@@ -52,10 +52,11 @@ type htmlData struct {
 	R        *Report
 	Headline string
 	Summary  string
+	Status   gate.Status // the headline's status (never pass when not compared)
 	Decision []string
 	// Statistics is the statistics section's lines (statistics.go).
 	Statistics []string
-	Notes      []string
+	Notices    []Notice
 	Gates      [][]string // gate, kind, threshold, actual, status
 	Dims       [][]string // dimension, weight, baseline, this run, delta, status
 	Partial    string     // why not every item is embedded
@@ -103,7 +104,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if err := enc.Encode(items); err != nil {
 		return err
 	}
-	d := htmlData{R: r, Headline: r.headline(), Summary: r.summaryLine(), Decision: r.decisionLines(), Statistics: r.statisticsLines(), Notes: notes(r),
+	d := htmlData{R: r, Headline: r.headline(), Summary: r.summaryLine(), Decision: r.decisionLines(), Statistics: r.statisticsLines(), Notices: r.Notices,
+		Status:  r.headlineStatus(),
 		Partial: partial, CSS: template.CSS(htmlCSS), JS: template.JS(htmlJS),
 		Data: template.JS(strings.TrimSpace(data.String()))}
 	for _, g := range r.gateRows(termIcon) {

@@ -7,15 +7,20 @@ import (
 	"github.com/olekukonko/tablewriter"
 
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/gate"
 )
 
 // MarkdownOptions shape the PR comment. The action adds the hidden marker that makes
 // the comment sticky above what Markdown renders.
 type MarkdownOptions struct {
-	Notices []string // shown first among the notices; trusted text
 	// MaxChars bounds the rendered comment; 0 means MaxCommentChars. Past it, whole
-	// blocks are cut in the order of the sections' cut ranks (see Section).
+	// blocks are cut in the order of their cut ranks (see Section).
 	MaxChars int
+	// ReportURL, when set, is where a reader finds the HTML report (the workflow run's
+	// artifacts): each item the comment cuts links there for its full text.
+	ReportURL string
+	// ReportName is the HTML report's file name, named beside the link.
+	ReportName string
 }
 
 // MaxCommentChars is what Markdown leaves of GitHub's 65,536-character limit on a
@@ -24,27 +29,36 @@ type MarkdownOptions struct {
 const MaxCommentChars = 65536 - 2048
 
 // Section is one part of the comment. The comment renders them in this order, owned
-// here and nowhere else:
+// here and nowhere else; a section with nothing to say renders nothing:
 //
-//  1. SectionHeadline: the verdict, the score line, the line that decided
-//  2. SectionNotices: accepted by, this pull request changes its gate, no baseline,
-//     re-scoring and suite changes, deprecations
-//  3. SectionFindings: what the breakdown shows (patterns across items)
-//  4. SectionHistory: the score's chart and history
-//  5. SectionTables: the breakdown, gates, items, tags, grade and the command
+//  1. SectionHeadline: the verdict in one sentence with the figure that decided and
+//     its threshold, then the score line (no intervals, no p-values)
+//  2. SectionNotices: one line each, in NoticeSlot order (notice.go): accepted,
+//     proposed gate, changed judge, scoring changed without a version bump, no
+//     baseline, cost, other notes
+//  3. SectionChanges: what changed, item by item: the newly failing items (failing,
+//     without a baseline) with expected and got, open
+//  4. SectionFindings: what the breakdown shows (patterns across items)
+//  5. SectionTables: the dimension table and the gate table
+//  6. SectionStatistics: one collapsed <details> with every interval, p-value,
+//     resolving power and the evidence (statistics.go); nothing statistical appears
+//     outside it
+//  7. SectionMore: collapsed lists (biggest drops, newly passing, unstable, pending),
+//     the tags, the history chart, then the grade and the command that reproduces it
 //
-// Over the size limit, blocks are cut whole, the lowest cut rank first: item lists,
-// then tags, then history, then findings, then the tables; the headline and the notices
-// are never cut.
+// Over the size limit, blocks are cut whole, the lowest cut rank first; the headline,
+// the notices and the footer are never cut.
 type Section int
 
 // Sections, in render order.
 const (
 	SectionHeadline Section = iota
 	SectionNotices
+	SectionChanges
 	SectionFindings
-	SectionHistory
 	SectionTables
+	SectionStatistics
+	SectionMore
 )
 
 // Cut ranks: which blocks go first when the comment is too long (lowest first).
@@ -52,7 +66,9 @@ const (
 	cutItemLists = iota + 1
 	cutTags
 	cutHistory
+	cutStatistics
 	cutFindings
+	cutChanges
 	cutTables
 	cutNever = 1 << 30
 )
@@ -68,7 +84,7 @@ type block struct {
 // order Section fixes, within the size limit.
 func (r *Report) Markdown(o MarkdownOptions) string {
 	var blocks []block
-	for _, sec := range []func(MarkdownOptions) []block{r.mdProposed, r.mdHeadline, r.mdNotices, r.mdFindings, r.mdHistory, r.mdTables} {
+	for _, sec := range []func(MarkdownOptions) []block{r.mdHeadline, r.mdProposed, r.mdNotices, r.mdChanges, r.mdFindings, r.mdTables, r.mdStatistics, r.mdMore} {
 		blocks = append(blocks, sec(o)...)
 	}
 	limit := o.MaxChars
@@ -101,33 +117,27 @@ func fitBlocks(blocks []block, limit int) string {
 	return b.String()
 }
 
-// mdHeadline: the verdict, the score line, the regression decision.
+// mdHeadline: the verdict in one sentence, then the score line.
 func (r *Report) mdHeadline(MarkdownOptions) []block {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### %s %s\n\n", statusIcon(r.Verdict.Status), Escape(r.headline()))
-	fmt.Fprintf(&b, "%s\n\n", Escape(r.summaryLine()))
-	for _, l := range r.decisionLines() {
-		fmt.Fprintf(&b, "%s\n\n", codeSpans(l))
-	}
-	b.WriteString(r.mdStatistics())
+	fmt.Fprintf(&b, "### %s %s\n\n", statusIcon(r.headlineStatus()), Escape(r.headline()))
+	fmt.Fprintf(&b, "%s\n\n", Escape(r.scoreLine()))
 	return []block{{text: b.String(), cut: cutNever}}
 }
 
-// mdNotices: the caller's notices, then the missing baseline, deprecations and the
-// comparison's notes.
-func (r *Report) mdNotices(o MarkdownOptions) []block {
+// mdNotices: one line per notice, in slot order; then, for an inconclusive result, the
+// command that would settle it.
+func (r *Report) mdNotices(MarkdownOptions) []block {
 	var b strings.Builder
-	for _, n := range o.Notices {
-		fmt.Fprintf(&b, "> %s\n\n", n)
+	for _, n := range r.Notices {
+		if n.Warn {
+			fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", codeSpans(n.Text))
+		} else {
+			fmt.Fprintf(&b, "> %s\n\n", codeSpans(n.Text))
+		}
 	}
-	switch {
-	case r.Verdict.MissingBaseline != "":
-		fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", codeSpans(r.Verdict.NoBaseline))
-	case r.Verdict.NoBaseline != "":
-		fmt.Fprintf(&b, "> ℹ️ %s\n\n", codeSpans(r.Verdict.NoBaseline))
-	}
-	for _, n := range notes(r) {
-		fmt.Fprintf(&b, "> %s\n\n", codeSpans(n))
+	for _, l := range r.decisionLines() { // the command that would settle it
+		fmt.Fprintf(&b, "%s\n\n", codeSpans(l))
 	}
 	return []block{{text: b.String(), cut: cutNever}}
 }
@@ -139,29 +149,13 @@ func (r *Report) mdFindings(MarkdownOptions) []block {
 	return []block{{text: b.String(), cut: cutFindings, name: "The diagnosis"}}
 }
 
-// mdHistory is the chart and history section: the score's history under baselines/.
-func (r *Report) mdHistory(MarkdownOptions) []block {
-	var b strings.Builder
-	b.WriteString(r.MermaidChart())
-	if h := r.historyLine(); h != "" {
-		fmt.Fprintf(&b, "<sub>%s</sub>\n\n", h)
-	}
-	return []block{{text: b.String(), cut: cutHistory, name: "The history"}}
-}
-
-// mdTables: repeatability and judge lines, the breakdown and gate tables, the item
-// lists, the tags, the grade and the command that reproduces the result.
+// mdTables: the dimension table and the gate table. A passing pull request's gate
+// table is folded: every row says pass.
 func (r *Report) mdTables(MarkdownOptions) []block {
 	var b strings.Builder
-	if rep := r.repeatability(); rep != "" {
-		fmt.Fprintf(&b, "%s\n\n", Escape(rep))
-	}
-	for _, l := range r.judgeLines() {
-		fmt.Fprintf(&b, "<sub>%s</sub>\n\n", Escape(l))
-	}
 	head := []string{"Dimension", "Weight", "PR", "Status"}
 	if r.Comparison != nil {
-		head = []string{"Dimension", "Weight", "Baseline", "PR", "Δ (95% CI)", "Status"}
+		head = []string{"Dimension", "Weight", "Baseline", "PR", "Δ", "Status"}
 	}
 	var rows [][]string
 	for _, d := range r.dimensionRows(statusIcon) {
@@ -170,53 +164,32 @@ func (r *Report) mdTables(MarkdownOptions) []block {
 			name = "**score**"
 		}
 		if r.Comparison != nil {
-			rows = append(rows, []string{name, d.weight, d.base, d.cand, d.delta, d.status})
+			rows = append(rows, []string{name, d.weight, d.base, d.cand, d.change, d.status})
 		} else {
 			rows = append(rows, []string{name, d.weight, d.cand, d.status})
 		}
 	}
 	mdTable(&b, head, rows)
 
-	b.WriteString("\n**Gates**\n\n")
 	rows = nil
 	for _, g := range r.gateRows(statusIcon) {
 		rows = append(rows, []string{Escape(g.name), g.kind, Escape(g.threshold), Escape(g.actual), g.status})
 	}
-	mdTable(&b, []string{"Gate", "Kind", "Threshold", "Actual", "Status"}, rows)
-	blocks := []block{{text: b.String(), cut: cutTables, name: "The tables"}}
+	if r.Verdict.Status == gate.Pass {
+		fmt.Fprintf(&b, "\n<details><summary>Gates: all %d pass</summary>\n\n", len(rows))
+		mdTable(&b, []string{"Gate", "Kind", "Threshold", "Actual", "Status"}, rows)
+		b.WriteString("\n</details>\n")
+	} else {
+		b.WriteString("\n**Gates**\n\n")
+		mdTable(&b, []string{"Gate", "Kind", "Threshold", "Actual", "Status"}, rows)
+	}
+	return []block{{text: b.String(), cut: cutTables, name: "The tables"}}
+}
 
+// mdMore: what a reader opens when they want more: the other item lists, the tags, the
+// history, then the grade and the command that reproduces the result.
+func (r *Report) mdMore(MarkdownOptions) []block {
 	var lists strings.Builder
-	if d := r.Regression; d != nil && len(d.Evidence) > 0 {
-		fmt.Fprintf(&lists, "\n<details open><summary>Evidence: the items that carried the decision (%d)</summary>\n\n", len(d.Evidence))
-		rows = nil
-		for _, e := range d.Evidence {
-			rows = append(rows, []string{"`" + EscapeTrunc(e.ID, 60) + "`", fmt.Sprintf("%.3f (%s)", e.BaseScore, runs(e.BaseRuns)),
-				fmt.Sprintf("%.3f", e.Predicted), fmt.Sprintf("%.3f (%s)", e.CandScore, runs(e.CandRuns)), fmt.Sprintf("%.1f", e.Z)})
-		}
-		mdTable(&lists, []string{"Item", "Baseline", "Expected", "PR", "z"}, rows)
-		lists.WriteString("\n</details>\n")
-	}
-	title, items := r.Failing()
-	if len(items) > 0 {
-		fmt.Fprintf(&lists, "\n<details><summary>%s (%d)</summary>\n\n", title, r.FailingTotal())
-		rows = nil
-		for i, it := range items {
-			if i == MaxListedItems {
-				break
-			}
-			loc := r.SuiteFile
-			if it.Line > 0 { // an imported record inside a JSON document or an archive has no line
-				loc = fmt.Sprintf("%s:%d", r.SuiteFile, it.Line)
-			}
-			rows = append(rows, []string{"`" + EscapeTrunc(it.ID, 60) + "`", Escape(loc), fmt.Sprintf("%.3f", it.Score),
-				EscapeTrunc(it.Reason(), 80), EscapeTrunc(it.Got, 80)})
-		}
-		mdTable(&lists, []string{"Item", "Suite line", "Score", "Why", "Output"}, rows)
-		if n := r.FailingTotal() - min(len(items), MaxListedItems); n > 0 {
-			fmt.Fprintf(&lists, "\n…and %d more (see the full report).\n", n)
-		}
-		lists.WriteString("\n</details>\n")
-	}
 	if len(r.Summary.Pending) > 0 {
 		fmt.Fprintf(&lists, "\n<details><summary>%s</summary>\n\n", r.PendingTitle())
 		for i, id := range r.Summary.Pending {
@@ -239,7 +212,7 @@ func (r *Report) mdTables(MarkdownOptions) []block {
 			return fmt.Sprintf("`%s` baseline pass rate %.2f, PR %s", EscapeTrunc(ch.ID, 60), ch.BasePassRate, passWord(ch.CandPass))
 		})
 	}
-	blocks = append(blocks, block{text: lists.String(), cut: cutItemLists, name: "Item lists"})
+	blocks := []block{{text: lists.String(), cut: cutItemLists, name: "Item lists"}}
 
 	var tagsB strings.Builder
 	if tags := r.tagRows(); len(tags) > 0 {
@@ -252,8 +225,22 @@ func (r *Report) mdTables(MarkdownOptions) []block {
 	}
 	blocks = append(blocks, block{text: tagsB.String(), cut: cutTags, name: "The tag table"})
 
+	var hist strings.Builder
+	if chart, line := r.MermaidChart(), r.historyLine(); chart != "" || line != "" {
+		hist.WriteString("\n<details><summary>Chart and history</summary>\n\n")
+		hist.WriteString(chart)
+		if line != "" {
+			fmt.Fprintf(&hist, "<sub>%s</sub>\n\n", line)
+		}
+		hist.WriteString("</details>\n")
+	}
+	blocks = append(blocks, block{text: hist.String(), cut: cutHistory, name: "The history"})
+
 	var tail strings.Builder
 	fmt.Fprintf(&tail, "\n%s\n", Escape(r.gradeLine()))
+	for _, l := range r.judgeLines() {
+		fmt.Fprintf(&tail, "\n<sub>%s</sub>\n", Escape(l))
+	}
 	if r.Command != "" {
 		fmt.Fprintf(&tail, "\n<sub>Reproduce locally: <code>%s</code></sub>\n", htmlEscape(r.Command))
 	}
@@ -278,22 +265,6 @@ func passWord(p bool) string {
 var htmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "@", "&#64;", "|", "&#124;")
 
 func htmlEscape(s string) string { return htmlReplacer.Replace(Visible(s)) }
-
-// notes are the comparison's remarks (re-scoring, suite changes).
-func notes(r *Report) []string {
-	var out []string
-	if n := r.judgeChangeNotice(); n != "" {
-		out = append(out, n)
-	}
-	if r.Comparison != nil {
-		out = append(out, r.Comparison.Notes...)
-	}
-	out = append(out, r.judgeReliabilityLines()...)
-	if e := r.Summary.Estimates; e != nil {
-		out = append(out, estimatesNotice(e))
-	}
-	return out
-}
 
 // mdTable writes a GitHub markdown table; cells must already be escaped.
 func mdTable(b *strings.Builder, head []string, rows [][]string) {

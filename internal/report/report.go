@@ -23,9 +23,10 @@ type Report struct {
 	Suite         string `json:"suite"`
 	ScoringSystem string `json:"scoringSystem"`
 	GradingSystem string `json:"gradingSystem"`
-	// Notices are what a reader must see first, at the top of every format: a baseline
-	// the config names that does not exist.
-	Notices    []string             `json:"notices,omitempty"`
+	// Notices are what a reader must see first, at the top of every format, one line
+	// each in NoticeSlot order (notice.go); add one with AddNotice. The JSON holds
+	// their texts.
+	Notices    []Notice             `json:"notices,omitempty"`
 	SuiteHash  string               `json:"suite_hash"`
 	RubricHash string               `json:"rubric_hash"`
 	Metadata   Metadata             `json:"metadata"`

@@ -49,17 +49,97 @@ func decidingWord(d *gate.RegressionDecision) string {
 	return "the " + d.Method + " method decided on it"
 }
 
-// mdStatistics is the statistics section as a collapsed <details> block.
-func (r *Report) mdStatistics() string {
+// statPart is one part of the statistics section: it writes its markdown (escaped) and
+// names, in a few words, what it adds to the section's one-line summary ("" when it
+// has nothing to say).
+type statPart func(r *Report, b *strings.Builder) (summary string)
+
+// statParts are the statistics section's parts, in order. Every interval, p-value,
+// resolving power and evidence figure of the comment is written by one of them and
+// nowhere else: a new statistic is one more part here.
+var statParts = []statPart{
+	(*Report).statLines,
+	(*Report).statRepeatability,
+	(*Report).statDimensions,
+	(*Report).statEvidence,
+}
+
+// mdStatistics is the one collapsed <details> that holds the statistics; its summary
+// says in one line what it holds.
+func (r *Report) mdStatistics(MarkdownOptions) []block {
+	var body strings.Builder
+	var what []string
+	for _, p := range statParts {
+		if s := p(r, &body); s != "" {
+			what = append(what, s)
+		}
+	}
+	if len(what) == 0 {
+		return nil
+	}
+	text := fmt.Sprintf("\n<details><summary>%s: %s</summary>\n\n%s</details>\n", statisticsTitle, strings.Join(what, ", "), body.String())
+	return []block{{text: text, cut: cutStatistics, name: "The statistics"}}
+}
+
+// statLines: the decision's test, the interval and p-value of Δ, the evidence model
+// and the resolving power (statisticsLines).
+func (r *Report) statLines(b *strings.Builder) string {
 	lines := r.statisticsLines()
 	if len(lines) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n", statisticsTitle)
 	for _, l := range lines {
-		fmt.Fprintf(&b, "- %s\n", codeSpans(l))
+		fmt.Fprintf(b, "- %s\n", codeSpans(l))
 	}
-	b.WriteString("\n</details>\n\n")
-	return b.String()
+	b.WriteString("\n")
+	what := "the test that decided, the 95% interval and p-value of Δ"
+	if r.Regression != nil && r.Regression.Power != nil {
+		what += ", resolving power"
+	}
+	return what
+}
+
+// statRepeatability: the spread over several runs and what the pass rate means then.
+func (r *Report) statRepeatability(b *strings.Builder) string {
+	rep := r.repeatability()
+	if rep == "" {
+		return ""
+	}
+	fmt.Fprintf(b, "%s · pass rate %.1f%% (the mean of the runs' pass rates, which pass_rate gates use)\n\n", Escape(rep), 100*r.Summary.PassRate)
+	return "the spread over runs"
+}
+
+// statDimensions: each dimension's change with its 95 % interval.
+func (r *Report) statDimensions(b *strings.Builder) string {
+	if r.Comparison == nil {
+		return ""
+	}
+	var rows [][]string
+	for _, d := range r.dimensionRows(statusIcon) {
+		name := "`" + strings.ReplaceAll(d.name, "`", "'") + "`"
+		if d.name == "score" {
+			name = "**score**"
+		}
+		rows = append(rows, []string{name, d.delta})
+	}
+	mdTable(b, []string{"Dimension", "Δ (95% CI)"}, rows)
+	b.WriteString("\n")
+	return "per dimension"
+}
+
+// statEvidence: the items that carried the decision.
+func (r *Report) statEvidence(b *strings.Builder) string {
+	d := r.Regression
+	if d == nil || len(d.Evidence) == 0 {
+		return ""
+	}
+	fmt.Fprintf(b, "Evidence: the items that carried the decision (%d)\n\n", len(d.Evidence))
+	var rows [][]string
+	for _, e := range d.Evidence {
+		rows = append(rows, []string{"`" + EscapeTrunc(e.ID, 60) + "`", fmt.Sprintf("%.3f (%s)", e.BaseScore, runs(e.BaseRuns)),
+			fmt.Sprintf("%.3f", e.Predicted), fmt.Sprintf("%.3f (%s)", e.CandScore, runs(e.CandRuns)), fmt.Sprintf("%.1f", e.Z)})
+	}
+	mdTable(b, []string{"Item", "Baseline", "Expected", "PR", "z"}, rows)
+	b.WriteString("\n")
+	return fmt.Sprintf("the evidence (%s)", itemCount(len(d.Evidence)))
 }

@@ -12,18 +12,28 @@ import (
 // DefaultWidth is the terminal width assumed when none is known.
 const DefaultWidth = 80
 
+// Unwrapped, as a Terminal's Width, writes lines whole and tables at their natural
+// width: for stdout that is not a terminal (a CI log, a file), whose width is unknown.
+const Unwrapped = -1
+
+// unwrappedWidth is the width Unwrapped stands for: more than any line is long.
+const unwrappedWidth = 1 << 20
+
 // Terminal says where a table report is shown.
 type Terminal struct {
-	// Width is the width in display columns; 0 means DefaultWidth. Tables are fitted to
-	// it by wrapping or cutting long cells (never the borders or item ids), and text lines
-	// are wrapped at spaces.
+	// Width is the width in display columns; 0 means DefaultWidth, Unwrapped no limit.
+	// Tables are fitted to it by wrapping or cutting long cells (never the borders or
+	// item ids), and text lines are wrapped at spaces.
 	Width int
 	// Color turns on ANSI colours: the verdict and every status mark.
 	Color bool
 }
 
 func (t Terminal) width() int {
-	if t.Width <= 0 {
+	switch {
+	case t.Width < 0:
+		return unwrappedWidth
+	case t.Width == 0:
 		return DefaultWidth
 	}
 	return t.Width
@@ -78,27 +88,19 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 			b.WriteString(l + "\n")
 		}
 	}
-	// The headline: the verdict, the score line, the line that decided.
-	line(t.paint(ansiBold+statusColor(r.Verdict.Status), termIcon(r.Verdict.Status)+" "+plain(r.headline())))
-	line(r.summaryLine())
-	for _, l := range r.decisionLines() {
-		line(plain(l))
-	}
-	if st := r.statisticsLines(); len(st) > 0 {
-		line(statisticsTitle + ":")
-		for _, l := range st {
-			line("  " + plain(l))
+	// The headline: the verdict in one sentence and the score line; then the notices.
+	hs := r.headlineStatus()
+	line(t.paint(ansiBold+statusColor(hs), termIcon(hs)+" "+plain(r.headline())))
+	line(r.scoreLine())
+	for _, n := range r.Notices {
+		if n.Warn {
+			line(t.paint(ansiYellow, "warning: "+plain(n.Text)))
+		} else {
+			line("note: " + plain(n.Text))
 		}
 	}
-	// The notices.
-	switch {
-	case r.Verdict.MissingBaseline != "":
-		line(t.paint(ansiYellow, "warning: "+plain(r.Verdict.NoBaseline)))
-	case r.Verdict.NoBaseline != "":
-		line("note: " + plain(r.Verdict.NoBaseline))
-	}
-	for _, n := range notes(r) {
-		line("note: " + plain(n))
+	for _, l := range r.decisionLines() { // the command that would settle it
+		line(plain(l))
 	}
 	// The diagnosis and the history.
 	for _, f := range r.Findings {
@@ -108,9 +110,6 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 		line(plain(h))
 	}
 	// The tables.
-	if rep := r.repeatability(); rep != "" {
-		line(rep)
-	}
 	for _, l := range r.judgeLines() {
 		line(plain(l))
 	}
@@ -136,6 +135,12 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 	}
 	b.WriteString("\nGates:\n")
 	fitTable(&b, []column{{head: "gate", fit: wrap, wholeWords: true}, {head: "kind"}, {head: "threshold", fit: wrap}, {head: "actual", fit: wrap}, {head: "status"}}, rows, width)
+	if st := r.statisticsLines(); len(st) > 0 {
+		b.WriteString("\nStatistics:\n")
+		for _, l := range st {
+			line(plain(strings.ReplaceAll(l, "`", "")))
+		}
+	}
 
 	if d := r.Regression; d != nil && len(d.Evidence) > 0 {
 		fmt.Fprintf(&b, "\nEvidence: the items that carried the decision (%d):\n", len(d.Evidence))

@@ -54,7 +54,9 @@ func statusWord(s gate.Status) string { return string(s) }
 
 // dimRow is one line of the breakdown table.
 type dimRow struct {
-	name, weight, base, cand, delta, status string
+	name, weight, base, cand, status string
+	change                           string // the change alone: "−5.0 pts"
+	delta                            string // the change with its 95 % interval (statistics only)
 }
 
 // dimensionRows builds the breakdown table, with baseline columns when compared.
@@ -62,18 +64,20 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 	var rows []dimRow
 	for i, d := range r.Dimensions {
 		row := dimRow{name: d.Name, weight: fmt.Sprintf("%.2f", d.Weight), cand: fmt.Sprintf("%.3f", d.Mean), status: icon(gate.Pass)}
-		if d.Failures > 0 {
-			row.status = fmt.Sprintf("%.4g failing", d.Failures) // a mean over runs: 1.667, not 1.666666667
+		if n := wholeItems(d.Failures); n > 0 {
+			row.status = fmt.Sprintf("%d failing", n)
 		}
 		if c := r.Comparison; c != nil && i < len(c.Dimensions) {
 			dd := c.Dimensions[i]
-			// The change against the baseline, so an unchanged count does not read as a
-			// regression: "2 failing, ±0".
-			if bf := dd.BaseFailures; bf != nil && (d.Failures > 0 || *bf > 0) {
-				row.status = fmt.Sprintf("%.4g failing, %s", d.Failures, signedCount(d.Failures-*bf))
+			// The change against the baseline, in whole items, so an unchanged count does
+			// not read as a regression: "2 failing, ±0".
+			if bf := dd.BaseFailures; bf != nil && (wholeItems(d.Failures) > 0 || wholeItems(*bf) > 0) {
+				n := wholeItems(d.Failures)
+				row.status = fmt.Sprintf("%d failing, %s", n, signedCount(n-wholeItems(*bf)))
 			}
 			row.base = fmt.Sprintf("%.3f", dd.Base)
-			row.delta = gate.FormatPts(dd.Delta)
+			row.change = gate.FormatPts(dd.Delta)
+			row.delta = row.change
 			if dd.CI != nil {
 				row.delta = deltaCI(dd.Delta, dd.CI.Lo, dd.CI.Hi)
 			}
@@ -89,6 +93,7 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 	}
 	if c := r.Comparison; c != nil {
 		total.base = fmt.Sprintf("%.3f", c.Base)
+		total.change = gate.FormatPts(c.Delta)
 		total.delta = deltaCI(c.Delta, c.CI.Lo, c.CI.Hi)
 	}
 	return append(rows, total)
@@ -104,17 +109,19 @@ func deltaCI(delta, lo, hi float64) string {
 	return fmt.Sprintf("%s [%s, %s]", d, trimPts(l), h)
 }
 
-// signedCount prints a change in a count of failures (a mean over runs) with its sign
-// and at most one decimal: "+2", "−1", "±0", "+2.7".
-func signedCount(x float64) string {
-	s := strings.TrimSuffix(fmt.Sprintf("%.1f", math.Abs(x)), ".0")
+// wholeItems is a failure count (a mean over runs) as whole items: the nearest whole
+// number, so three runs failing 1, 1 and 0 times read "1 failing", not "0.6667".
+func wholeItems(x float64) int { return int(math.Round(x)) }
+
+// signedCount prints a change in a count of items with its sign: "+2", "−1", "±0".
+func signedCount(n int) string {
 	switch {
-	case s == "0":
+	case n == 0:
 		return "±0"
-	case x < 0:
-		return "−" + s
+	case n < 0:
+		return fmt.Sprintf("−%d", -n)
 	}
-	return "+" + s
+	return fmt.Sprintf("+%d", n)
 }
 
 func trimPts(s string) string { return s[:len(s)-len(" pts")] }
@@ -173,15 +180,6 @@ func num(x float64) string { return rubric.FormatMetric(x, rubric.UnitScore) }
 // verdictWords say what a verdict status means for the pull request.
 var verdictWords = map[gate.Status]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Inconclusive: "inconclusive",
 	gate.Fail: "blocked", gate.Accepted: "regression accepted"}
-
-// headline is the verdict in one line.
-func (r *Report) headline() string {
-	word := verdictWords[r.Verdict.Status]
-	if r.Verdict.Status == gate.Inconclusive && r.Verdict.Blocks {
-		word = "inconclusive, blocked"
-	}
-	return fmt.Sprintf("evalgate · %s: %s — %s", r.Suite, word, r.Verdict.Reason)
-}
 
 // gradeLine names the grade and both versions.
 func (r *Report) gradeLine() string {
@@ -336,13 +334,17 @@ func (r *Report) repeatability() string {
 	return s
 }
 
-// Title is the check run's one line: the verdict mark and the reason that matters.
+// Title is the check run's one line: the verdict and the reason that matters. A run
+// the regression gate could not compare says so, whatever the other gates say.
 func (r *Report) Title() string {
 	word := verdictWords[r.Verdict.Status]
 	if r.Verdict.Status == gate.Inconclusive && r.Verdict.Blocks {
 		word = "inconclusive (blocks)"
 	}
 	s := fmt.Sprintf("%s %s · score %.3f", word, r.Suite, r.Summary.Mean)
+	if r.notCompared() {
+		s += " · not compared: no baseline, the regression gate did not run"
+	}
 	if c := r.Comparison; c != nil {
 		s += " (Δ " + gate.FormatPts(c.Delta) + ")"
 	}

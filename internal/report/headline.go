@@ -1,0 +1,132 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/gate"
+)
+
+// notCompared reports whether the regression gate did not run for want of a baseline
+// (not because the config turns it off, nor because `evalgate score` never compares).
+func (r *Report) notCompared() bool {
+	return r.Comparison == nil && r.Verdict.NoBaseline != ""
+}
+
+// headlineStatus is the status the headline's mark shows: a run that was not compared
+// is never green, whatever the other gates say.
+func (r *Report) headlineStatus() gate.Status {
+	if r.notCompared() && r.Verdict.Status == gate.Pass {
+		return gate.Warn
+	}
+	return r.Verdict.Status
+}
+
+// headline is the verdict in one sentence: the word, then the figure that decided and
+// its threshold ("blocked — estimated drop 9.6 pts, over the 2.0 pts allowed").
+func (r *Report) headline() string {
+	word := verdictWords[r.Verdict.Status]
+	if r.Verdict.Status == gate.Inconclusive && r.Verdict.Blocks {
+		word = "inconclusive, blocked"
+	}
+	return fmt.Sprintf("evalgate · %s: %s", r.Suite, r.verdictSentence(word))
+}
+
+// verdictSentence is what follows the suite's name in the headline.
+func (r *Report) verdictSentence(word string) string {
+	if r.notCompared() {
+		why := "no baseline is configured"
+		if r.Verdict.MissingBaseline != "" {
+			why = "the baseline " + r.Verdict.MissingBaseline + " does not exist"
+		}
+		if r.Verdict.Status == gate.Pass {
+			return "not compared — the regression gate did not run: " + why + "; the other gates pass"
+		}
+		if g := r.decidingGate(); g != nil && g.Kind == gate.KindRegression {
+			return word + " — " + r.Verdict.Reason // the reason is the missing baseline
+		}
+		return word + " — " + r.Verdict.Reason + "; the regression gate did not run: " + why
+	}
+	if g := r.decidingGate(); g != nil && g.Kind == gate.KindRegression {
+		if d := r.decision(g.Name); d != nil {
+			return word + " — " + r.dropSentence(d)
+		}
+	}
+	if r.Verdict.Status == gate.Pass {
+		if d := r.Regression; d != nil {
+			return word + " — " + r.dropSentence(d) + "; all gates pass"
+		}
+	}
+	return word + " — " + r.Verdict.Reason
+}
+
+// decidingGate is the gate that set the verdict: the first with the verdict's status
+// (gate's order: fail, then inconclusive, then warn). Nil for a pass, an accepted
+// regression or a veto.
+func (r *Report) decidingGate() *gate.Result {
+	st := r.Verdict.Status
+	if st == gate.Pass || st == gate.Accepted {
+		return nil
+	}
+	for i := range r.Gates {
+		if r.Gates[i].Status == st {
+			return &r.Gates[i]
+		}
+	}
+	return nil
+}
+
+// dropSentence says what a regression decision found in words, with the figure and
+// the threshold and without statistics: "estimated drop 9.6 pts, over the 2.0 pts
+// allowed (3 items newly fail)".
+func (r *Report) dropSentence(d *gate.RegressionDecision) string {
+	s := ""
+	if d.Gate != "regression" {
+		s = d.Gate + ": "
+	}
+	s += fmt.Sprintf("%s %s", d.Statistic, gate.FormatDrop2(d.Value, d.Mode))
+	limit := gate.FormatDrop2(d.Threshold, d.Mode)
+	switch {
+	case d.Outcome == gate.Inconclusive:
+		s += fmt.Sprintf(", over the %s allowed but within the suite's noise", limit)
+	case d.Exceeded:
+		s += fmt.Sprintf(", over the %s allowed", limit)
+	default:
+		s += fmt.Sprintf(", within the %s allowed", limit)
+	}
+	if n := r.FailingTotal(); r.Comparison != nil && n > 0 {
+		s += fmt.Sprintf(" (%s newly fail)", itemCount(n))
+	}
+	return s
+}
+
+// itemCount is "1 item" or "3 items".
+func itemCount(n int) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return fmt.Sprintf("%d items", n)
+}
+
+// scoreLine is the score against the baseline and the pass rate, in whole items: the
+// line under the headline. Intervals and p-values are in the statistics section.
+func (r *Report) scoreLine() string {
+	s := fmt.Sprintf("score %.3f", r.Summary.Mean)
+	if c := r.Comparison; c != nil {
+		s += fmt.Sprintf(" · baseline %.3f · Δ %s", c.Base, gate.FormatDelta(c.Delta, c.RelDelta, r.Mode))
+	}
+	scored := r.Summary.Items - len(r.Summary.Pending)
+	s += fmt.Sprintf(" · %d of %d items pass", r.Summary.Passed, scored)
+	if r.Summary.Runs > 1 {
+		s += fmt.Sprintf(" (in at least half of %d runs)", r.Summary.Runs)
+	}
+	if n := len(r.Summary.Pending); n > 0 {
+		s += fmt.Sprintf(" · %d pending", n)
+	}
+	if n := len(r.Summary.Missing); n > 0 {
+		s += fmt.Sprintf(" · %d missing", n)
+	}
+	if n := r.Summary.JudgeErrors; n > 0 {
+		s += fmt.Sprintf(" · %d judge error(s)", n)
+	}
+	return s
+}
