@@ -354,6 +354,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	rg := cfg.Grading.RegressionGate()
 	var cmp *baseline.Comparison
 	var baseMetrics map[string]float64
+	var baseRuns map[string][]float64
 	noBase, missing := "", ""
 	bpath := l.baselinePath(opts)
 	switch {
@@ -372,7 +373,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream), MaxMemory: opts.MaxMemory}); err != nil {
 			return nil, err
 		}
-		baseMetrics = b.Metrics
+		baseMetrics, baseRuns = b.Metrics, baselineRunMetrics(b)
 		if b.GradingSystem != "" && b.GradingSystem != cfg.Grading.Version {
 			cmp.Notes = append(cmp.Notes, fmt.Sprintf("grading changed (%s → %s): the comparison is re-graded under %s; scores are unaffected", b.GradingSystem, cfg.Grading.Version, cfg.Grading.Version))
 		}
@@ -397,7 +398,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	if err != nil {
 		return nil, err
 	}
-	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics, Outputs: l.outputs})
+	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics, BaselineRuns: baseRuns, Outputs: l.outputs})
 	if bpath != "" && !opts.NoBaseline {
 		if r.History, err = history.Load(history.PathFor(bpath)); err != nil {
 			return nil, err
@@ -451,4 +452,19 @@ func rerunCommand(opts CheckOptions, l *Loaded, d *gate.RegressionDecision) stri
 	again := opts
 	again.Reruns = append(append([]string(nil), opts.Reruns...), out)
 	return fmt.Sprintf("evalgate run%s %s %s && %s", cfg, shellFlag("--only", strings.Join(ids, ",")), shellFlag("--out", out), reproduce(again, l))
+}
+
+// baselineRunMetrics are the baseline's per-run latency percentiles: the run-to-run
+// spread the diagnosis's drift rule compares with.
+func baselineRunMetrics(b *baseline.Baseline) map[string][]float64 {
+	out := map[string][]float64{}
+	for _, r := range b.Runs {
+		if r.P50Ms != nil {
+			out["latency_e2e_p50_ms"] = append(out["latency_e2e_p50_ms"], *r.P50Ms)
+		}
+		if r.P95Ms != nil {
+			out["latency_e2e_p95_ms"] = append(out["latency_e2e_p95_ms"], *r.P95Ms)
+		}
+	}
+	return out
 }

@@ -53,6 +53,9 @@ type Input struct {
 	Comparison *baseline.Comparison
 	// BaselineMetrics are the baseline's run metrics (latency, tokens); nil when none.
 	BaselineMetrics map[string]float64
+	// BaselineRuns are the baseline's per-run values of a metric (latency percentiles),
+	// one per run: its run-to-run spread, inside which a drift rule stays silent.
+	BaselineRuns map[string][]float64
 	// Noise decides whether a change is beyond the suite's noise; nil: the verdict's
 	// interval (RegressionNoise).
 	Noise NoiseModel
@@ -73,10 +76,19 @@ func Run(cfg *Config, in Input) []Finding {
 		in.Noise = RegressionNoise{}
 	}
 	in.facts = newItemFacts(in.Scored)
-	var out []Finding
-	sys := systematicMiss(c, in)
+	if in.Outputs == nil { // the scoring kept every sample: read the first of each item now
+		in.Outputs = NewOutputs(in.Scored.System)
+		for i, it := range in.Scored.Suite.All() {
+			if sm := firstScoredSample(in.Scored, i); sm != nil {
+				in.Outputs.Observe(i, it, sm)
+			}
+		}
+	}
+	shared, covered := sharedCause(c, in)
+	out := shared
+	sys := systematicMiss(c, in, covered)
 	out = append(out, sys...)
-	out = append(out, tagFailure(c, in, sys)...)
+	out = append(out, tagFailure(c, in, sys, covered)...)
 	out = append(out, loneDrop(c, in)...)
 	out = append(out, normalizationMiss(c, in)...)
 	out = append(out, judgeErrors(c, in)...)

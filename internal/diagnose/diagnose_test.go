@@ -97,22 +97,64 @@ func none(t *testing.T, fs []diagnose.Finding, rule string) {
 	}
 }
 
-func TestSystematicMiss(t *testing.T) {
-	// Every output is plain text, not JSON: schema is 0 on all 6 items (and so are
-	// correctness and conciseness, which read JSON fields).
+// Broken JSON on every item is one cause, reported once: it names the three
+// dimensions it takes down (schema, and correctness and conciseness, which read JSON
+// fields), and no dimension or tag finding repeats it.
+func TestSharedCauseBrokenJSON(t *testing.T) {
 	var b strings.Builder
 	for _, id := range []string{"go-1", "go-2", "go-3", "go-4", "eat-1", "eat-2"} {
 		fmt.Fprintf(&b, `{"id": %q, "output": "went"}`+"\n", id)
 	}
 	fs := diagnose.Run(nil, diagnose.Input{Scored: run(t, true, b.String())})
+	if len(fs) != 1 {
+		t.Fatalf("%d findings %v; want one", len(fs), rules(fs))
+	}
+	f := want(t, fs, diagnose.RuleSharedCause)
+	if f.Message != "the output is not a JSON object on all 6 scored items: one cause that takes down `correctness`, `schema` and `conciseness`, every value read from the output." {
+		t.Errorf("message %q", f.Message)
+	}
+	if len(f.Items) != 5 || f.Items[0].ID != "go-1" { // MaxNamedItems, in suite order
+		t.Errorf("items %+v", f.Items)
+	}
+}
+
+// A field the outputs lack is a shared cause too, naming only the dimension that reads
+// it (schema fails on the same outputs, but for its own rule: a required property); the
+// empty output names every dimension it zeroes.
+func TestSharedCauseMissingFieldAndEmptyOutput(t *testing.T) {
+	var b strings.Builder
+	for _, id := range []string{"go-1", "go-2", "go-3", "go-4", "eat-1", "eat-2"} {
+		fmt.Fprintf(&b, `{"id": %q, "output": "{\"english\": \"went\"}"}`+"\n", id)
+	}
+	fs := diagnose.Run(nil, diagnose.Input{Scored: run(t, true, b.String())})
+	f := want(t, fs, diagnose.RuleSharedCause)
+	if !strings.Contains(f.Message, "the output has no field `explanation` on all 6 scored items: one cause that takes down `conciseness`") {
+		t.Errorf("message %q", f.Message)
+	}
+	b.Reset()
+	for _, id := range []string{"go-1", "go-2", "go-3", "go-4", "eat-1", "eat-2"} {
+		fmt.Fprintf(&b, `{"id": %q, "output": ""}`+"\n", id)
+	}
+	f = want(t, diagnose.Run(nil, diagnose.Input{Scored: run(t, true, b.String())}), diagnose.RuleSharedCause)
+	if !strings.HasPrefix(f.Message, "the output is empty on all 6 scored items: one cause that takes down `correctness`, `schema` and `conciseness`") {
+		t.Errorf("message %q", f.Message)
+	}
+}
+
+func TestSystematicMiss(t *testing.T) {
+	// Every output is JSON with the wrong verb: correctness is 0 on all 6 items, the
+	// other dimensions pass. One dimension, no shared cause: a systematic miss.
+	res := strings.ReplaceAll(strings.ReplaceAll(good(""), `\"english\": \"went\"`, `\"english\": \"gone\"`), `\"english\": \"ate\"`, `\"english\": \"consumed\"`)
+	fs := diagnose.Run(nil, diagnose.Input{Scored: run(t, true, res)})
 	f := want(t, fs, diagnose.RuleSystematicMiss)
-	if !strings.Contains(fs[1].Message, "`schema` is 0 on every (6 of 6) scored item(s): the JSON formatter is broken") {
-		t.Errorf("message %q / %q", f.Message, fs[1].Message)
+	if f.Message != "`correctness` is 0 on all 6 scored items: the expected text is never found: check the output field and the reference data." {
+		t.Errorf("message %q", f.Message)
 	}
 	none(t, fs, diagnose.RuleTagFailure) // not repeated per tag
+	none(t, fs, diagnose.RuleSharedCause)
 
 	// Five of six good: 1/6 failing is far below 95%.
-	res := good("")
+	res = good("")
 	res = strings.Replace(res, `\"english\": \"went\"`, `\"english\": \"gone\"`, 1)
 	none(t, diagnose.Run(nil, diagnose.Input{Scored: run(t, true, res)}), diagnose.RuleSystematicMiss)
 }
@@ -283,4 +325,25 @@ func TestHealthyRunSaysNothing(t *testing.T) {
 	if fs := diagnose.Run(nil, diagnose.Input{Scored: run(t, true, good(""))}); len(fs) != 0 {
 		t.Errorf("findings on a healthy run: %v", rules(fs))
 	}
+}
+
+// The drift rule reads the baseline's own run-to-run spread. Baseline p50 over three
+// runs: 180, 200, 220 ms: mean 200, sample std sqrt((400+0+400)/2) = 20, so the spread
+// reaches 200 + 3·20 = 260 ms. The candidate's 300 ms p50 (every item 300 ms) is +50 %
+// against the mean and beyond 260: one finding. Runs of 100, 200, 300 ms (std 100,
+// spread up to 500 ms) hold 300 ms: no finding, though it is +50 % all the same.
+func TestBudgetDriftReadsTheBaselineSpread(t *testing.T) {
+	sc := run(t, true, good(`, "latency_e2e_ms": 300`))
+	base := map[string]float64{"latency_e2e_p50_ms": 200}
+	fs := diagnose.Run(nil, diagnose.Input{Scored: sc, BaselineMetrics: base,
+		BaselineRuns: map[string][]float64{"latency_e2e_p50_ms": {180, 200, 220}}})
+	f := want(t, fs, diagnose.RuleBudgetDrift)
+	if !strings.Contains(f.Message, "(200 → 300 ms, more than +20%, beyond the baseline's run-to-run spread (up to 260 ms over 3 runs))") {
+		t.Errorf("message %q", f.Message)
+	}
+	if n := len(fs); n != 1 {
+		t.Errorf("%d findings %v; want one", n, rules(fs))
+	}
+	none(t, diagnose.Run(nil, diagnose.Input{Scored: sc, BaselineMetrics: base,
+		BaselineRuns: map[string][]float64{"latency_e2e_p50_ms": {100, 200, 300}}}), diagnose.RuleBudgetDrift)
 }

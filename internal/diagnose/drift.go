@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/evalgate/evalgate/internal/rubric"
 )
@@ -32,11 +33,39 @@ func budgetDrift(c settings, in Input) []Finding {
 		if rise <= c.driftIncrease+1e-9 {
 			continue
 		}
+		spread := ""
+		if vals := in.BaselineRuns[b.metric]; len(vals) >= 2 {
+			_, hi := spreadOf(vals)
+			if cv <= hi {
+				continue // inside what the baseline's own runs do
+			}
+			spread = fmt.Sprintf(", beyond the baseline's run-to-run spread (up to %s %s over %d runs)", short(hi), b.unit, len(vals))
+		}
 		out = append(out, Finding{Rule: RuleBudgetDrift,
-			Message: fmt.Sprintf("%s rose %.0f%% against the baseline (%s → %s %s, more than +%.0f%%): the budget is drifting.",
-				b.label, 100*rise, short(bv), short(cv), b.unit, 100*c.driftIncrease)})
+			Message: fmt.Sprintf("%s rose %.0f%% against the baseline (%s → %s %s, more than +%.0f%%%s): the budget is drifting.",
+				b.label, 100*rise, short(bv), short(cv), b.unit, 100*c.driftIncrease, spread)})
 	}
 	return out
+}
+
+// spreadOf is the run-to-run spread of a baseline's per-run values: from the mean
+// minus to the mean plus three sample standard deviations, widened to the lowest and
+// highest run. A run of the same system lands inside it nearly always (three standard
+// deviations hold 99.7 % of a normal spread), so a figure inside is noise, not drift.
+func spreadOf(vals []float64) (lo, hi float64) {
+	n := float64(len(vals))
+	mean := 0.0
+	lo, hi = vals[0], vals[0]
+	for _, v := range vals {
+		mean += v / n
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	ss := 0.0
+	for _, v := range vals {
+		ss += (v - mean) * (v - mean)
+	}
+	sd := math.Sqrt(ss / (n - 1))
+	return math.Min(lo, mean-3*sd), math.Max(hi, mean+3*sd)
 }
 
 // withPerItem adds tokens_per_item (total tokens over scored items), so suites of

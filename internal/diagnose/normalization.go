@@ -20,14 +20,6 @@ func normalizationMiss(c settings, in Input) []Finding {
 	}
 	sc := in.Scored
 	obs := in.Outputs
-	if obs == nil { // the scoring kept every sample: read the first of each item now
-		obs = NewOutputs(sc.System)
-		for i, it := range sc.Suite.All() {
-			if sm := firstScoredSample(sc, i); sm != nil {
-				obs.Observe(i, it, sm)
-			}
-		}
-	}
 	var out []Finding
 	for d, dim := range sc.System.Dimensions {
 		m := obs.norm[d]
@@ -46,8 +38,9 @@ func normalizationMiss(c settings, in Input) []Finding {
 // on an output that matches loosely (a count, the first few in suite order, and the
 // first one's example).
 type Outputs struct {
-	sys  *rubric.System
-	norm []*normMisses // per dimension; nil: not a contains or exact dimension
+	sys    *rubric.System
+	norm   []*normMisses     // per dimension; nil: not a contains or exact dimension
+	causes map[string]*cause // shared causes of failure (sharedcause.go), by kind
 }
 
 type normMisses struct {
@@ -58,7 +51,7 @@ type normMisses struct {
 
 // NewOutputs starts gathering for a scoring system's dimensions.
 func NewOutputs(sys *rubric.System) *Outputs {
-	o := &Outputs{sys: sys, norm: make([]*normMisses, len(sys.Dimensions))}
+	o := &Outputs{sys: sys, norm: make([]*normMisses, len(sys.Dimensions)), causes: map[string]*cause{}}
 	for d, dim := range sys.Dimensions {
 		if dim.Scorer == "contains" || dim.Scorer == "exact" {
 			o.norm[d] = &normMisses{}
@@ -73,6 +66,7 @@ func (o *Outputs) Observe(i int, it *eval.Item, sm *rubric.Sample) {
 	if sm == nil || sm.Missing || sm.Result == nil {
 		return
 	}
+	o.observeCauses(i, sm)
 	for d, m := range o.norm {
 		if m == nil || d >= len(sm.Values) || sm.Values[d].Norm != 0 || sm.Values[d].Raw == nil {
 			continue

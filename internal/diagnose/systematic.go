@@ -65,13 +65,16 @@ func newItemFacts(sc *rubric.Scored) *itemFacts {
 }
 
 // systematicMiss: a dimension scoring 0 on (nearly) every scored item.
-func systematicMiss(c settings, in Input) []Finding {
+func systematicMiss(c settings, in Input, covered []bool) []Finding {
 	if !c.sysOn {
 		return nil
 	}
 	var out []Finding
 	all := allItems(in)
 	for d, dim := range in.Scored.System.Dimensions {
+		if covered[d] {
+			continue // a shared cause already names it
+		}
 		failed, scored := failedItems(in, d, all)
 		if scored < c.sysItems || scored == 0 || float64(len(failed)) < c.sysShare*float64(scored) {
 			continue
@@ -80,14 +83,8 @@ func systematicMiss(c settings, in Input) []Finding {
 		if hint == "" {
 			hint = "the scorer's input may be broken"
 		}
-		who := "every"
-		if len(failed) < scored {
-			who = fmt.Sprintf("%d of %d", len(failed), scored)
-		} else {
-			who = fmt.Sprintf("every (%d of %d)", len(failed), scored)
-		}
 		out = append(out, Finding{Rule: RuleSystematicMiss, Dimension: dim.Name,
-			Message: fmt.Sprintf("`%s` is 0 on %s scored item(s): %s.", dim.Name, who, hint)})
+			Message: fmt.Sprintf("`%s` is 0 on %s: %s.", dim.Name, itemsOf(len(failed), scored), hint)})
 	}
 	return out
 }

@@ -6,12 +6,18 @@ import (
 )
 
 // tagFailure: a tag whose items all fail one dimension (a row of zeros for one verb).
-// A dimension already failing suite-wide (systematicMiss) is not repeated per tag.
-func tagFailure(c settings, in Input, systematic []Finding) []Finding {
+// A dimension already failing suite-wide (systematicMiss, or a shared cause) is not
+// repeated per tag.
+func tagFailure(c settings, in Input, systematic []Finding, covered []bool) []Finding {
 	if !c.tagOn {
 		return nil
 	}
 	skip := map[string]bool{}
+	for d, on := range covered {
+		if on {
+			skip[in.Scored.System.Dimensions[d].Name] = true
+		}
+	}
 	for _, f := range systematic {
 		skip[f.Dimension] = true
 	}

@@ -1,0 +1,129 @@
+package diagnose
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// RuleSharedCause names the finding of one cause that takes down several dimensions
+// at once; it runs under the systematic_miss settings, which it refines.
+const RuleSharedCause = "shared_cause"
+
+// cause is one reason an output fails before any scorer judges it: the system under
+// test errored or timed out, the output is empty, it is not a JSON object, or it lacks
+// a field a dimension reads. Items and dims count where it struck.
+type cause struct {
+	what  string // "the output is not a JSON object"
+	items int
+	dims  []bool // the dimensions it left at 0
+	first []int  // the first MaxNamedItems items, in suite order
+}
+
+// observeCauses records item i's causes: each counts the item once, and every
+// dimension it left at 0.
+func (o *Outputs) observeCauses(i int, sm *rubric.Sample) {
+	res := sm.Result
+	hit := map[string]bool{}
+	mark := func(key, what string, d int) {
+		c := o.causes[key]
+		if c == nil {
+			c = &cause{what: what, dims: make([]bool, len(o.sys.Dimensions))}
+			o.causes[key] = c
+		}
+		c.dims[d] = true
+		if !hit[key] {
+			hit[key] = true
+			c.items++
+			k, _ := slices.BinarySearch(c.first, i)
+			if k < MaxNamedItems {
+				c.first = slices.Insert(c.first, k, i)
+				c.first = c.first[:min(len(c.first), MaxNamedItems)]
+			}
+		}
+	}
+	var obj map[string]any
+	parsed, objOK := false, false
+	for d := range o.sys.Dimensions {
+		if d >= len(sm.Values) || sm.Values[d].Norm != 0 || sm.Values[d].Excluded {
+			continue
+		}
+		dim := &o.sys.Dimensions[d]
+		switch {
+		case strings.TrimSpace(res.Output) == "" && (res.Error != "" || res.TimedOut):
+			mark("error", "the system under test failed (an error or a timeout) instead of answering", d)
+		case strings.TrimSpace(res.Output) == "":
+			mark("empty", "the output is empty", d)
+		case dim.OutputField != "" || dim.Scorer == "json_schema":
+			if !parsed {
+				parsed = true
+				objOK = json.Unmarshal([]byte(res.Output), &obj) == nil && obj != nil
+			}
+			if !objOK {
+				mark("json", "the output is not a JSON object", d)
+			} else if dim.OutputField != "" {
+				if _, ok := eval.Lookup(obj, dim.OutputField); !ok {
+					mark("field:"+dim.OutputField, "the output has no field "+code(dim.OutputField), d)
+				}
+			}
+		}
+	}
+}
+
+// sharedCause: one cause behind the failures of (nearly) every scored item, reported
+// once with the dimensions it takes down; it returns the dimensions it covers, which
+// systematicMiss then leaves alone.
+func sharedCause(c settings, in Input) ([]Finding, []bool) {
+	covered := make([]bool, len(in.Scored.System.Dimensions))
+	if !c.sysOn {
+		return nil, covered
+	}
+	scored := 0
+	for _, ok := range in.facts.scored {
+		if ok {
+			scored++
+		}
+	}
+	var out []Finding
+	for _, key := range slices.Sorted(maps.Keys(in.Outputs.causes)) {
+		cs := in.Outputs.causes[key]
+		if scored < c.sysItems || cs.items < c.sysItems || float64(cs.items) < c.sysShare*float64(scored) {
+			continue
+		}
+		var names []string
+		for d, on := range cs.dims {
+			if on {
+				names = append(names, code(in.Scored.System.Dimensions[d].Name))
+				covered[d] = true
+			}
+		}
+		out = append(out, Finding{Rule: RuleSharedCause, Items: refs(in, cs.first),
+			Message: fmt.Sprintf("%s on %s: one cause that takes down %s, every value read from the output.",
+				cs.what, itemsOf(cs.items, scored), andList(names))})
+	}
+	return out, covered
+}
+
+// itemsOf is "all 20 scored items", "18 of 20 scored items" or "the 1 scored item".
+func itemsOf(n, of int) string {
+	switch {
+	case n == of && n == 1:
+		return "the one scored item"
+	case n == of:
+		return fmt.Sprintf("all %d scored items", n)
+	}
+	return fmt.Sprintf("%d of %d scored items", n, of)
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
