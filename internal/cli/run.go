@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
@@ -110,6 +111,10 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 		}
 		fmt.Fprintf(c.Stderr, "resuming %s: %d item(s) done, %d to run\n", path, len(done), len(items))
 	} else {
+		// The config's results path (runs/latest.jsonl) may name a folder not made yet.
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return c.fail(err)
+		}
 		f, err = os.Create(path)
 		if err != nil {
 			return c.fail(err)

@@ -2,8 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/pathglob"
 )
 
 func (c *CLI) validate(args []string) int {
@@ -20,16 +27,18 @@ func (c *CLI) validate(args []string) int {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
 	}
-	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Stdin: c.Stdin, Import: imp})
+	l, pending, err := loadForValidate(CheckOptions{Config: o.Config, Results: o.Results, Stdin: c.Stdin, Import: imp})
 	if err != nil {
 		return c.fail(err)
 	}
-	if err := l.LoadRuns(); err != nil {
-		return c.fail(err)
-	}
-	for _, run := range l.Runs {
-		if err := run.CheckAgainst(l.Suite); err != nil {
+	if len(l.Paths) > 0 {
+		if err := l.LoadRuns(); err != nil {
 			return c.fail(err)
+		}
+		for _, run := range l.Runs {
+			if err := run.CheckAgainst(l.Suite); err != nil {
+				return c.fail(err)
+			}
 		}
 	}
 	if err := l.RunRubricTests(context.Background(), c.notice); err != nil {
@@ -40,12 +49,61 @@ func (c *CLI) validate(args []string) int {
 	for _, d := range cfg.Scoring.Dimensions {
 		sum += d.Weight
 	}
-	fmt.Fprintf(c.Stdout, "%s: ok: %s, %s; %d dimensions (weights sum to %.3f), %d gates; suite %s: %d items; %d results file(s)",
-		cfg.File, cfg.Scoring.Version, cfg.Grading.Version, len(cfg.Scoring.Dimensions), math.Round(sum*1000)/1000,
-		len(cfg.Grading.Gates), l.Suite.File, l.Suite.Len(), len(l.Runs))
+	fmt.Fprintf(c.Stdout, "%s: ok: %s, %s; %d dimensions (weights sum to %.3f), %d gates; ",
+		cfg.File, cfg.Scoring.Version, cfg.Grading.Version, len(cfg.Scoring.Dimensions), math.Round(sum*1000)/1000, len(cfg.Grading.Gates))
+	if l.Suite != nil {
+		fmt.Fprintf(c.Stdout, "suite %s: %d items; ", l.Suite.File, l.Suite.Len())
+	}
+	fmt.Fprintf(c.Stdout, "%d results file(s)", len(l.Runs))
 	if n := len(cfg.Fixtures); n > 0 {
 		fmt.Fprintf(c.Stdout, "; %d rubric test(s) pass", n)
 	}
+	if len(pending) > 0 {
+		fmt.Fprintf(c.Stdout, "\nno results yet (%s): `evalgate run` writes them; validate checks them once they are there", strings.Join(pending, ", "))
+	}
 	fmt.Fprintln(c.Stdout)
 	return ExitPass
+}
+
+// loadForValidate loads the config and the suite as check does, but without results
+// when there are none yet: a new project lints before its first run. It returns the
+// results files named (by the config or --results, not patterns) that do not exist
+// yet, left out of l.Paths. With no suite file and no results, there is no suite to
+// read: that is still an error.
+func loadForValidate(opts CheckOptions) (*Loaded, []string, error) {
+	cl, err := loadConfigOnly(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := cl.Config
+	names := opts.Results
+	if len(names) == 0 {
+		for _, p := range cfg.Results {
+			names = append(names, cfg.Path(p))
+		}
+	}
+	var present, pending []string
+	for _, p := range names {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) && !pathglob.HasMeta(p) {
+			pending = append(pending, p)
+			continue
+		}
+		present = append(present, p)
+	}
+	if len(names) == 0 {
+		pending = []string{"no `results:` in the config"}
+	}
+	if len(present) > 0 {
+		opts.Results = present
+		l, err := Load(opts)
+		return l, pending, err
+	}
+	if cfg.Suite == "" {
+		return nil, nil, fmt.Errorf("%s: no suite and no results yet: list `suite:` in the config, or run the system to have results carrying the suite's fields", cfg.File)
+	}
+	l := &Loaded{Config: cfg}
+	if l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
+		return nil, nil, err
+	}
+	return l, pending, nil
 }
