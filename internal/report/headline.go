@@ -93,8 +93,10 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 	default:
 		s += fmt.Sprintf(", within the %s allowed", limit)
 	}
-	if n := r.FailingTotal(); r.Comparison != nil && n > 0 {
-		s += fmt.Sprintf(" (%s newly fail)", itemCount(n))
+	if n := r.FailingTotal(); r.Comparison != nil && n == 1 {
+		s += " (1 item newly fails)"
+	} else if r.Comparison != nil && n > 1 {
+		s += fmt.Sprintf(" (%d items newly fail)", n)
 	}
 	return s
 }
