@@ -54,9 +54,9 @@ func (r *Report) fullTextLine(o MarkdownOptions) string {
 	}
 	switch {
 	case o.ReportURL != "":
-		return fmt.Sprintf("<sub>Full prompts, answers and reasons: %s in [this run's artifacts](%s); one click on a row opens it.</sub>", htmlEscape(name), o.ReportURL)
+		return fmt.Sprintf("<sub>Full prompts, answers and reasons: %s in [this run's artifacts](%s), in its item table.</sub>", htmlEscape(name), o.ReportURL)
 	case o.ReportName != "":
-		return fmt.Sprintf("<sub>Full prompts, answers and reasons: %s (the action's <code>html-path</code>; keep it with actions/upload-artifact); one click on a row opens it.</sub>", htmlEscape(name))
+		return fmt.Sprintf("<sub>Full prompts, answers and reasons: %s (the action's <code>html-path</code>; keep it with actions/upload-artifact), in its item table.</sub>", htmlEscape(name))
 	case r.Command != "":
 		return fmt.Sprintf("<sub>Full prompts, answers and reasons: <code>%s --format html --out report.html</code></sub>", htmlEscape(r.Command))
 	}
