@@ -6,6 +6,7 @@
 # Invalid requests are answered 422 with the reason; valid ones with GitHub's documented
 # example objects (nothing is stored between calls).
 #
+#   scripts/contract.sh install        installs Prism (scripts/install-test-tools.sh runs this)
 #   scripts/contract.sh start [PORT]   prints the server's PID once it answers (default 4010)
 #   scripts/contract.sh stop  [PORT]
 #   scripts/contract.sh regenerate     rebuilds github-contract.json after github-paths.txt changes
@@ -26,11 +27,22 @@ pidfile=$cache/prism-$port.pid; log=$cache/prism-$port.log
 
 answers() { [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/" || true)" != 000 ]; }
 
+prism_installed() {
+  [ -x "$cache/node_modules/.bin/prism" ] &&
+    grep -q "\"version\": *\"$prism_version\"" "$cache/node_modules/@stoplight/prism-cli/package.json" 2>/dev/null
+}
+
+# One install at a time, under a flock(1) lock that ends with this process (npm does not
+# inherit it, so a stray npm cannot hold it either).
 install_prism() {
-  local bin=$cache/node_modules/.bin/prism
-  if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -qx "$prism_version"; then return 0; fi
-  [ -f "$cache/package.json" ] || echo '{"private":true}' > "$cache/package.json"
-  (cd "$cache" && npm install --no-fund --no-audit --loglevel=error "@stoplight/prism-cli@$prism_version" >&2)
+  prism_installed && return 0
+  exec 8>"$cache/.install.lock"
+  flock -w 900 8 || { echo "timed out waiting for another Prism install" >&2; exit 1; }
+  if ! prism_installed; then
+    [ -f "$cache/package.json" ] || echo '{"private":true}' > "$cache/package.json"
+    (cd "$cache" && npm install --no-fund --no-audit --loglevel=error "@stoplight/prism-cli@$prism_version" 8>&- >&2)
+  fi
+  exec 8>&-
 }
 
 stop() {
@@ -46,7 +58,7 @@ stop() {
 
 start() {
   if answers; then echo "port $port already answers; refusing to start" >&2; exit 1; fi
-  install_prism
+  if ! prism_installed; then echo "Prism $prism_version is not installed: run scripts/install-test-tools.sh" >&2; exit 1; fi
   local args=(mock -h 127.0.0.1 -p "$port" -v warn)
   [ "${PRISM_ERRORS:-1}" = 1 ] && args+=(--errors)
   nohup "$cache/node_modules/.bin/prism" "${args[@]}" "$data/github-contract.json" >>"$log" 2>&1 </dev/null &
@@ -69,8 +81,9 @@ regenerate() {
 }
 
 case $cmd in
+  install) install_prism ;;
   start) start ;;
   stop) stop ;;
   regenerate) regenerate ;;
-  *) echo "usage: $0 start|stop [PORT] | regenerate" >&2; exit 2 ;;
+  *) echo "usage: $0 install | start|stop [PORT] | regenerate" >&2; exit 2 ;;
 esac

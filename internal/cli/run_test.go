@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,13 +14,27 @@ import (
 )
 
 // TestRunExecThenCheck runs the tutor example's stand-in system (sut.py) over the suite
-// with `evalgate run`, then scores the results with `evalgate check`.
+// with `evalgate run`, then scores the results with `evalgate check`. The timeout is not
+// under test here: a copy of the example allows each item 10 minutes instead of 10 s, so a
+// loaded machine starting python3 slowly cannot time an item out.
 func TestRunExecThenCheck(t *testing.T) {
 	testtools.Require(t, "the tutor example's sut.py", "python3")
 	out := filepath.Join(t.TempDir(), "sut.jsonl")
 	var stdout, stderr bytes.Buffer
 	c := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
-	cfg := "../../examples/tutor-capstone/evalgate.yaml"
+	dir := filepath.Join(t.TempDir(), "tutor-capstone")
+	copyTree(t, "../../examples/tutor-capstone", dir)
+	cfg := filepath.Join(dir, "evalgate.yaml")
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte("\n    timeout: 10s\n")) {
+		t.Fatal("the example's run.exec.timeout is no longer 10s: update this test")
+	}
+	if err := os.WriteFile(cfg, bytes.Replace(b, []byte("\n    timeout: 10s\n"), []byte("\n    timeout: 10m\n"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code := c.Main([]string{"evalgate", "run", "--config", cfg, "--out", out}); code != 0 {
 		t.Fatalf("run exit %d: %s", code, stderr.String())
 	}

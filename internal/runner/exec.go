@@ -48,6 +48,10 @@ type Exec struct {
 
 	limiterOnce sync.Once
 	limiter     *chat.Limiter
+	// deadline, when set, replaces the Timeout clock: the item times out when its context
+	// ends. Tests set it (export_test.go) to time an item out when they choose, not when a
+	// real clock races a busy machine.
+	deadline func(ctx context.Context, id string) (context.Context, context.CancelFunc)
 }
 
 // Run runs the command for one item.
@@ -66,7 +70,11 @@ func (e *Exec) Run(ctx context.Context, it Item) (Result, error) {
 	cctx := ctx
 	if e.Timeout > 0 {
 		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, e.Timeout)
+		if e.deadline != nil {
+			cctx, cancel = e.deadline(ctx, it.ID)
+		} else {
+			cctx, cancel = context.WithTimeout(ctx, e.Timeout)
+		}
 		defer cancel()
 	}
 	argv := e.Command

@@ -1,6 +1,7 @@
 // Package testtools finds the outside programs some tests drive (xmllint, chromium,
 // node). Locally a missing program skips the test; under CI=true it fails it, because
-// .ci/run installs every one of them and a skipped check there would pass unseen.
+// scripts/install-test-tools.sh (run first by scripts/test.sh and .ci/run) installs every
+// one of them and a skipped check there would pass unseen.
 package testtools
 
 import (
@@ -18,8 +19,8 @@ func Require(t testing.TB, why string, names ...string) string {
 		}
 	}
 	if os.Getenv("CI") == "true" {
-		t.Fatalf("%v not found on PATH (%s); .ci/run installs it", names, why)
+		t.Fatalf("%v not found on PATH (%s); scripts/install-test-tools.sh installs it", names, why)
 	}
-	t.Skipf("%v not found on PATH (%s); install it or run .ci/run", names, why)
+	t.Skipf("%v not found on PATH (%s); run scripts/install-test-tools.sh", names, why)
 	return ""
 }
