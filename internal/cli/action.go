@@ -253,12 +253,9 @@ func (c *CLI) actionOutcome(r *report.Report, in ghaction.CheckInput) (*ghaction
 		Suite: r.Suite, Verdict: r.Verdict.Status, Blocks: r.Verdict.Blocks, Score: r.Summary.Mean, ReportPath: reportPath, HTMLPath: htmlPath,
 		CommentMarkdown: r.Markdown(report.MarkdownOptions{ReportURL: c.runURL(), ReportName: filepath.Base(htmlPath)}),
 		CheckTitle:      r.Title(),
-		FailedHard:      r.Verdict.Blocks,
+		FailedSoft:      gate.SoftFailed(r.Gates),
 	}
 	out.CheckSummary = out.CommentMarkdown
-	for _, g := range r.Gates {
-		out.FailedSoft = out.FailedSoft || g.Status == gate.Warn || g.Status == gate.Inconclusive
-	}
 	if g := r.Grade; g != nil {
 		out.Grade = g.Grade
 	}
@@ -390,10 +387,7 @@ func reportCommand(check string, reports []string, rel func(string) string) stri
 // annotations point at the suite lines of newly failing items (failing items when there
 // is no baseline): failures for a failed verdict, warnings otherwise.
 func annotations(r *report.Report) []github.Annotation {
-	level := github.LevelWarning
-	if r.Verdict.Blocks {
-		level = github.LevelFailure
-	}
+	level := github.Level(r.Verdict.ItemLevel())
 	title, items := r.Failing()
 	var out []github.Annotation
 	for i, it := range items {

@@ -159,7 +159,8 @@ func TestOutTargets(t *testing.T) {
 	}
 	if _, err := os.Stat("/dev/full"); err == nil {
 		code, _, stderr := check("/dev/full")
-		if code != cli.ExitBadInput || !strings.Contains(stderr, "cannot write /dev/full: no space left on device") {
+		// A full disk is not the user's input: evalgate could not run (exit 3).
+		if code != cli.ExitCouldNotRun || !strings.Contains(stderr, "cannot write /dev/full: no space left on device") {
 			t.Errorf("--out /dev/full: exit %d: %s", code, stderr)
 		}
 	}

@@ -20,9 +20,10 @@ import (
 // Exit codes: the names of gate's one table (gate.ExitPass and the rest), so every
 // command exits the same way for the same verdict.
 const (
-	ExitPass       = gate.ExitPass
-	ExitGateFailed = gate.ExitFail
-	ExitBadInput   = gate.ExitBadInput
+	ExitPass        = gate.ExitPass
+	ExitGateFailed  = gate.ExitFail
+	ExitBadInput    = gate.ExitBadInput
+	ExitCouldNotRun = gate.ExitCouldNotRun
 )
 
 // CLI holds the process's streams and environment, so tests can run commands in-process.
@@ -100,11 +101,11 @@ func (c *CLI) usage(w io.Writer) {
 	for _, cmd := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(w, "\nRun `evalgate <command> -h` for a command's flags.\n\nExit codes: 0 pass, warn, accepted, or inconclusive (regression.inconclusive: warn); 1 fail, or inconclusive with regression.inconclusive: block; 2 bad usage or bad input.\n")
+	fmt.Fprintf(w, "\nRun `evalgate <command> -h` for a command's flags.\n\nExit codes: 0 pass, warn, accepted, or inconclusive (regression.inconclusive: warn); 1 fail, or inconclusive with regression.inconclusive: block; 2 bad usage or bad input; 3 could not run (I/O, network, internal error).\n")
 }
 
-// fail prints an error and returns its exit code: bad input and mismatched baselines
-// are 2; anything else is also 2 (evalgate could not decide).
+// fail prints an error and returns its exit code (gate.ErrorExitCode): 3 when evalgate
+// could not run (I/O, network), else 2 (bad input, mismatched baselines).
 func (c *CLI) fail(err error) int {
 	var ie *eval.InputError
 	var me *baseline.MismatchError
@@ -116,7 +117,7 @@ func (c *CLI) fail(err error) int {
 	default:
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 	}
-	return ExitBadInput
+	return gate.ErrorExitCode(err)
 }
 
 func (c *CLI) codeVersion() string {

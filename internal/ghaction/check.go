@@ -72,21 +72,9 @@ func (r *runner) check(ctx context.Context, check CheckFunc) int {
 	return r.exitCode(out)
 }
 
-// exitCode applies the fail-on input to the outcome.
+// exitCode applies the fail-on input to the outcome (gate says what it means).
 func (r *runner) exitCode(out *Outcome) int {
-	switch r.in.FailOn {
-	case FailOnNever:
-		return ExitPass
-	case FailOnSoft:
-		if out.FailedHard || out.FailedSoft {
-			return ExitGateFailed
-		}
-	default:
-		if out.FailedHard {
-			return ExitGateFailed
-		}
-	}
-	return ExitPass
+	return out.verdict().StepExitCode(r.in.FailOn, out.FailedSoft)
 }
 
 // logAnnotations are the ::error/::warning lines: the verdict first, then the item
@@ -97,13 +85,8 @@ func (r *runner) logAnnotations(out *Outcome, fallback bool) []github.Annotation
 	if title == "" {
 		title = "evalgate: " + string(out.Verdict)
 	}
-	switch {
-	case out.Blocks:
-		anns = append(anns, github.Annotation{Level: github.LevelFailure, Title: r.in.CheckName, Message: title})
-	case out.Verdict == gate.Warn, out.Verdict == gate.Inconclusive:
-		anns = append(anns, github.Annotation{Level: github.LevelWarning, Title: r.in.CheckName, Message: title})
-	case out.Verdict == gate.Accepted:
-		anns = append(anns, github.Annotation{Level: github.LevelNotice, Title: r.in.CheckName, Message: title})
+	if level := out.verdict().AnnotationLevel(); level != gate.LevelNone {
+		anns = append(anns, github.Annotation{Level: github.Level(level), Title: r.in.CheckName, Message: title})
 	}
 	if fallback {
 		anns = append(anns, r.repoAnnotations(out.Annotations)...)

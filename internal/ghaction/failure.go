@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/gate"
 )
 
 // BaseError is an error in a file read as of the pull request's base commit: the config
@@ -34,6 +36,9 @@ func (e *readError) Error() string {
 
 func (e *readError) Unwrap() error { return e.err }
 
+// CouldNotRun marks a failed read as a failure to run (exit 3), not bad input.
+func (e *readError) CouldNotRun() bool { return true }
+
 // eventError is a workflow context or event payload that cannot be read.
 type eventError struct{ err error }
 
@@ -42,18 +47,20 @@ func (e *eventError) Unwrap() error { return e.err }
 
 // stop ends a run that could not judge anything: the errors as ::error lines, a job
 // summary that says what went wrong and what to do, and the outputs that can still be
-// set (verdict: error, failed-channels). It returns ExitBadInput.
+// set (verdict: error, failed-channels). It returns the error's exit code
+// (gate.ErrorExitCode).
 func (c *commands) stop(err error, budget *timeBudget) int {
 	reportErrors(c.a, err)
 	var b strings.Builder
 	b.WriteString("### ❌ evalgate could not judge this run\n\n")
 	b.WriteString("**What went wrong:**\n\n" + quoteError(err) + "\n")
 	b.WriteString("**What to do:** " + remedy(err, budget) + "\n\n")
-	b.WriteString("Nothing was judged, so the step fails (exit code 2) whatever `fail-on` says, and a check run already started concludes `failure`.\n")
+	code := gate.ErrorExitCode(err)
+	fmt.Fprintf(&b, "Nothing was judged, so the step fails (exit code %d) whatever `fail-on` says, and a check run already started concludes `failure`.\n", code)
 	c.setOutput("verdict", "error")
 	c.addSummary(c.failures.note() + b.String())
 	c.setOutput("failed-channels", c.failures.list())
-	return ExitBadInput
+	return code
 }
 
 // remedy says what to do about err.

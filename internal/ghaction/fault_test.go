@@ -130,7 +130,7 @@ func TestFaultInjection(t *testing.T) {
 		// inputs override the test-sized publish-budget and request-timeout.
 		inputs map[string]string
 		// wantExit and wantVerdict: the verdict enforced (a GitHub that cannot be read
-		// fails closed: nothing judged, exit 2, verdict "error").
+		// fails closed: nothing judged, exit 3 (could not run), verdict "error").
 		wantExit    int
 		wantVerdict string
 		wantFailed  string   // the failed-channels output
@@ -146,7 +146,7 @@ func TestFaultInjection(t *testing.T) {
 			return fakeOptions{fault: faults.status(http.StatusInternalServerError, nil, every)}
 		},
 		check:       failing,
-		wantExit:    ExitBadInput,
+		wantExit:    ExitCouldNotRun,
 		wantVerdict: "error", wantFailed: "check-run",
 		wantSummary: []string{"evalgate could not judge this run", "reading evalgate.yaml at the base commit f95f852 through the GitHub API", "500 Internal Server Error", "Re-run the job"},
 		wantLog:     []string{"::warning::evalgate: publishing the check run on GitHub failed"},
@@ -154,7 +154,7 @@ func TestFaultInjection(t *testing.T) {
 		name:        "a response that never comes",
 		api:         func(t *testing.T) fakeOptions { return fakeOptions{fault: faults.neverAnswer(every)} },
 		check:       failing,
-		wantExit:    ExitBadInput,
+		wantExit:    ExitCouldNotRun,
 		wantVerdict: "error", wantFailed: "check-run",
 		wantSummary: []string{"evalgate could not judge this run", "reading evalgate.yaml at the base commit", "publish-budget", "no complete answer within 250ms"},
 	}, {
@@ -223,7 +223,7 @@ func TestFaultInjection(t *testing.T) {
 			})}
 		},
 		check:       failing,
-		wantExit:    ExitBadInput,
+		wantExit:    ExitCouldNotRun,
 		wantVerdict: "error", wantFailed: "",
 		wantSummary:    []string{"reading evalgate.yaml at the base commit f95f852 through the GitHub API", "502 Bad Gateway", "a pull request is never judged by its own copy of the gate", "Re-run the job"},
 		wantConclusion: "failure",
@@ -239,7 +239,7 @@ func TestFaultInjection(t *testing.T) {
 			}}
 		},
 		check:       failing,
-		wantExit:    ExitBadInput,
+		wantExit:    ExitCouldNotRun,
 		wantVerdict: "error", wantFailed: "",
 		wantSummary:    []string{"evalgate could not judge this run", "reading evalgate.yaml at the base commit f95f852 through the GitHub API", "unexpected EOF"},
 		wantConclusion: "failure",
@@ -271,7 +271,7 @@ func TestFaultInjection(t *testing.T) {
 			return fakeOptions{fault: faults.status(http.StatusTooManyRequests, map[string]string{"Retry-After": "3600"}, every)}
 		},
 		check:       failing,
-		wantExit:    ExitBadInput,
+		wantExit:    ExitCouldNotRun,
 		wantVerdict: "error", wantFailed: "check-run",
 		wantSummary: []string{"asked to wait 1h0m0s before trying again", "gave up without waiting"},
 	}, {

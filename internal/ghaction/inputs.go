@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/sethvargo/go-githubactions"
 )
@@ -20,15 +21,15 @@ const (
 	ModeBaseline Mode = "baseline" // refresh the baseline (on release: published)
 )
 
-// FailOn says which failures make the step fail. The check run's conclusion does not
-// depend on it.
-type FailOn string
+// FailOn is the fail-on input: which verdicts fail the step (gate.FailOn owns its values
+// and meaning). The check run's conclusion does not depend on it.
+type FailOn = gate.FailOn
 
-// FailOn values.
+// FailOn values (gate's).
 const (
-	FailOnHard  FailOn = "hard"  // a hard or regression gate failed
-	FailOnSoft  FailOn = "soft"  // also a soft gate (a warning)
-	FailOnNever FailOn = "never" // only bad input fails the step
+	FailOnHard  = gate.FailOnHard
+	FailOnSoft  = gate.FailOnSoft
+	FailOnNever = gate.FailOnNever
 )
 
 // Refresh says how baseline mode delivers the new baseline.

@@ -7,22 +7,6 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 )
 
-// Conclusion is the check-run conclusion for a verdict: it reflects the verdict
-// whatever the fail-on input says. A verdict that blocks fails the check (fail, and
-// inconclusive under `regression.inconclusive: block`); an inconclusive one that does
-// not block and an accepted one conclude neutral; pass and warn succeed.
-func Conclusion(status gate.Status, blocks bool) github.Conclusion {
-	switch {
-	case blocks:
-		return github.ConclusionFailure
-	case status == gate.Inconclusive, status == gate.Accepted:
-		return github.ConclusionNeutral
-	case status == gate.Pass, status == gate.Warn:
-		return github.ConclusionSuccess
-	}
-	return github.ConclusionFailure
-}
-
 // CheckInput is what the check callback gets. Paths are absolute.
 type CheckInput struct {
 	// ConfigPath is the config in the workspace (the pull request's head, for a
@@ -128,11 +112,15 @@ type Outcome struct {
 	// ProposedAccepted: the verdict is the pull request's own (proposed) gate's, which a
 	// maintainer accepted with the accept label; the comment says so itself.
 	ProposedAccepted bool
-	// FailedHard: the verdict blocks (a hard or regression gate failed, or an
-	// inconclusive regression set to block; not accepted).
-	// FailedSoft: a soft gate failed, or the regression gate was inconclusive without
-	// blocking: `fail-on: soft` fails the step on either.
-	FailedHard, FailedSoft bool
+	// FailedSoft: a soft gate failed, or the regression gate was inconclusive
+	// (gate.SoftFailed): `fail-on: soft` fails the step on it as on a blocking verdict.
+	FailedSoft bool
+}
+
+// verdict is the outcome's verdict, to ask gate what it means (conclusion, annotation
+// level, the step's exit code).
+func (o *Outcome) verdict() *gate.Verdict {
+	return &gate.Verdict{Status: o.Verdict, Blocks: o.Blocks}
 }
 
 // CheckFunc scores, compares, gates and renders: evalgate check.

@@ -23,7 +23,7 @@ func TestConclusionFollowsTheVerdict(t *testing.T) {
 		{gate.Fail, true, github.ConclusionFailure},
 		{gate.Accepted, false, github.ConclusionNeutral},
 	} {
-		if got := Conclusion(c.status, c.blocks); got != c.want {
+		if got := github.Conclusion((&Outcome{Verdict: c.status, Blocks: c.blocks}).verdict().Conclusion()); got != c.want {
 			t.Errorf("Conclusion(%s, blocks %v) = %s; want %s", c.status, c.blocks, got, c.want)
 		}
 	}

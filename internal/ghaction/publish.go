@@ -151,7 +151,7 @@ func (p *publisher) publish(ctx context.Context, out *Outcome, notices string) {
 		Changed:     out.Changed || !out.HasBaseline,
 		Failing:     out.Verdict != gate.Pass,
 		CheckName:   r.in.CheckName, CheckRunID: p.runID, CheckExternalID: r.checkExternalID(),
-		Conclusion:   Conclusion(out.Verdict, out.Blocks),
+		Conclusion:   github.Conclusion(out.verdict().Conclusion()),
 		CheckTitle:   title,
 		CheckSummary: notices + summary,
 		CheckText:    out.CheckText,

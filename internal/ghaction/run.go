@@ -8,15 +8,17 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/sethvargo/go-githubactions"
 )
 
-// Exit codes of the step, as evalgate check uses them.
+// Exit codes of the step: the names of gate's one table.
 const (
-	ExitPass       = 0 // passed, or failed only in ways fail-on ignores
-	ExitGateFailed = 1 // a gate failed that fail-on counts, or a refresh could not be published
-	ExitBadInput   = 2 // bad inputs, event, config or results: nothing was judged
+	ExitPass        = gate.ExitPass        // passed, or failed only in ways fail-on ignores
+	ExitGateFailed  = gate.ExitFail        // a gate failed that fail-on counts, or a refresh could not be published
+	ExitBadInput    = gate.ExitBadInput    // bad inputs, event, config or results: nothing was judged
+	ExitCouldNotRun = gate.ExitCouldNotRun // GitHub or the disk failed before a verdict: nothing was judged
 )
 
 // Env is the process environment Run works in; the zero value is the real one.
@@ -55,8 +57,9 @@ type Env struct {
 //			})
 //	}
 //
-// An error from a callback means bad input: Run reports it (and concludes the check run
-// as failed) and returns ExitBadInput. The check run's conclusion always follows the
+// An error from a callback means nothing was judged: Run reports it (and concludes the
+// check run as failed) and returns its exit code (gate.ErrorExitCode: ExitBadInput, or
+// ExitCouldNotRun for a network or I/O failure). The check run's conclusion always follows the
 // verdict; the fail-on input only decides the exit code.
 func Run(ctx context.Context, env Env, check CheckFunc, baseline BaselineFunc) int {
 	getenv := env.Getenv

@@ -160,10 +160,9 @@ func failing(in CheckInput) (*Outcome, error) {
 		Annotations: []github.Annotation{
 			{Path: "suite.yaml", StartLine: 1, Level: github.LevelFailure, Title: "t-01 newly fails", Message: "score 0.40, baseline 0.95"},
 		},
-		FailedHard: true,
 	}
 	if in.AcceptedBy != "" {
-		out.Verdict, out.Blocks, out.FailedHard = gate.Accepted, false, false
+		out.Verdict, out.Blocks = gate.Accepted, false
 	}
 	return out, nil
 }

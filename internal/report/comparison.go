@@ -32,7 +32,7 @@ func RenderComparison(w io.Writer, c *baseline.Comparison, v *gate.Verdict, a, b
 	if md {
 		icon = statusIcon
 	}
-	fmt.Fprintf(&sb, "%s %s → %s: %s\n", icon(v.Status), esc(a), esc(b), verdictWords[v.Status])
+	fmt.Fprintf(&sb, "%s %s → %s: %s\n", icon(v.Status), esc(a), esc(b), v.Word())
 	if v.Regression != nil {
 		fmt.Fprintf(&sb, "%s\n", esc(v.Regression.DecidedBy))
 	}

@@ -24,11 +24,7 @@ func (r *Report) headlineStatus() gate.Status {
 // headline is the verdict in one sentence: the word, then the figure that decided and
 // its threshold ("blocked — estimated drop 9.6 pts, over the 2.0 pts allowed").
 func (r *Report) headline() string {
-	word := verdictWords[r.Verdict.Status]
-	if r.Verdict.Status == gate.Inconclusive && r.Verdict.Blocks {
-		word = "inconclusive, blocked"
-	}
-	return fmt.Sprintf("evalgate · %s: %s", r.Suite, r.verdictSentence(word))
+	return fmt.Sprintf("evalgate · %s: %s", r.Suite, r.verdictSentence(r.Verdict.Word()))
 }
 
 // verdictSentence is what follows the suite's name in the headline.

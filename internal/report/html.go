@@ -43,7 +43,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct":  func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
 	"f3":   func(x float64) string { return fmt.Sprintf("%.3f", x) },
 	"pts":  gate.FormatPts,
-	"word": func(s gate.Status) string { return verdictWords[s] },
+	"word": func(s gate.Status) string { return s.Word() },
 	"code": func(s string) template.HTML { return template.HTML(codeHTML(s)) },
 }).Parse(htmlTemplateText))
 

@@ -84,10 +84,7 @@ func (r *Report) mdProposed(MarkdownOptions) []block {
 	var b strings.Builder
 	under := "it could not be scored: " + p.NotScored
 	if p.Scored {
-		word := verdictWords[p.Verdict]
-		if p.Blocks {
-			word = "blocked"
-		}
+		word := (&gate.Verdict{Status: p.Verdict, Blocks: p.Blocks}).Word()
 		under = fmt.Sprintf("under it this run would be **%s** (score %.3f)", word, p.Score)
 	}
 	cfg := code(p.Config)

@@ -177,9 +177,6 @@ func (r *Report) gateRows(icon icons) []gateRow {
 // num prints a number without float noise (rubric.FormatMetric owns the format).
 func num(x float64) string { return rubric.FormatMetric(x, rubric.UnitScore) }
 
-// verdictWords say what a verdict status means for the pull request.
-var verdictWords = map[gate.Status]string{gate.Pass: "passed", gate.Warn: "passed with warnings", gate.Inconclusive: "inconclusive",
-	gate.Fail: "blocked", gate.Accepted: "regression accepted"}
 
 // gradeLine names the grade and both versions.
 func (r *Report) gradeLine() string {
@@ -337,11 +334,7 @@ func (r *Report) repeatability() string {
 // Title is the check run's one line: the verdict and the reason that matters. A run
 // the regression gate could not compare says so, whatever the other gates say.
 func (r *Report) Title() string {
-	word := verdictWords[r.Verdict.Status]
-	if r.Verdict.Status == gate.Inconclusive && r.Verdict.Blocks {
-		word = "inconclusive (blocks)"
-	}
-	s := fmt.Sprintf("%s %s · score %.3f", word, r.Suite, r.Summary.Mean)
+	s := fmt.Sprintf("%s %s · score %.3f", r.Verdict.Word(), r.Suite, r.Summary.Mean)
 	if r.notCompared() {
 		s += " · not compared: no baseline, the regression gate did not run"
 	}

@@ -128,15 +128,18 @@ func TestOpenAIRequest(t *testing.T) {
 func TestOpenAITimeout(t *testing.T) {
 	t.Parallel()
 	srv := chattest.New(t, "/v1", chattest.Always(chattest.Reply{Content: "late", Delay: 5 * time.Second}))
-	o := newOpenAI(t, srv, func(c *runner.OpenAIConfig) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = -1 })
+	// The server answers only after 5 s, so the 1 s timeout always ends the attempt,
+	// however loaded the machine. (A loaded machine may end it even before the server
+	// counts the request: at most one call, never a retry.)
+	o := newOpenAI(t, srv, func(c *runner.OpenAIConfig) { c.Timeout = time.Second; c.MaxRetries = -1 })
 	got, err := o.Run(context.Background(), tutorItem)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.TimedOut || got.Output != "" || got.LatencyE2EMs < 50 {
-		t.Errorf("result %+v; want timed_out with at least the 50 ms timeout as latency", got)
+	if !got.TimedOut || got.Output != "" || got.LatencyE2EMs < 1000 {
+		t.Errorf("result %+v; want timed_out with at least the 1 s timeout as latency", got)
 	}
-	if srv.Calls() != 1 {
+	if srv.Calls() > 1 {
 		t.Errorf("%d calls; max_retries -1 means a single attempt", srv.Calls())
 	}
 }

@@ -149,8 +149,10 @@ func TestCompleteTimeout(t *testing.T) {
 	if !errors.As(err, &te) {
 		t.Fatalf("Complete error = %v; want a TimeoutError", err)
 	}
-	if rep.Attempts != 2 || srv.Calls() != 2 {
-		t.Errorf("attempts = %d, server calls = %d; want 2 and 2", rep.Attempts, srv.Calls())
+	// The client counts its attempts; the server may see fewer, when a loaded machine
+	// ends an attempt before the request arrives, but never more.
+	if rep.Attempts != 2 || srv.Calls() > 2 {
+		t.Errorf("attempts = %d, server calls = %d; want 2 and at most 2", rep.Attempts, srv.Calls())
 	}
 	// Two 50 ms attempts; a minute leaves room for any load on the machine yet proves
 	// we did not wait for the 90 s reply.
