@@ -21,7 +21,7 @@ func (c *CLI) score(args []string) int {
 
 func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	var o common
-	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format table|markdown|json] [--out FILE]", c.Stderr)
+	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format "+report.FormatChoices(report.Formats)+"] [--out FILE]", c.Stderr)
 	o.register(fs, !scoreOnly)
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
 	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with `evalgate merge`")

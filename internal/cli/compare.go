@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/eval"
@@ -15,8 +16,8 @@ import (
 )
 
 func (c *CLI) compare(args []string) int {
-	fs := newFlagSet("compare", "compare [--format table|markdown|json] [--max-drop 0.02] [--method evidence|plain|significance] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A.", c.Stderr)
-	format := fs.String("format", report.FormatTable, "output format: table, markdown, json")
+	fs := newFlagSet("compare", "compare [--format "+report.FormatChoices(report.ComparisonFormats)+"] [--max-drop 0.02] [--method evidence|plain|significance] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A.", c.Stderr)
+	format := fs.String("format", report.FormatTable, "output format: "+strings.Join(report.ComparisonFormats, ", "))
 	maxDrop := fs.Float64("max-drop", gate.DefaultMaxDrop, "allowed drop of the mean, absolute points (0.02 = 2 pts)")
 	method := fs.String("method", gate.MethodEvidence, "decision method: evidence, plain or significance")
 	if err := fs.Parse(args); err != nil {

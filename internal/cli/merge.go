@@ -227,7 +227,7 @@ func (l *Loaded) checkReports(ctx context.Context, opts CheckOptions, paths []st
 // merge is `evalgate merge`: shards' reports in, the whole suite's report out.
 func (c *CLI) merge(args []string) int {
 	var o common
-	flags := newFlagSet("merge", "merge [--config evalgate.yaml] [--baseline FILE] [--format table|markdown|json] [--out FILE] SHARD.json...\n\nJoins the JSON reports of `evalgate score --shard i/n` (one per shard, e.g. the jobs of a\nCI matrix) into the report of the whole suite, compares it with the baseline and gates it\nas `evalgate check` would on the unsharded results. It refuses shards of other versions,\nsuites or rubrics, a shard given twice and a missing shard.", c.Stderr)
+	flags := newFlagSet("merge", "merge [--config evalgate.yaml] [--baseline FILE] [--format "+report.FormatChoices(report.Formats)+"] [--out FILE] SHARD.json...\n\nJoins the JSON reports of `evalgate score --shard i/n` (one per shard, e.g. the jobs of a\nCI matrix) into the report of the whole suite, compares it with the baseline and gates it\nas `evalgate check` would on the unsharded results. It refuses shards of other versions,\nsuites or rubrics, a shard given twice and a missing shard.", c.Stderr)
 	flags.StringVar(&o.Config, "config", config.DefaultFile, "config `file` the shards were scored with")
 	flags.StringVar(&o.Baseline, "baseline", "", "baseline `file`; overrides the config")
 	flags.StringVar(&o.Format, "format", report.FormatTable, "output format: "+strings.Join(report.Formats, ", "))

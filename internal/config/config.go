@@ -249,13 +249,9 @@ func (c *Config) contain() error {
 
 // fieldErr turns a FieldError's YAML path into file:line.
 func (c *Config) fieldErr(err error) error {
-	var rf *rubric.FieldError
-	var gf *gate.FieldError
-	switch {
-	case errors.As(err, &rf):
+	var rf *rubric.FieldError // gate.FieldError is the same type
+	if errors.As(err, &rf) {
 		return c.errAt(rf.Path, rf.Msg)
-	case errors.As(err, &gf):
-		return c.errAt(gf.Path, gf.Msg)
 	}
 	return eval.Errorf(c.File, 0, "", "%v", err)
 }

@@ -25,7 +25,7 @@ type RegressionNoise struct{}
 func (RegressionNoise) BeyondNoise(c *baseline.Comparison) (bool, string) {
 	iv := c.CI
 	if ev := c.Evidence; ev.Items > 0 {
-		half := 1.959963984540054 * ev.SE
+		half := stats.Z95 * ev.SE
 		iv = stats.Interval{Lo: -ev.Drop - half, Hi: -ev.Drop + half, Level: 0.95}
 	}
 	return iv.Lo > 0, fmt.Sprintf("%.0f%% CI [%+.1f, %+.1f] pts", 100*level(iv), 100*iv.Lo, 100*iv.Hi)

@@ -73,7 +73,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, m meas
 			base = ev.PredictedMean
 		}
 		d.Value = relOr(ev.Drop, base, mode)
-		half := 1.959963984540054 * ev.SE
+		half := stats.Z95 * ev.SE
 		d.Interval = stats.Interval{Lo: relOr(ev.Drop-half, base, mode), Hi: relOr(ev.Drop+half, base, mode), Level: 0.95}
 		p := ev.PValue
 		d.PValue = &p
@@ -153,7 +153,7 @@ func oneSidedFromCI(ci stats.Interval) float64 {
 		}
 		return 1
 	}
-	se := half / 1.959963984540054
+	se := half / stats.Z95
 	return 0.5 * math.Erfc(mid/se/math.Sqrt2)
 }
 

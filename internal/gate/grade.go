@@ -46,11 +46,11 @@ func (g *Grades) validate(base string, dims []string) error {
 		g.Basis = "native"
 	}
 	if g.Basis != "native" && g.Basis != "score" {
-		return &FieldError{base + ".basis", fmt.Sprintf("basis %q; want native (the 1–5 mean of per-answer values) or score (the 0–1 mean score)", g.Basis)}
+		return &FieldError{Path: base + ".basis", Msg: fmt.Sprintf("basis %q; want native (the 1–5 mean of per-answer values) or score (the 0–1 mean score)", g.Basis)}
 	}
 	if len(g.Bands) == 0 {
 		if g.Basis == "score" {
-			return &FieldError{base + ".bands", "basis score needs bands (e.g. - {min: 0.9, grade: A})"}
+			return &FieldError{Path: base + ".bands", Msg: "basis score needs bands (e.g. - {min: 0.9, grade: A})"}
 		}
 		g.Bands = DefaultBands
 	}
@@ -61,15 +61,15 @@ func (g *Grades) validate(base string, dims []string) error {
 	if g.Tier != "" {
 		max, ok := g.TierMax[g.Tier]
 		if !ok {
-			return &FieldError{base + ".tier", fmt.Sprintf("unknown tier %q; %swant one of %v", g.Tier, suggest.DidYouMean(g.Tier, keys(g.TierMax)), keys(g.TierMax))}
+			return &FieldError{Path: base + ".tier", Msg: fmt.Sprintf("unknown tier %q; %swant one of %v", g.Tier, suggest.DidYouMean(g.Tier, keys(g.TierMax)), keys(g.TierMax))}
 		}
 		if g.rank(max) < 0 {
-			return &FieldError{base + ".tier_max", fmt.Sprintf("tier %q caps at %q, which no band gives", g.Tier, max)}
+			return &FieldError{Path: base + ".tier_max", Msg: fmt.Sprintf("tier %q caps at %q, which no band gives", g.Tier, max)}
 		}
 	}
 	for i, d := range g.Veto {
 		if !contains(dims, d) {
-			return &FieldError{fmt.Sprintf("%s.veto[%d]", base, i), fmt.Sprintf("unknown dimension %q; %swant one of %v", d, suggest.DidYouMean(d, dims), dims)}
+			return &FieldError{Path: fmt.Sprintf("%s.veto[%d]", base, i), Msg: fmt.Sprintf("unknown dimension %q; %swant one of %v", d, suggest.DidYouMean(d, dims), dims)}
 		}
 	}
 	return nil

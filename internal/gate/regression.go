@@ -55,19 +55,19 @@ func (r *Regression) validate(base string, dims []string) error {
 		r.MaxDrop = &d
 	}
 	if !(*r.MaxDrop >= 0 && *r.MaxDrop <= 1) { // NaN too: it compares false with every drop
-		return &FieldError{base + ".max_drop", fmt.Sprintf("max_drop %v; want a fraction in [0, 1] (0.02 = 2 points)", *r.MaxDrop)}
+		return &FieldError{Path: base + ".max_drop", Msg: fmt.Sprintf("max_drop %v; want a fraction in [0, 1] (0.02 = 2 points)", *r.MaxDrop)}
 	}
 	if r.Mode == "" {
 		r.Mode = Absolute
 	}
 	if r.Mode != Absolute && r.Mode != Relative {
-		return &FieldError{base + ".mode", fmt.Sprintf("mode %q; want absolute or relative", r.Mode)}
+		return &FieldError{Path: base + ".mode", Msg: fmt.Sprintf("mode %q; want absolute or relative", r.Mode)}
 	}
 	if r.Level == "" {
 		r.Level = Hard
 	}
 	if r.Level != Hard && r.Level != Soft {
-		return &FieldError{base + ".level", fmt.Sprintf("level %q; want hard or soft", r.Level)}
+		return &FieldError{Path: base + ".level", Msg: fmt.Sprintf("level %q; want hard or soft", r.Level)}
 	}
 	switch r.Method {
 	case "":
@@ -82,14 +82,14 @@ func (r *Regression) validate(base string, dims []string) error {
 		r.Notice = "regression method \"stable\" is deprecated and now means \"evidence\": write `method: evidence` (docs/gate-trust.md)"
 	case MethodEvidence, MethodPlain, MethodSignificance:
 	default:
-		return &FieldError{base + ".method", fmt.Sprintf("method %q; want evidence, plain or significance", r.Method)}
+		return &FieldError{Path: base + ".method", Msg: fmt.Sprintf("method %q; want evidence, plain or significance", r.Method)}
 	}
 	switch r.Inconclusive {
 	case "":
 		r.Inconclusive = InconclusiveWarn
 	case InconclusiveWarn, InconclusiveBlock:
 	default:
-		return &FieldError{base + ".inconclusive", fmt.Sprintf("inconclusive %q; want warn or block", r.Inconclusive)}
+		return &FieldError{Path: base + ".inconclusive", Msg: fmt.Sprintf("inconclusive %q; want warn or block", r.Inconclusive)}
 	}
 	if f := r.JudgeAlphaFloor; f != nil && !(*f >= -1 && *f <= 1) {
 		return &FieldError{base + ".judge_alpha_floor", fmt.Sprintf("judge_alpha_floor %v; want Krippendorff's α in [-1, 1] (default %.3g)", *f, DefaultJudgeAlphaFloor)}
@@ -101,10 +101,10 @@ func (r *Regression) validate(base string, dims []string) error {
 	sort.Strings(names)
 	for _, d := range names {
 		if !contains(dims, d) {
-			return &FieldError{base + ".dimensions." + d, fmt.Sprintf("unknown dimension %q; %swant one of %v", d, suggest.DidYouMean(d, dims), dims)}
+			return &FieldError{Path: base + ".dimensions." + d, Msg: fmt.Sprintf("unknown dimension %q; %swant one of %v", d, suggest.DidYouMean(d, dims), dims)}
 		}
 		if v := r.Dimensions[d]; v < 0 || v > 1 {
-			return &FieldError{base + ".dimensions." + d, fmt.Sprintf("max drop %v; want [0, 1]", v)}
+			return &FieldError{Path: base + ".dimensions." + d, Msg: fmt.Sprintf("max drop %v; want [0, 1]", v)}
 		}
 	}
 	return nil

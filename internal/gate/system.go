@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/suggest"
 )
 
@@ -36,13 +37,9 @@ const (
 
 var gradingVersion = regexp.MustCompile(`^gradingSystem/\d+\.\d+\.\d+$`)
 
-// FieldError is a problem at one YAML path of the config.
-type FieldError struct {
-	Path string
-	Msg  string
-}
-
-func (e *FieldError) Error() string { return e.Path + ": " + e.Msg }
+// FieldError is a problem at one YAML path of the config: rubric's one type, which the
+// config loader turns into file:line.
+type FieldError = rubric.FieldError
 
 // Validate checks the grading system. metricKnown says whether a metric name exists
 // for the scoring system at hand (so a typo is refused, with the list of names);

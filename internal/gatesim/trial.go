@@ -133,7 +133,7 @@ func Rate(k, n int) (p, lo, hi float64) {
 	if n == 0 {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
-	z := 1.959963984540054
+	z := stats.Z95
 	fn := float64(n)
 	p = float64(k) / fn
 	den := 1 + z*z/fn

@@ -20,7 +20,7 @@ func RenderComparison(w io.Writer, c *baseline.Comparison, v *gate.Verdict, a, b
 		}{c, v.Regression, v})
 	case FormatTable, FormatMarkdown:
 	default:
-		return fmt.Errorf("unknown format %q; want %s", format, strings.Join(Formats, ", "))
+		return fmt.Errorf("unknown format %q; want %s", format, strings.Join(ComparisonFormats, ", "))
 	}
 	md := format == FormatMarkdown
 	esc := plain

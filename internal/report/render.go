@@ -16,8 +16,15 @@ const (
 	FormatJSON     = "json"
 )
 
-// Formats lists the accepted --format values.
+// Formats lists the accepted --format values: every usage string and message is made
+// from it (FormatChoices).
 var Formats = []string{FormatTable, FormatMarkdown, FormatJSON, FormatJUnit, FormatHTML}
+
+// ComparisonFormats lists the formats of a release-to-release diff (RenderComparison).
+var ComparisonFormats = []string{FormatTable, FormatMarkdown, FormatJSON}
+
+// FormatChoices is formats as a usage line shows them: "table|markdown|json|junit|html".
+func FormatChoices(formats []string) string { return strings.Join(formats, "|") }
 
 // Render writes the report in a format.
 func Render(w io.Writer, r *Report, format string) error {
