@@ -28,7 +28,7 @@ func TestRedirectToAnotherOrigin(t *testing.T) {
 		}, http.StatusTemporaryRedirect, ExitGateFailed, "fail", "comment", 0},
 		{"301 on the base config read", func(r *http.Request) bool {
 			return strings.Contains(r.URL.Path, "/contents/")
-		}, http.StatusMovedPermanently, ExitBadInput, "error", "", 0},
+		}, http.StatusMovedPermanently, ExitCouldNotRun, "error", "", 0}, // a base read that fails: could not run
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
