@@ -127,7 +127,7 @@ func widen(d *RegressionDecision, judgeSE float64) {
 	if judgeSE <= 0 || d.Method == MethodPlain {
 		return
 	}
-	const z95 = 1.959963984540054
+	const z95 = stats.Z95
 	half := (d.Interval.Hi - d.Interval.Lo) / 2
 	se := half / z95
 	wide := math.Sqrt(se*se + judgeSE*judgeSE)

@@ -92,7 +92,7 @@ func (r *Regression) validate(base string, dims []string) error {
 		return &FieldError{Path: base + ".inconclusive", Msg: fmt.Sprintf("inconclusive %q; want warn or block", r.Inconclusive)}
 	}
 	if f := r.JudgeAlphaFloor; f != nil && !(*f >= -1 && *f <= 1) {
-		return &FieldError{base + ".judge_alpha_floor", fmt.Sprintf("judge_alpha_floor %v; want Krippendorff's α in [-1, 1] (default %.3g)", *f, DefaultJudgeAlphaFloor)}
+		return &FieldError{Path: base + ".judge_alpha_floor", Msg: fmt.Sprintf("judge_alpha_floor %v; want Krippendorff's α in [-1, 1] (default %.3g)", *f, DefaultJudgeAlphaFloor)}
 	}
 	names := make([]string, 0, len(r.Dimensions))
 	for d := range r.Dimensions {
