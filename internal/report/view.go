@@ -177,7 +177,6 @@ func (r *Report) gateRows(icon icons) []gateRow {
 // num prints a number without float noise (rubric.FormatMetric owns the format).
 func num(x float64) string { return rubric.FormatMetric(x, rubric.UnitScore) }
 
-
 // gradeLine names the grade and both versions.
 func (r *Report) gradeLine() string {
 	s := ""
