@@ -38,7 +38,7 @@ type BaselineOptions struct {
 func (c *CLI) baseline(args []string) int {
 	var o BaselineOptions
 	var results multiFlag
-	fs := newFlagSet("baseline", "baseline --config evalgate.yaml --results run1.jsonl --results run2.jsonl --results run3.jsonl [--out baselines/SUITE.json]", c.Stderr)
+	fs := newFlagSet("baseline", "baseline --config evalgate.yaml --results run1.jsonl --results run2.jsonl --results run3.jsonl [--out baselines/SUITE.json] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&results, "results", "results `file` of one release run, or a quoted pattern (repeatable; use ≥ 3 runs)")
 	var reports multiFlag
@@ -55,9 +55,11 @@ func (c *CLI) baseline(args []string) int {
 	registerQuiet(fs, &o.judge.Quiet)
 	var maxMem memoryFlag
 	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a release that needs more stops with an error")
-	if code, ok := parse(fs, args); !ok {
+	files, code, ok := parseWithFiles(fs, args, true)
+	if !ok {
 		return code
 	}
+	results = append(results, files...)
 	o.MaxMemory = limitMemory(maxMem)
 	imp, err := o.judge.Import.options(c.Stderr)
 	if err != nil {

@@ -21,7 +21,7 @@ func (c *CLI) score(args []string) int {
 
 func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	var o common
-	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format "+report.FormatChoices(report.Formats)+"] [--out FILE]", c.Stderr)
+	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format "+report.FormatChoices(report.Formats)+"] [--out FILE] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	o.register(fs, !scoreOnly)
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
 	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with `evalgate merge`")
@@ -31,9 +31,11 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	runID := fs.String("run-id", "", "record this `id` as the report's run_id (else a hash of the inputs and the time); with SOURCE_DATE_EPOCH unset it also pins the time to 1970-01-01, for byte-identical reports")
 	var rerun multiFlag
 	fs.Var(&rerun, "rerun", "results `file` of a re-run of some items (evalgate run --only), repeatable: adds a run to those items only")
-	if code, ok := parse(fs, args); !ok {
+	files, code, ok := parseWithFiles(fs, args, true)
+	if !ok {
 		return code
 	}
+	o.Results = append(o.Results, files...)
 	if err := checkFormat(o.Format); err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput

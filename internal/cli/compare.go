@@ -20,7 +20,7 @@ func (c *CLI) compare(args []string) int {
 	format := fs.String("format", report.FormatTable, "output format: "+strings.Join(report.ComparisonFormats, ", "))
 	maxDrop := fs.Float64("max-drop", gate.DefaultMaxDrop, "allowed drop of the mean, absolute points (0.02 = 2 pts)")
 	method := fs.String("method", gate.MethodEvidence, "decision method: evidence, plain or significance")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitPass
 		}

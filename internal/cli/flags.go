@@ -90,20 +90,28 @@ func (c *CLI) judgeEnv(o *common) *rubric.Env {
 	}}
 }
 
-// parse parses flags; it returns ok=false with the exit code on -h or a bad flag.
+// parse parses flags, which may come before or after positional arguments; it returns
+// ok=false with the exit code on -h, a bad flag or any positional argument.
 func parse(fs *flag.FlagSet, args []string) (int, bool) {
-	if err := fs.Parse(args); err != nil {
+	_, code, ok := parseWithFiles(fs, args, false)
+	return code, ok
+}
+
+// parseWithFiles is parse for a command that also takes results files as positional
+// arguments (`evalgate check results.json --config x`), the same as --results each.
+func parseWithFiles(fs *flag.FlagSet, args []string, files bool) ([]string, int, bool) {
+	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		if err == flag.ErrHelp {
-			return ExitPass, false
+			return nil, ExitPass, false
 		}
-		return ExitBadInput, false
+		return nil, ExitBadInput, false
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && !files {
 		fmt.Fprintf(fs.Output(), "evalgate: unexpected argument %q\n", fs.Arg(0))
 		fs.Usage()
-		return ExitBadInput, false
+		return nil, ExitBadInput, false
 	}
-	return 0, true
+	return fs.Args(), 0, true
 }
 
 func checkFormat(format string) error {

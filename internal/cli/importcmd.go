@@ -20,7 +20,7 @@ func (c *CLI) importCmd(args []string) int {
 	fs := newFlagSet("import", "import [--results-format promptfoo|lm-eval|inspect] [--out-dir DIR] FILE\n\nConverts promptfoo, lm-evaluation-harness or Inspect AI results to evalgate's JSONL: DIR/results.jsonl\n(results-run1.jsonl, ... for several runs: promptfoo --repeat, Inspect epochs) and DIR/suite.jsonl\nwhen the file carries the items. check, score and baseline also read the original files directly.", c.Stderr)
 	f.register(fs)
 	outDir := fs.String("out-dir", "imported", "`directory` to write results and suite JSONL into")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitPass
 		}

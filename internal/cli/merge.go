@@ -235,20 +235,13 @@ func (c *CLI) merge(args []string) int {
 	noBase := flags.Bool("no-baseline", false, "do not compare (as evalgate score)")
 	registerQuiet(flags, &o.Quiet)
 	// Flags may come before or after the reports.
-	var reports []string
-	for {
-		if err := flags.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return ExitPass
-			}
-			return ExitBadInput
+	if err := flags.Parse(interspersed(flags, args)); err != nil {
+		if err == flag.ErrHelp {
+			return ExitPass
 		}
-		if flags.NArg() == 0 {
-			break
-		}
-		reports = append(reports, flags.Arg(0))
-		args = flags.Args()[1:]
+		return ExitBadInput
 	}
+	reports := flags.Args()
 	if len(reports) == 0 {
 		fmt.Fprintln(c.Stderr, "evalgate merge: give the shards' JSON reports (evalgate score --shard i/n --format json --out FILE)")
 		return ExitBadInput

@@ -15,13 +15,15 @@ import (
 
 func (c *CLI) validate(args []string) int {
 	var o common
-	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...]", c.Stderr)
+	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&o.Results, "results", "results `file` or quoted pattern to check too (repeatable)")
 	o.Import.register(fs)
-	if code, ok := parse(fs, args); !ok {
+	files, code, ok := parseWithFiles(fs, args, true)
+	if !ok {
 		return code
 	}
+	o.Results = append(o.Results, files...)
 	imp, err := o.Import.options(c.Stderr)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
