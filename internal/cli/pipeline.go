@@ -84,6 +84,9 @@ type Loaded struct {
 	Paths  []string    // results files, one per run; from index full on, re-runs of some items
 	full   int         // how many of Paths are full runs
 	Runs   []*eval.Run // after LoadRuns
+	// rerunAt is the index in Runs of the first re-run's run: a file another tool wrote
+	// holds several runs (promptfoo --repeat, Inspect epochs), all full runs.
+	rerunAt int
 	Shard  eval.Shard  // the part of the suite scored (Count 0 or 1: all of it)
 	stdin  io.Reader   // for the results path "-"
 	// imported is run metadata the results files carry; format and firstFile are the
@@ -159,7 +162,10 @@ func Load(opts CheckOptions) (*Loaded, error) {
 // the config names none).
 func (l *Loaded) LoadRuns() error {
 	l.Runs = nil
-	for _, p := range l.Paths {
+	for i, p := range l.Paths {
+		if i == l.full {
+			l.rerunAt = len(l.Runs)
+		}
 		var run *eval.Run
 		var err error
 		if p == safeio.Stdin {
@@ -178,6 +184,9 @@ func (l *Loaded) LoadRuns() error {
 			return err
 		}
 		l.Runs = append(l.Runs, run)
+	}
+	if l.full == len(l.Paths) {
+		l.rerunAt = len(l.Runs)
 	}
 	if l.Suite == nil {
 		s, err := eval.SuiteFromRun(l.Runs[0])
@@ -286,7 +295,7 @@ func (l *Loaded) sources() []rubric.RunSource {
 	if l.Runs != nil {
 		for i, r := range l.Runs {
 			src := rubric.MemoryRun(r)
-			src.Partial = i >= l.full
+			src.Partial = i >= l.rerunAt
 			out = append(out, src)
 		}
 		return out

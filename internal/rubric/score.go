@@ -168,7 +168,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		}
 		last := r == len(srcs)-1
 		build := building && r == 0
-		lines := make([]int32, suite.Len())   // line of the item's result in this run
+		lines := make([]int32, suite.Len())   // line of the item's result in this run (presentAt)
 		seenBefore := slices.Clone(seenFirst) // read by the parallel prep
 		var queue []*prepared
 		read := 0
@@ -246,7 +246,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 					return eval.Errorf(src.File, res.Line, res.ID, "no such item in suite %s", suite.File)
 				}
 				if prev := lines[p.it.Index]; prev != 0 {
-					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev)
+					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first %s", lineWord(prev))
 				}
 			}
 			if p.err != nil {
@@ -265,7 +265,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 					kept = append(kept, Sample{})
 				}
 			}
-			lines[p.it.Index] = int32(min(res.Line, math.MaxInt32))
+			lines[p.it.Index] = presentAt(res.Line)
 			if preparing {
 				p.ins = sys.inputsFor(p.it, res, r)
 				queue = append(queue, p)
@@ -449,6 +449,23 @@ func shardsAsRuns(srcs []RunSource, runs []RunScore, inRuns []uint16) error {
 		len(files), strings.Join(files, ", "), len(files))
 }
 
+// presentAt marks an item's result as read at line: its line, or -1 for a record with
+// no line (one inside a JSON document another tool wrote); 0 means no result yet.
+func presentAt(line int) int32 {
+	if line <= 0 {
+		return -1
+	}
+	return int32(min(line, math.MaxInt32))
+}
+
+// lineWord says where an earlier result was read, for messages.
+func lineWord(l int32) string {
+	if l < 0 {
+		return "earlier in the file"
+	}
+	return fmt.Sprintf("on line %d", l)
+}
+
 // memoryCheckEvery is how many results pass between two looks at the heap.
 const memoryCheckEvery = 1 << 14
 
@@ -565,6 +582,12 @@ func (s *System) scoreSample(ins []*Input, suite *eval.Suite, runFile string) (S
 	s.weigh(&sm)
 	if !sm.Pending {
 		s.capScore(&sm)
+	}
+	if r := sm.Result; r != nil && (r.Error != "" || r.TimedOut) {
+		// An errored or timed-out sample fails with score 0 whatever its dimensions
+		// say: n/a everywhere (a provider error leaves no assertion scored) must not make
+		// it pending, which would leave it out of the mean and the pass rate it lowers.
+		sm.Pending, sm.Score = false, 0
 	}
 	pass, why, err := s.passes(&sm)
 	if err != nil {
