@@ -87,8 +87,8 @@ type Loaded struct {
 	// rerunAt is the index in Runs of the first re-run's run: a file another tool wrote
 	// holds several runs (promptfoo --repeat, Inspect epochs), all full runs.
 	rerunAt int
-	Shard  eval.Shard  // the part of the suite scored (Count 0 or 1: all of it)
-	stdin  io.Reader   // for the results path "-"
+	Shard   eval.Shard // the part of the suite scored (Count 0 or 1: all of it)
+	stdin   io.Reader  // for the results path "-"
 	// imported is run metadata the results files carry; format and firstFile are the
 	// first file's format, so files of another format are refused.
 	imported   map[string]string
