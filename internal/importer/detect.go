@@ -11,24 +11,20 @@ import (
 // detectBytes is how much of a file detection reads.
 const detectBytes = 1 << 20
 
-// Detect tells a results file's format from its content: a zip archive is an Inspect
-// `.eval` log; otherwise the keys of the first record (or of the document) say which
+// Detect tells a results file's format from its content, decompressed when it is gzip or
+// zstd: a zip archive is an Inspect `.eval` log; otherwise the keys of the first record (or of the document) say which
 // tool wrote it. When they do not, the error says so and asks for --results-format.
 // A file that is not even readable JSON text is evalgate's, whose loader says exactly
 // what is wrong with it.
 func Detect(path string) (Format, error) {
-	f, _, err := openInput(path)
+	if IsLFSPointer(path) {
+		return "", lfsError(path)
+	}
+	head, err := readHead(path, detectBytes)
 	if err != nil {
-		return Evalgate, nil
+		return Evalgate, nil // evalgate's loader says what is wrong with it
 	}
-	defer f.Close()
-	head := make([]byte, detectBytes)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return "", eval.Errorf(path, 0, "", "cannot read results file: %v", err)
-	}
-	head = head[:n]
-	if bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")) {
+	if isZip(head) {
 		return Inspect, nil
 	}
 	unsure := func(why string) (Format, error) {
@@ -53,10 +49,12 @@ func Detect(path string) (Format, error) {
 		return unsure("the first record's keys match no known format")
 	}
 	// One document over several lines: its first keys say which.
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", eval.Errorf(path, 0, "", "cannot read results file: %v", err)
+	in, err := openInput(path)
+	if err != nil {
+		return "", err
 	}
-	d := newDocDecoder(path, io.LimitReader(f, 64<<20))
+	defer in.Close()
+	d := newDocDecoder(path, io.LimitReader(in, 64<<20))
 	seen := map[string]json.RawMessage{}
 	var found Format
 	errStop := &eval.InputError{}

@@ -1,10 +1,14 @@
 package importer_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/importer"
@@ -38,8 +42,12 @@ func seed(f *testing.F, paths ...string) {
 }
 
 func FuzzPromptfoo(f *testing.F) {
-	seed(f, pfFile("results-0.123.1.json"), pfFile("results-0.123.1.jsonl"), pfFile("multi-0.123.1.jsonl"))
+	seed(f, pfFile("results-0.123.1.json"), pfFile("results-0.123.1.jsonl"), pfFile("multi-0.123.1.jsonl"),
+		pfFile("errors/results-0.123.1.json"), pfFile("errors/results-0.100.6.jsonl"))
 	f.Add([]byte(`{"evalId": "x", "results": {"results": [{"testCase": {}, "response": {"output": 1}}]}}`))
+	f.Add([]byte(`{"evalId": "x", "results": {"version": 2, "results": [{"vars": {}, "response": {"output": 1}}], "table": {}}}`))
+	f.Add([]byte(`{"testCase":{"description":"a","assert":[{"type":"javascript","value":"1"}]},"response":{"output":"x"},"gradingResult":{"componentResults":[{"pass":true,"score":1}]}}`))
+	f.Add(gzBytes(`{"testCase":{"description":"a"},"response":{"error":"503"},"success":false,"score":0,"failureReason":2}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, "results.json", data, importer.Promptfoo) })
 }
 
@@ -64,5 +72,22 @@ func FuzzInspectEval(f *testing.F) {
 func FuzzDetect(f *testing.F) {
 	seed(f, pfFile("results-0.123.1.jsonl"), lmFile("arc_easy"), inspectFile("epochs.json"))
 	f.Add([]byte(`{"id": "a", "output": "b"}`))
+	f.Add([]byte("version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n"))
+	f.Add(gzBytes(`{"id": "a", "output": "b"}`))
+	f.Add(zstdBytes(`{"doc_id": 0, "resps": [["a"]], "filtered_resps": ["a"], "exact_match": 1}`))
+	f.Add(zstdBytes(`{"eval": {"model": "m"}, "samples": [{"id": 1, "epoch": 1, "error": {"message": "boom"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, "results.jsonl", data, "") })
+}
+
+func gzBytes(s string) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(s))
+	zw.Close()
+	return buf.Bytes()
+}
+
+func zstdBytes(s string) []byte {
+	zw, _ := zstd.NewWriter(nil)
+	return zw.EncodeAll([]byte(s), nil)
 }

@@ -3,7 +3,6 @@ package importer
 import (
 	"archive/zip"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -63,14 +62,11 @@ func (h *inspectHeader) meta(m *Meta) {
 }
 
 func readInspect(p string, opts *Options, emit func(Record) error) (*Meta, error) {
-	f, _, err := openInput(p)
+	head, err := readHead(p, len(zipMagic))
 	if err != nil {
 		return nil, err
 	}
-	magic := make([]byte, 2)
-	_, _ = io.ReadFull(f, magic)
-	f.Close()
-	if string(magic) == "PK" {
+	if isZip(head) {
 		return readInspectZip(p, opts, emit)
 	}
 	return readInspectJSON(p, opts, emit)
@@ -113,7 +109,7 @@ func (s *inspectState) sample(d *docDecoder, where string) error {
 }
 
 func readInspectJSON(p string, opts *Options, emit func(Record) error) (*Meta, error) {
-	f, _, err := openInput(p)
+	f, err := openInput(p)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +162,12 @@ func inspectFinish(p string, opts *Options, h *inspectHeader, meta *Meta, st *in
 }
 
 func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, error) {
-	zr, err := zip.OpenReader(p)
+	zp, cleanup, err := unzipPath(p)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	zr, err := zip.OpenReader(zp)
 	if err != nil {
 		return nil, eval.Errorf(p, 0, "", "cannot open the Inspect log as a zip archive: %v", err)
 	}

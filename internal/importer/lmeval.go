@@ -39,7 +39,7 @@ var (
 
 // lmTask is the task name from the file name, or the base name without extension.
 func lmTask(path string) (task, date string) {
-	base := filepath.Base(path)
+	base := trimCompressed(filepath.Base(path))
 	if m := lmSamplesName.FindStringSubmatch(base); m != nil {
 		return m[1], m[2]
 	}
@@ -158,6 +158,11 @@ func readLMEval(path string, opts *Options, emit func(Record) error) (*Meta, err
 	return meta, nil
 }
 
+// trimCompressed drops a compressed file's .gz or .zst from its name.
+func trimCompressed(name string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
+}
+
 func lmSuffixKey(metric, filter string) string { return Ident(metric + "_" + filter) }
 
 func quoteAll(s []string) []string {
@@ -169,7 +174,7 @@ func quoteAll(s []string) []string {
 }
 
 func lmLines(path string, fn func(line int, rec map[string]any) error) error {
-	f, _, err := openInput(path)
+	f, err := openInput(path)
 	if err != nil {
 		return err
 	}
@@ -403,12 +408,19 @@ func lmResultsMeta(path, date, task string, opts *Options, meta *Meta) (string, 
 		if date == "" {
 			return "", nil
 		}
-		rpath = filepath.Join(filepath.Dir(path), "results_"+date+".json")
-		if _, err := os.Stat(rpath); err != nil {
+		rpath = ""
+		for _, ext := range []string{".json", ".json.gz", ".json.zst"} {
+			p := filepath.Join(filepath.Dir(path), "results_"+date+ext)
+			if _, err := os.Stat(p); err == nil {
+				rpath = p
+				break
+			}
+		}
+		if rpath == "" {
 			return "", nil
 		}
 	}
-	f, _, err := openInput(rpath)
+	f, err := openInput(rpath)
 	if err != nil {
 		return "", err
 	}

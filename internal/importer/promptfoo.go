@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -27,15 +25,15 @@ const pfFailureError = 2
 // pfRecord calls fn with every EvaluateResult in the file, in file order, whichever of
 // the two shapes the file has.
 func pfRecords(path string, fn func(line int, where string, rec map[string]any) error) error {
-	f, _, err := openInput(path)
+	doc, err := pfIsDocument(path)
+	if err != nil {
+		return err
+	}
+	f, err := openInput(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	doc, err := pfIsDocument(f)
-	if err != nil {
-		return eval.Errorf(path, 0, "", "cannot read results file: %v", err)
-	}
 	if !doc {
 		return jsonLines(path, f, func(line int, rec map[string]any) error {
 			return fn(line, "", rec)
@@ -48,7 +46,18 @@ func pfRecords(path string, fn func(line int, where string, rec map[string]any) 
 			return d.skip(key)
 		}
 		return d.object("results", func(key string) error {
-			if key != "results" {
+			switch key {
+			case "version":
+				var v any
+				if err := d.decode("results.version", &v); err != nil {
+					return err
+				}
+				if n, ok := v.(float64); ok && n < pfOldestFormat {
+					return eval.Errorf(path, 0, "", "is a promptfoo export in results format version %v, written by a promptfoo older than %s; evalgate reads format version %d and later (promptfoo %s to %s are tested): run the eval again with a newer promptfoo (npx promptfoo@latest eval -o results.json)", v, PromptfooOldest, pfOldestFormat, PromptfooOldest, PromptfooNewest)
+				}
+				return nil
+			case "results":
+			default:
 				return d.skip("results." + key)
 			}
 			found = true
@@ -69,21 +78,28 @@ func pfRecords(path string, fn func(line int, where string, rec map[string]any) 
 		return err
 	}
 	if !found {
-		return eval.Errorf(path, 0, "", "no \"results.results\" list; is this a promptfoo `-o results.json` export (promptfoo 0.100 or later)?")
+		return eval.Errorf(path, 0, "", "no \"results.results\" list; is this a promptfoo `-o results.json` export (promptfoo %s or later)?", PromptfooOldest)
 	}
 	return nil
 }
 
+// The promptfoo versions the importer is tested on (promptfoo_real_test.go runs them),
+// and the oldest results format it reads: promptfoo before 0.100 wrote version 2
+// summaries (a "table" beside the results) in some exports.
+const (
+	PromptfooOldest = "0.100.6"
+	PromptfooNewest = "0.123.1"
+	pfOldestFormat  = 3
+)
+
 // pfIsDocument says whether the file is one JSON document rather than JSONL: its first
 // line is not a complete object, or is an object with "evalId" or "results".
-func pfIsDocument(f *os.File) (bool, error) {
-	defer f.Seek(0, io.SeekStart)
-	head := make([]byte, 1<<20)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+func pfIsDocument(path string) (bool, error) {
+	head, err := readHead(path, 1<<20)
+	if err != nil {
 		return false, err
 	}
-	head = bytes.TrimLeft(head[:n], " \t\r\n")
+	head = bytes.TrimLeft(head, " \t\r\n")
 	line := head
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		line = head[:i]
@@ -255,6 +271,7 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 	}
 	var dims dimTracker
 	seen := map[string]int{} // occurrences of a test: its repeats are runs
+	unmatched, firstUnmatched := 0, ""
 	err = pfRecords(path, func(line int, where string, rec map[string]any) error {
 		if pfComboOf(rec).key != chosen.key {
 			return nil
@@ -266,7 +283,12 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 		id := ids[t.key]
 		run := seen[t.key]
 		seen[t.key]++
-		fields, err := pfConvert(path, line, where, id, rec)
+		fields, err := pfConvert(path, line, where, id, rec, func(i int) {
+			if unmatched == 0 {
+				firstUnmatched = fmt.Sprintf("%s componentResults[%d] (test %q)", pfPlace(line, where), i, id)
+			}
+			unmatched++
+		})
 		if err != nil {
 			return err
 		}
@@ -278,8 +300,19 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 	if err != nil {
 		return nil, err
 	}
+	if unmatched > 0 {
+		opts.warn("%s: %d assertion result(s) name no assertion and do not line up with their test's assert list, so their scores are left out (the first: %s); give those assertions a `metric:` name to import them as named scores", path, unmatched, firstUnmatched)
+	}
 	meta.Dimensions = dims.list()
 	return meta, nil
+}
+
+// pfPlace names a record in messages: its line in JSONL, its place in a document.
+func pfPlace(line int, where string) string {
+	if where != "" {
+		return where
+	}
+	return fmt.Sprintf("line %d", line)
 }
 
 // pfChoose picks the one prompt/provider pair to import.
@@ -358,7 +391,7 @@ func orLine(where string) string {
 }
 
 // pfConvert maps one EvaluateResult to an evalgate results record.
-func pfConvert(path string, line int, where, id string, rec map[string]any) (map[string]any, error) {
+func pfConvert(path string, line int, where, id string, rec map[string]any, unmatched func(i int)) (map[string]any, error) {
 	bad := func(field string, v any, want string) error {
 		return errAt(path, line, where, id, "%s", fieldErr(field, v, want))
 	}
@@ -416,7 +449,7 @@ func pfConvert(path string, line int, where, id string, rec map[string]any) (map
 			out["model"] = s
 		}
 	}
-	scores, err := pfScores(rec)
+	scores, err := pfScores(rec, unmatched)
 	if err != nil {
 		return nil, errAt(path, line, where, id, "%v", err)
 	}
@@ -445,7 +478,10 @@ func pfTokens(u map[string]any, out map[string]any) error {
 // pfScores collects promptfoo's scores: `success` (its pass verdict), `score`,
 // each named score under its name made into an identifier, and each assertion without a
 // metric name under its type (a second one of a type gets "_2").
-func pfScores(rec map[string]any) (map[string]any, error) {
+//
+// An assertion result that names no assertion and cannot be matched by position is
+// reported to unmatched (its index in componentResults), never dropped in silence.
+func pfScores(rec map[string]any, unmatched func(i int)) (map[string]any, error) {
 	scores := map[string]any{}
 	if v, ok := rec["success"]; ok && v != nil {
 		b, ok := v.(bool)
@@ -475,6 +511,14 @@ func pfScores(rec map[string]any) (map[string]any, error) {
 	}
 	if gr != nil {
 		comps, _ := gr["componentResults"].([]any)
+		// promptfoo writes each assertion beside its result; some versions (mid-2025,
+		// javascript assertions) leave it out: it is then the test's assertion at the
+		// same position (testCase.assert holds defaultTest's assertions first, as
+		// componentResults does), when the two lists have the same length.
+		var asserts []any
+		if tc, ok := rec["testCase"].(map[string]any); ok {
+			asserts, _ = tc["assert"].([]any)
+		}
 		count := map[string]int{}
 		for i, c := range comps {
 			cr, ok := c.(map[string]any)
@@ -482,7 +526,11 @@ func pfScores(rec map[string]any) (map[string]any, error) {
 				continue
 			}
 			a, _ := cr["assertion"].(map[string]any)
+			if a == nil && len(asserts) == len(comps) {
+				a, _ = asserts[i].(map[string]any)
+			}
 			if a == nil {
+				unmatched(i)
 				continue
 			}
 			if m, _ := a["metric"].(string); m != "" {

@@ -18,7 +18,7 @@ import (
 )
 
 // The promptfoo versions the importer supports, oldest and newest.
-var promptfooVersions = []string{"0.100.6", "0.123.1"}
+var promptfooVersions = []string{importer.PromptfooOldest, importer.PromptfooNewest}
 
 // promptfooInstall finds promptfoo VERSION where scripts/install-test-tools.sh installed
 // it (scripts/promptfoo.sh --where, which never installs) and returns the node binary and
@@ -50,19 +50,31 @@ func promptfooInstall(t *testing.T, version string) (node, entry string) {
 // precomputed outputs, deterministic assertions), with --repeat 2, and returns the
 // paths of its -o results.json and -o results.jsonl.
 func runPromptfoo(t *testing.T, version string) (jsonPath, jsonlPath string) {
+	return runPromptfooIn(t, version, "testdata/promptfoo", "2")
+}
+
+// runPromptfooIn runs promptfoo offline over the promptfooconfig.yaml (and any provider
+// file) in src, one call at a time (-j 1: a stateful stand-in provider sees the calls
+// in order), with --repeat repeat.
+func runPromptfooIn(t *testing.T, version, src, repeat string) (jsonPath, jsonlPath string) {
 	t.Helper()
 	node, entry := promptfooInstall(t, version)
 	dir := t.TempDir()
-	cfg, err := os.ReadFile("testdata/promptfoo/promptfooconfig.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "promptfooconfig.yaml"), cfg, 0o644); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"promptfooconfig.yaml", "provider.js"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if os.IsNotExist(err) && name != "promptfooconfig.yaml" {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	jsonPath, jsonlPath = filepath.Join(dir, "results.json"), filepath.Join(dir, "results.jsonl")
 	cmd := exec.Command(node, entry, "eval", "-c", "promptfooconfig.yaml", "--no-cache", "--no-write",
-		"--no-table", "--no-progress-bar", "--repeat", "2", "-o", jsonPath, "-o", jsonlPath)
+		"--no-table", "--no-progress-bar", "-j", "1", "--repeat", repeat, "-o", jsonPath, "-o", jsonlPath)
 	cmd.Dir = dir
 	home := filepath.Join(dir, "home")
 	cmd.Env = append(os.Environ(), "HOME="+home, "PROMPTFOO_CONFIG_DIR="+filepath.Join(home, ".promptfoo"),

@@ -1,6 +1,7 @@
 package importer_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,3 +121,5 @@ func TestPromptfooBadInput(t *testing.T) {
 		t.Errorf("truncated: %v", err)
 	}
 }
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }

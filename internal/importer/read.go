@@ -31,7 +31,7 @@ func Read(path string, opts Options, emit func(Record) error) (*Meta, error) {
 }
 
 func readEvalgate(path string, emit func(Record) error) (*Meta, error) {
-	f, _, err := openInput(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/evalgate/evalgate/internal/eval"
 )
@@ -16,32 +15,6 @@ import (
 // array, one sample of an Inspect archive. A document is decoded record by record, so
 // memory stays near this bound whatever the file's size.
 const MaxRecordBytes = 64 << 20
-
-// openInput opens a results file after the checks every input shares.
-func openInput(path string) (*os.File, int64, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, 0, eval.Errorf(path, 0, "", "cannot read results file: %v", err)
-	}
-	if st.IsDir() {
-		return nil, 0, eval.Errorf(path, 0, "", "is a directory; want a results file")
-	}
-	if !st.Mode().IsRegular() {
-		return nil, 0, eval.Errorf(path, 0, "", "is not a regular file; want a results file")
-	}
-	if st.Size() == 0 {
-		return nil, 0, eval.Errorf(path, 0, "", "results file is empty")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0, eval.Errorf(path, 0, "", "cannot read results file: %v", err)
-	}
-	return f, st.Size(), nil
-}
 
 // windowReader fails a read once more than limit bytes were read since the last mark,
 // so a decoder buffering one huge value cannot take unbounded memory.
