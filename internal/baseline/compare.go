@@ -85,7 +85,11 @@ type DimensionDelta struct {
 	Base  float64 `json:"baseline"`
 	Cand  float64 `json:"candidate"`
 	Delta float64 `json:"delta"`
-	Items int     `json:"items,omitempty"`
+	// Items is, for a tag, its items; for a dimension, the compared items it applies to
+	// on both sides, when that is fewer than all (n/a elsewhere): its figures are over them.
+	Items int `json:"items,omitempty"`
+	// NA says the dimension applies to no compared item: it has no figures.
+	NA bool `json:"na,omitempty"`
 	// CI is the 95% interval of the dimension's mean paired per-item difference
 	// (dimensions only): a bootstrap like the score's, or the normal approximation above
 	// stats.MaxResampleItems items.
@@ -291,8 +295,9 @@ type Candidate struct {
 	Pass     bool
 	Pending  bool
 	// Breakdown is the mean normalized value of each compared dimension, in the
-	// comparison's dimension order.
+	// comparison's dimension order; NaN, or true in NA, where the dimension is n/a.
 	Breakdown []float64
+	NA        []bool
 }
 
 // candSide is the side compared with the baseline: n items found by id, handed out in
@@ -328,7 +333,7 @@ func scoredSide(sc *rubric.Scored) candSide {
 				runs := max(is.Runs, 1)
 				c = Candidate{ID: is.Item.ID, Hash: sc.Suite.HashOf(i), Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
 					Runs: runs, PassRate: float64(is.PassRuns) / float64(runs), Pass: is.Pass, Pending: is.Pending,
-					Breakdown: is.Breakdown}
+					Breakdown: is.Breakdown, NA: is.NA}
 				return fn(i, &c)
 			})
 		},
@@ -357,7 +362,7 @@ func snapshotSide(b *Baseline, dims []string) candSide {
 				c = Candidate{ID: it.ID, Hash: it.Hash, Tags: it.Tags, Score: it.Score, Runs: max(it.Runs, 1), PassRate: it.PassRate,
 					Pass: it.PassRate >= 0.5, Breakdown: c.Breakdown}
 				for d, name := range dims {
-					c.Breakdown[d] = it.Breakdown[name]
+					c.Breakdown[d] = breakdownOf(it, name)
 				}
 				if err := fn(i, &c); err != nil {
 					return err
@@ -447,7 +452,11 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 		cm.runs = append(cm.runs, int32(min(max(ci.Runs, 1), 1<<31-1)))
 		c.CandidateRuns = max(c.CandidateRuns, ci.Runs)
 		for d := range nd {
-			cm.dims[d] = append(cm.dims[d], ci.Breakdown[d])
+			v := ci.Breakdown[d]
+			if ci.NA != nil && ci.NA[d] {
+				v = math.NaN() // n/a: the dimension does not apply to the item
+			}
+			cm.dims[d] = append(cm.dims[d], v)
 		}
 		baseScore := bs.score[k]
 		for _, t := range ci.Tags {
@@ -512,11 +521,41 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	c.BiggestDrops = drops.list()
 	for d, name := range cs.dims {
 		dimBase, dimSD, dimCand := bs.bd[d][:n], bs.bdSD[d], cm.dims[d]
-		dd := DimensionDelta{Name: name, Base: rubric.Round9(stats.Mean(dimBase)), Cand: rubric.Round9(stats.Mean(dimCand))}
+		// A dimension is compared over the items it applies to on both sides: n/a is no 0.
+		ks := applicable(dimBase, dimCand)
+		if len(ks) == 0 {
+			c.Dimensions = append(c.Dimensions, DimensionDelta{Name: name, NA: true})
+			continue
+		}
+		pick := func(col []float64) []float64 {
+			if len(ks) == n || col == nil {
+				return col
+			}
+			out := make([]float64, len(ks))
+			for j, k := range ks {
+				out[j] = col[k]
+			}
+			return out
+		}
+		pb, pc, psd := pick(dimBase), pick(dimCand), pick(dimSD)
+		dd := DimensionDelta{Name: name, Base: rubric.Round9(stats.Mean(pb)), Cand: rubric.Round9(stats.Mean(pc))}
+		if len(ks) < n {
+			dd.Items = len(ks) // said only when the dimension applies to fewer items than are compared
+		}
 		dd.Delta = rubric.Round9(dd.Cand - dd.Base)
-		dd.CI = dimensionCI(dimBase, dimCand, ro)
-		dev, err := measureEvidence(n, func(k int) (float64, float64, float64) { sd := at(dimSD, k); return dimBase[k], sd * sd, dimCand[k] }, bs.runs, cm.runs)
+		dd.CI = dimensionCI(pb, pc, ro)
+		baseRuns, candRuns := bs.runs[:n], cm.runs
+		if len(ks) < n {
+			baseRuns, candRuns = make([]int32, len(ks)), make([]int32, len(ks))
+			for j, k := range ks {
+				baseRuns[j], candRuns[j] = bs.runs[k], cm.runs[k]
+			}
+		}
+		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns)
 		if err == nil {
+			for t := range dev.Top {
+				dev.Top[t].Index = ks[dev.Top[t].Index]
+			}
 			dd.Evidence, dd.EvidenceItems = &dev, evidenceItems(dev, bs, cm, cs)
 		}
 		c.Dimensions = append(c.Dimensions, dd)
@@ -671,6 +710,18 @@ func dimensionCI(base, cand []float64, ro stats.ResampleOptions) *stats.Interval
 	iv := m.CI
 	iv.Lo, iv.Hi = rubric.Round9(iv.Lo), rubric.Round9(iv.Hi)
 	return &iv
+}
+
+// applicable lists the compared items (positions k) a dimension applies to on both
+// sides: neither holds NaN, which stands for n/a.
+func applicable(base, cand []float64) []int {
+	ks := make([]int, 0, len(cand))
+	for k := range cand {
+		if !math.IsNaN(base[k]) && !math.IsNaN(cand[k]) {
+			ks = append(ks, k)
+		}
+	}
+	return ks
 }
 
 // maxListedIDs bounds the ids a note lists; the JSON report keeps them all.

@@ -120,6 +120,9 @@ func itemOf(sc *rubric.Scored, i int, s *itemScratch) Item {
 	it.Runs = len(bits)
 	it.ScoreStd = rubric.Round9(stats.SampleStd(scores))
 	for d, dim := range sc.System.Dimensions {
+		if is.NA[d] {
+			continue // n/a in every run: no value, not 0
+		}
 		it.Breakdown[dim.Name] = is.Breakdown[d]
 		if sd := rubric.Round9(stats.SampleStd(dims[d])); sd > 0 {
 			if it.BreakdownStd == nil {

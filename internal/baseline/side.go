@@ -1,5 +1,7 @@
 package baseline
 
+import "math"
+
 // baseSide is what a comparison keeps of the baseline: a few numbers per item, in
 // columns indexed by the candidate's item position (about 33 bytes per item plus 8 per
 // dimension; the spreads, 8 more each, only once an item has one: a baseline of one run
@@ -63,9 +65,19 @@ func (s *baseSide) set(i int, it *Item, f uint8, pos int) {
 	setSparse(&s.std, len(s.score), i, it.ScoreStd)
 	s.runs[i] = int32(min(max(it.Runs, 1), 1<<31-1))
 	for d, name := range s.dims {
-		s.bd[d][i] = it.Breakdown[name]
+		s.bd[d][i] = breakdownOf(it, name)
 		setSparse(&s.bdSD[d], len(s.score), i, it.BreakdownStd[name])
 	}
+}
+
+// breakdownOf is an item's mean value of a dimension, NaN when the item has none: the
+// dimension is n/a for it (a baseline stores no value for it).
+func breakdownOf(it *Item, name string) float64 {
+	v, ok := it.Breakdown[name]
+	if !ok {
+		return math.NaN()
+	}
+	return v
 }
 
 // setSparse sets (*col)[i] = v in a column of n values that stays nil while every

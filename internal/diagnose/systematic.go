@@ -20,12 +20,12 @@ var scorerHints = map[string]string{
 }
 
 // failedItems lists, for dimension d, the scored items whose value is a failure in
-// every run (a mean normalized value of 0), and how many items were scored.
+// every run (a mean normalized value of 0), and how many scored items d applies to.
 func failedItems(in Input, d int, among []int) (failed []int, scored int) {
 	f := in.facts
 	for _, i := range among {
-		if !f.scored[i] {
-			continue
+		if !f.scored[i] || f.na[i*f.nd+d] {
+			continue // n/a: the dimension does not apply to the item, it did not fail it
 		}
 		scored++
 		if f.zero[i*f.nd+d] {
@@ -49,15 +49,17 @@ type itemFacts struct {
 	nd     int
 	scored []bool // not missing in every run, not pending
 	zero   []bool // [item*nd+d]: mean normalized value 0
+	na     []bool // [item*nd+d]: n/a in every run
 }
 
 func newItemFacts(sc *rubric.Scored) *itemFacts {
 	nd := len(sc.System.Dimensions)
-	f := &itemFacts{nd: nd, scored: make([]bool, sc.NumItems()), zero: make([]bool, sc.NumItems()*nd)}
+	f := &itemFacts{nd: nd, scored: make([]bool, sc.NumItems()), zero: make([]bool, sc.NumItems()*nd), na: make([]bool, sc.NumItems()*nd)}
 	_ = sc.EachItem(func(i int, is *rubric.ItemScore) error {
 		f.scored[i] = scoredItem(is)
 		for d, v := range is.Breakdown {
 			f.zero[i*nd+d] = v == 0
+			f.na[i*nd+d] = is.NA[d]
 		}
 		return nil
 	})
@@ -83,8 +85,23 @@ func systematicMiss(c settings, in Input, covered []bool) []Finding {
 		if hint == "" {
 			hint = "the scorer's input may be broken"
 		}
+		what := itemsOf(len(failed), scored)
+		if all := scoredCount(in); scored < all {
+			what += fmt.Sprintf(" it applies to (n/a on the other %d)", all-scored)
+		}
 		out = append(out, Finding{Rule: RuleSystematicMiss, Dimension: dim.Name,
-			Message: fmt.Sprintf("`%s` is 0 on %s: %s.", dim.Name, itemsOf(len(failed), scored), hint)})
+			Message: fmt.Sprintf("`%s` is 0 on %s: %s.", dim.Name, what, hint)})
 	}
 	return out
+}
+
+// scoredCount is how many items were scored (not missing in every run, not pending).
+func scoredCount(in Input) int {
+	n := 0
+	for _, ok := range in.facts.scored {
+		if ok {
+			n++
+		}
+	}
+	return n
 }

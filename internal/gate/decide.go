@@ -19,8 +19,8 @@ func (r *Regression) Decide(cmp *baseline.Comparison) *RegressionDecision {
 	d.Power = r.power(cmp)
 	for _, dd := range cmp.Dimensions {
 		maxDrop, ok := r.Dimensions[dd.Name]
-		if !ok {
-			continue
+		if !ok || dd.NA {
+			continue // n/a on every compared item: nothing to decide
 		}
 		rel := 0.0
 		if dd.Base != 0 {

@@ -88,6 +88,12 @@ func build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 		if m, ok := sc.Metrics[d.Name+"_mean"]; ok {
 			dim.RawMean = &m
 		}
+		if n, ok := sc.Metrics[d.Name+rubric.MetricApplicableSuffix]; ok {
+			dim.Items = &n
+		}
+		if _, ok := sc.Metrics[d.Name+"_score"]; !ok {
+			dim.NA = true // n/a on every item of every run
+		}
 		r.Dimensions = append(r.Dimensions, dim)
 	}
 	for _, run := range sc.Runs {

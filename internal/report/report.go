@@ -135,6 +135,10 @@ type Dimension struct {
 	Mean     float64  `json:"mean"`               // mean normalized value
 	RawMean  *float64 `json:"raw_mean,omitempty"` // mean raw value
 	Failures float64  `json:"failures"`
+	// Items is how many items the dimension applies to (a mean over runs), when it is
+	// n/a on some: Mean and Failures are over those. NA: it applies to none.
+	Items *float64 `json:"applicable_items,omitempty"`
+	NA    bool     `json:"na,omitempty"`
 }
 
 // Run is one results file's aggregates (seed 001 §4.4).

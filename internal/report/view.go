@@ -64,6 +64,9 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 	var rows []dimRow
 	for i, d := range r.Dimensions {
 		row := dimRow{name: d.Name, weight: fmt.Sprintf("%.2f", d.Weight), cand: fmt.Sprintf("%.3f", d.Mean), status: icon(gate.Pass)}
+		if d.NA {
+			row.cand = "n/a" // the JSON report's applicable_items says over how many items the others are
+		}
 		if n := wholeItems(d.Failures); n > 0 {
 			row.status = fmt.Sprintf("%d failing", n)
 		}
@@ -80,6 +83,12 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 			row.delta = row.change
 			if dd.CI != nil {
 				row.delta = deltaCI(dd.Delta, dd.CI.Lo, dd.CI.Hi)
+			}
+			if dd.Items > 0 {
+				row.delta += fmt.Sprintf(" over %d items", dd.Items) // the items it applies to on both sides
+			}
+			if dd.NA {
+				row.base, row.delta = "n/a", "n/a"
 			}
 			if dec := r.decision("regression: " + d.Name); dec != nil && dec.Outcome != gate.Pass {
 				row.status = icon(dec.Outcome) + " " + row.status

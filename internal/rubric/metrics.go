@@ -158,9 +158,18 @@ func (s *System) runMetrics(c *sampleCols) (Metrics, map[string]Estimate) {
 		m[dim.Name+"_failures"] = float64(fails[d])
 		m[dim.Name+"_failure_rate"] = Round9(float64(fails[d]) / n)
 		m[dim.Name+"_full_credit_rate"] = Round9(float64(full[d]) / n)
+		if normN[d] < scored {
+			// n/a on some scored items: its figures are over the others, and say how many.
+			m[dim.Name+MetricApplicableSuffix] = n
+		}
 	}
 	return m, est
 }
+
+// MetricApplicableSuffix names, after a dimension's name, how many scored items the
+// dimension applies to when it is n/a on some: its _score, _failures and rates are
+// over those items only.
+const MetricApplicableSuffix = "_applicable_items"
 
 // acrossRuns gives each metric's mean over runs and its sample std (n − 1). A metric
 // absent from some run is averaged over the runs that have it.

@@ -38,15 +38,18 @@ type ItemScore struct {
 	Breakdown []float64  // per dimension: mean normalized value over runs
 	Weighted  []float64  // per dimension: mean weighted value over runs
 	Raw       []*float64 // per dimension: mean raw value over runs that have one
-	Labels    []string   // per dimension: the first run's label (pass_fail scale)
-	Errors    []string   // per dimension: the first evaluator error seen
-	Pass      bool       // passed in at least half the runs
-	PassRuns  int
-	Runs      int
-	Missing   int    // runs without a result
-	CappedBy  string // set when the item was capped in any run
-	Pending   bool   // every dimension n/a or stale in every run
-	Why       string // why the item failed, from the first failing run
+	// NA is per dimension: n/a (or stale) in every run the item was scored in, so its
+	// Breakdown and Weighted hold 0 for no value: the dimension does not apply.
+	NA       []bool
+	Labels   []string // per dimension: the first run's label (pass_fail scale)
+	Errors   []string // per dimension: the first evaluator error seen
+	Pass     bool     // passed in at least half the runs
+	PassRuns int
+	Runs     int
+	Missing  int    // runs without a result
+	CappedBy string // set when the item was capped in any run
+	Pending  bool   // every dimension n/a or stale in every run
+	Why      string // why the item failed, from the first failing run
 }
 
 // Scored is a suite scored over one or more runs.
@@ -613,7 +616,7 @@ func (s *System) inputError(err error, in *Input, suite *eval.Suite, runFile str
 func (sc *Scored) aggregateItem(i int, it *eval.Item, buf *[]Sample) ItemScore {
 	// One allocation per type: the item's slices share them (a caller may keep them).
 	nd := len(sc.System.Dimensions)
-	return sc.aggregate(i, it, buf, make([]float64, 4*nd), make([]string, 2*nd), make([]*float64, nd))
+	return sc.aggregate(i, it, buf, make([]float64, 4*nd), make([]string, 2*nd), make([]*float64, nd), make([]bool, nd))
 }
 
 // ItemScratch is space ItemInto reuses from one item to the next.
@@ -622,6 +625,7 @@ type ItemScratch struct {
 	floats  []float64
 	strs    []string
 	raw     []*float64
+	na      []bool
 	item    eval.Item
 	is      ItemScore
 }
@@ -634,18 +638,18 @@ func (sc *Scored) ItemInto(i int, s *ItemScratch) *ItemScore {
 	}
 	nd := len(sc.System.Dimensions)
 	if len(s.floats) != 4*nd {
-		s.floats, s.strs, s.raw = make([]float64, 4*nd), make([]string, 2*nd), make([]*float64, nd)
+		s.floats, s.strs, s.raw, s.na = make([]float64, 4*nd), make([]string, 2*nd), make([]*float64, nd), make([]bool, nd)
 	}
 	clear(s.floats)
 	clear(s.strs)
 	clear(s.raw)
-	s.is = sc.aggregate(i, sc.Suite.BriefInto(i, &s.item), &s.samples, s.floats, s.strs, s.raw)
+	s.is = sc.aggregate(i, sc.Suite.BriefInto(i, &s.item), &s.samples, s.floats, s.strs, s.raw, s.na)
 	return &s.is
 }
 
 // aggregate averages item i's samples over runs into the given (zeroed) space:
-// floats 4 × dimensions, strs 2 ×, raw 1 ×.
-func (sc *Scored) aggregate(i int, it *eval.Item, buf *[]Sample, floats []float64, strs []string, raw []*float64) ItemScore {
+// floats 4 × dimensions, strs 2 ×, raw and na 1 × (na is overwritten).
+func (sc *Scored) aggregate(i int, it *eval.Item, buf *[]Sample, floats []float64, strs []string, raw []*float64, na []bool) ItemScore {
 	s := sc.System
 	nd := len(s.Dimensions)
 	runs := len(sc.cols)
@@ -653,7 +657,7 @@ func (sc *Scored) aggregate(i int, it *eval.Item, buf *[]Sample, floats []float6
 		*buf = append(*buf, Sample{})
 	}
 	is := ItemScore{Item: it, Runs: runs, Breakdown: floats[:nd:nd], Weighted: floats[nd : 2*nd : 2*nd],
-		Raw: raw, Labels: strs[:nd:nd], Errors: strs[nd:]}
+		Raw: raw, Labels: strs[:nd:nd], Errors: strs[nd:], NA: na[:nd:nd]}
 	rawSum, rawMean := floats[2*nd:3*nd], floats[3*nd:]
 	var counts [32]int
 	cnt := counts[:]
@@ -710,6 +714,7 @@ func (sc *Scored) aggregate(i int, it *eval.Item, buf *[]Sample, floats []float6
 		is.Score = Round9(is.Score / float64(scored))
 	}
 	for d := 0; d < nd; d++ {
+		is.NA[d] = normN[d] == 0
 		if normN[d] > 0 {
 			is.Breakdown[d] = Round9(is.Breakdown[d] / float64(normN[d]))
 			is.Weighted[d] = Round9(is.Weighted[d] / float64(normN[d]))
