@@ -23,19 +23,26 @@ type InitOptions struct {
 
 func (c *CLI) initCmd(args []string) int {
 	var o InitOptions
-	fs := newFlagSet("init", "init [--dir .] [--name NAME] [--mode exec|openai] [--model ID] [--from FILE] [--dry-run] [--force]\n\nWrites a starter evalgate.yaml (both versions filled in, every line commented), a\nsample suite with a stand-in system under test, and two GitHub workflows: the\npull-request gate and the release baseline refresh. Existing files are left alone\nunless --force.", c.Stderr)
+	fs := newFlagSet("init", "init [--dir .] [--name NAME] [--mode exec|openai] [--model ID] [--from FILE [--promptfoo-prompt P] [--id-field V] ...] [--dry-run] [--force]\n\nWrites a starter evalgate.yaml (both versions filled in, every line commented), a\nsample suite with a stand-in system under test, and two GitHub workflows: the\npull-request gate and the release baseline refresh. Existing files are left alone\nunless --force.", c.Stderr)
 	fs.StringVar(&o.Dir, "dir", ".", "`dir` to write into (the repository's root)")
 	fs.StringVar(&o.Scaffold.Name, "name", "", "suite `name`: labels reports and names baselines/NAME.json (default: the directory's name)")
 	fs.StringVar(&o.Scaffold.Mode, "mode", scaffold.ModeExec, "how evalgate run produces results (`mode`): exec (run a command per item) or openai (call a chat model)")
 	fs.StringVar(&o.Scaffold.Model, "model", scaffold.DefaultModel, "openai mode: the pinned model `id`")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would be written and write nothing")
 	fs.BoolVar(&o.Force, "force", false, "overwrite files that already exist")
-	from := fs.String("from", "", "write only evalgate.yaml, its dimensions mirroring the scores in `file`: a promptfoo config or results.json/.jsonl, an lm-eval results_<date>.json or samples file, or an Inspect log")
+	from := fs.String("from", "", "write only evalgate.yaml (and, for promptfoo, its workflow), its dimensions mirroring the scores in `file`: a promptfoo config or results.json/.jsonl, an lm-eval results_<date>.json or samples file, or an Inspect log")
+	var imp importFlags
+	imp.register(fs)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
 	if *from != "" {
-		return c.initFrom(o, *from)
+		opts, err := imp.options(c.Stderr)
+		if err != nil {
+			fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+			return ExitBadInput
+		}
+		return c.initFrom(o, *from, opts)
 	}
 	return c.runInit(o)
 }

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -31,7 +32,7 @@ type initDim struct {
 
 // initFrom writes a starter evalgate.yaml whose dimensions mirror the tool's own
 // assertions or scorers as recorded values, with weights that sum to 1.
-func (c *CLI) initFrom(o InitOptions, from string) int {
+func (c *CLI) initFrom(o InitOptions, from string, imp importer.Options) int {
 	if o.Scaffold.Name == "" {
 		abs, err := filepath.Abs(o.Dir)
 		if err != nil {
@@ -39,58 +40,110 @@ func (c *CLI) initFrom(o InitOptions, from string) int {
 		}
 		o.Scaffold.Name = scaffold.SuiteName(filepath.Base(abs))
 	}
-	dims, results, tool, err := initDims(from)
+	dims, results, tool, err := initDims(from, imp)
 	if err != nil {
 		return c.fail(err)
 	}
+	pfConfig := tool == "promptfoo" && isYAML(from)
 	cfgPath := filepath.Join(o.Dir, scaffold.ConfigFile)
 	rel := results
 	if r, err := filepath.Rel(o.Dir, results); err == nil {
 		rel = filepath.ToSlash(r)
 	}
-	text := initConfig(o.Scaffold.Name, tool, from, rel, dims)
+	flags := strings.Join(importArgs(imp), " ")
+	// promptfoo's config: the one given, or the one beside its results file.
+	pfCfg := filepath.Join(filepath.Dir(from), "promptfooconfig.yaml")
+	if pfConfig {
+		pfCfg = from
+	}
+	pfCfgRel := filepath.ToSlash(relOrSelf(o.Dir, pfCfg))
+	text := initConfig(o.Scaffold.Name, tool, from, rel, flags, rerunTemplate(tool, pfCfgRel), dims)
+	files := []scaffold.File{{Path: scaffold.ConfigFile, Content: []byte(text)}}
+	if tool == "promptfoo" {
+		// promptfoo users get the workflow that runs promptfoo, then gates its file.
+		wf, err := scaffold.PromptfooWorkflow(scaffold.PromptfooOptions{From: filepath.ToSlash(from), PromptfooConfig: pfCfgRel,
+			PromptfooVersion: importer.PromptfooNewest, Results: rel, ConfigFile: filepath.ToSlash(relOrSelf(o.Dir, cfgPath))})
+		if err != nil {
+			return c.fail(fmt.Errorf("init: %w", err))
+		}
+		files = append(files, wf)
+	}
+	for _, f := range files {
+		p := filepath.Join(o.Dir, filepath.FromSlash(f.Path))
+		if o.DryRun {
+			fmt.Fprintf(c.Stdout, "would write %s:\n%s\n", p, f.Content)
+			continue
+		}
+		if _, err := os.Lstat(p); err == nil && !o.Force {
+			return c.fail(fmt.Errorf("init: %s already exists; nothing was written. Use --force to overwrite it, or --dir to write elsewhere", p))
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return c.fail(fmt.Errorf("init: %w", err))
+		}
+	}
 	if o.DryRun {
-		fmt.Fprintf(c.Stdout, "would write %s:\n%s", cfgPath, text)
 		return ExitPass
 	}
-	if _, err := os.Lstat(cfgPath); err == nil && !o.Force {
-		return c.fail(fmt.Errorf("init: %s already exists; nothing was written. Use --force to overwrite it, or --dir to write elsewhere", cfgPath))
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return c.fail(fmt.Errorf("init: %w", err))
+	for _, f := range files {
+		p := filepath.Join(o.Dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return c.fail(fmt.Errorf("init: %w", err))
+		}
+		if err := writeScaffoldFile(p, f); err != nil {
+			return c.fail(fmt.Errorf("init: %w", err))
+		}
+		fmt.Fprintf(c.Stdout, "wrote %s\n", p)
 	}
-	if err := writeScaffoldFile(cfgPath, scaffold.File{Path: scaffold.ConfigFile, Content: []byte(text)}); err != nil {
-		return c.fail(fmt.Errorf("init: %w", err))
+	fmt.Fprintf(c.Stdout, "%d recorded dimension(s) from %s's %s\n\nNext:\n", len(dims), tool, from)
+	if flags != "" {
+		flags = " " + flags
 	}
-	fmt.Fprintf(c.Stdout, "wrote %s: %d recorded dimension(s) from %s's %s\n\nNext:\n"+
-		"  evalgate check --config %s          # score the file and gate it\n"+
-		"  evalgate baseline --config %s       # on a release: write baselines/%s.json\n",
-		cfgPath, len(dims), tool, from, cfgPath, cfgPath, o.Scaffold.Name)
+	if pfConfig {
+		fmt.Fprintf(c.Stdout, "  promptfoo eval -c %s -o %s --repeat 3   # run the eval first: each repeat is a run\n", from, results)
+	}
+	fmt.Fprintf(c.Stdout, "  evalgate check --config %s%s          # score the file and gate it\n"+
+		"  evalgate baseline --config %s%s       # on a release: write baselines/%s.json\n",
+		cfgPath, flags, cfgPath, flags, o.Scaffold.Name)
+	if tool == "promptfoo" {
+		fmt.Fprintf(c.Stdout, "then commit %s, %s and the baseline: the workflow runs promptfoo on every pull request and gates its results.\n", cfgPath, filepath.Join(o.Dir, scaffold.PRWorkflowFile))
+	}
 	return ExitPass
 }
 
+// relOrSelf is path relative to dir, or path as it is when it cannot be.
+func relOrSelf(dir, path string) string {
+	if r, err := filepath.Rel(dir, path); err == nil {
+		return r
+	}
+	return path
+}
+
+func isYAML(path string) bool {
+	return strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")
+}
+
 // initDims reads the dimensions a file's scores give, and the results file to gate.
-func initDims(from string) ([]initDim, string, string, error) {
+func initDims(from string, opts importer.Options) ([]initDim, string, string, error) {
 	base := filepath.Base(from)
 	switch {
-	case strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml"):
+	case isYAML(base):
 		dims, err := promptfooConfigDims(from)
 		return dims, filepath.Join(filepath.Dir(from), "results.json"), "promptfoo", err
 	case regexp.MustCompile(`^results_.+\.json$`).MatchString(base):
 		return lmResultsDims(from)
 	}
-	counts := 0
-	perRun := map[int]int{}
-	meta, err := importer.Read(from, importer.Options{}, func(r importer.Record) error {
-		perRun[r.Run]++
+	// Every record of every run (promptfoo --repeat, Inspect epochs) counts: a score a
+	// record lacks (an errored call has none) is n/a there, not a config check refuses.
+	records := 0
+	meta, err := importer.Read(from, opts, func(r importer.Record) error {
+		records++
 		return nil
 	})
 	if err != nil {
 		return nil, "", "", err
 	}
-	counts = perRun[0]
 	var dims []initDim
 	for _, d := range meta.Dimensions {
-		dims = append(dims, dimFromImport(d, counts, meta.Format))
+		dims = append(dims, dimFromImport(d, records, meta.Format))
 	}
 	if len(dims) == 0 {
 		return nil, "", "", eval.Errorf(from, 0, "", "the file carries no scores to mirror; write the dimensions yourself (README: \"Dimensions\")")
@@ -199,7 +252,8 @@ func promptfooConfigDims(path string) ([]initDim, error) {
 	}
 	var dims []initDim
 	for _, k := range order {
-		dims = append(dims, initDim{name: k, key: k, scale: "unit", weighted: true, optional: seen[k] < len(tests)})
+		// optional everywhere: a call that errors carries no assertion's score
+		dims = append(dims, initDim{name: k, key: k, scale: "unit", weighted: true, optional: true})
 	}
 	dims = append(dims, initDim{name: "pf_score", key: "score", scale: "unit", weighted: len(dims) == 0, note: "promptfoo's weighted test score"},
 		initDim{name: "success", key: "success", scale: "pass_fail", note: "promptfoo's own pass verdict, kept beside evalgate's pass rule"})
@@ -280,7 +334,7 @@ func initWeights(dims []initDim) {
 	}
 }
 
-func initConfig(name, tool, from, results string, dims []initDim) string {
+func initConfig(name, tool, from, results, flags, rerun string, dims []initDim) string {
 	initWeights(dims)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# evalgate configuration, written by `evalgate init --from %s`. Paths are relative\n", from)
@@ -288,7 +342,12 @@ func initConfig(name, tool, from, results string, dims []initDim) string {
 	b.WriteString("# Reference: https://github.com/evalgate/evalgate#results-from-promptfoo-lm-eval-and-inspect-ai\n")
 	fmt.Fprintf(&b, "name: %s # labels the reports, the pull-request comment and the baseline\n", name)
 	fmt.Fprintf(&b, "results: [%s] # read as %s wrote it (each repeat or epoch is a run); the items come with it\n", yamlString(results), tool)
-	fmt.Fprintf(&b, "baseline: baselines/%s.json # written by `evalgate baseline`; pull requests are compared with it\n\n", name)
+	if flags != "" {
+		fmt.Fprintf(&b, "# read with: %s (pass the same flags to check and baseline)\n", flags)
+	}
+	fmt.Fprintf(&b, "baseline: baselines/%s.json # written by `evalgate baseline`; pull requests are compared with it\n", name)
+	b.WriteString(rerun)
+	b.WriteString("\n")
 	b.WriteString("# The scoring system. Bump the version when dimensions, weights or scorers change.\n")
 	b.WriteString("scoring:\n  version: scoringSystem/1.0.0\n  dimensions: # weights sum to 1.0\n")
 	for _, d := range dims {
@@ -337,4 +396,25 @@ func yamlString(s string) string {
 	}
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// rerunTemplate is the command that re-runs some items with the tool that made the
+// results, for settling an inconclusive verdict: {ids} are the items (promptfoo test
+// descriptions, Inspect sample ids, lm-eval doc ids), {out} the results file to write.
+// It is written commented out until this evalgate reads the `rerun:` key.
+func rerunTemplate(tool, pfConfig string) string {
+	var cmd string
+	switch tool {
+	case "promptfoo":
+		cmd = "promptfoo eval -c " + pfConfig + " --filter-pattern {ids} --repeat 1 -o {out}"
+	case "inspect":
+		cmd = "inspect eval TASK --sample-id {ids} --log-format json --log-dir {out}"
+	case "lm-eval":
+		cmd = "lm_eval --model MODEL --model_args ARGS --tasks TASK --samples {ids} --log_samples --output_path {out}"
+	default:
+		return ""
+	}
+	return "# rerun: re-runs the items that decide an inconclusive verdict ({ids}: the items, {out}: the\n" +
+		"# results file); uncomment once your evalgate reads `rerun:`, and fill in the capitals.\n" +
+		"# rerun: " + strconv.Quote(cmd) + "\n"
 }

@@ -163,7 +163,7 @@ func Files(o Options) ([]File, error) {
 
 // render runs one template; the delimiters are <% %> because workflows are full of
 // GitHub's own ${{ }}.
-func render(name string, d data) ([]byte, error) {
+func render(name string, d any) ([]byte, error) {
 	t, err := template.New(name).Delims("<%", "%>").Option("missingkey=error").ParseFS(templates, path.Join("templates", name))
 	if err != nil {
 		return nil, fmt.Errorf("scaffold: %w", err)
@@ -173,4 +173,33 @@ func render(name string, d data) ([]byte, error) {
 		return nil, fmt.Errorf("scaffold: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// PromptfooOptions choose what PromptfooWorkflow renders.
+type PromptfooOptions struct {
+	From             string // the file init read (for the header)
+	PromptfooConfig  string // promptfooconfig.yaml, relative to the repository's root
+	PromptfooVersion string // the promptfoo release npx runs
+	Results          string // where promptfoo writes results.json (the config's results)
+	ConfigFile       string // the evalgate config
+}
+
+// PromptfooWorkflow renders the pull-request workflow of a promptfoo project: promptfoo
+// runs the eval with --repeat 3, the action gates its results.json as promptfoo wrote it.
+func PromptfooWorkflow(o PromptfooOptions) (File, error) {
+	for _, v := range []string{o.From, o.PromptfooConfig, o.PromptfooVersion, o.Results, o.ConfigFile} {
+		if strings.ContainsAny(v, "\"'\\\n$`") || strings.TrimSpace(v) == "" {
+			return File{}, fmt.Errorf("promptfoo workflow: %q cannot go into a workflow as it is; rename the file", v)
+		}
+	}
+	b, err := render("promptfoo-gate.yml.tmpl", promptfooData{PromptfooOptions: o, AcceptLabel: DefaultAcceptLabel, ActionRef: ActionRef})
+	if err != nil {
+		return File{}, err
+	}
+	return File{Path: PRWorkflowFile, Content: b}, nil
+}
+
+type promptfooData struct {
+	PromptfooOptions
+	AcceptLabel, ActionRef string
 }
