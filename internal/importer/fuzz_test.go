@@ -59,7 +59,7 @@ func FuzzLMEval(f *testing.F) {
 }
 
 func FuzzInspectJSON(f *testing.F) {
-	seed(f, inspectFile("epochs.json"))
+	seed(f, inspectFile("epochs.json"), inspectFile("epochs-error.json"))
 	f.Add([]byte(`{"samples": [{"id": 1, "scores": {"a": {"value": {"b": "P"}}}, "output": {}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, "log.json", data, importer.Inspect) })
 }
