@@ -87,6 +87,9 @@ func openInput(path string) (*input, error) {
 
 // IsLFSPointer reports whether a file is a Git LFS pointer (its content was not fetched).
 func IsLFSPointer(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return false // never open a FIFO or a device here: opening one can block
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false
