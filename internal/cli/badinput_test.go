@@ -160,7 +160,7 @@ func badCases(t *testing.T) []badCase {
 		// Usage.
 		{name: "unknown_format", args: []string{"--format", "xml"}, want: `unknown --format "xml"; did you mean "html"\? want table, markdown, json, junit, html`},
 		{name: "unknown_flag", args: []string{"--bogus"}, want: `flag provided but not defined: -bogus`},
-		{name: "unexpected_argument", args: []string{"results.jsonl"}, want: `unexpected argument "results\.jsonl"`},
+		{name: "argument_is_a_results_file", args: []string{"results.jsonl"}, want: `results\.jsonl: cannot read results file`},
 		{name: "validate_bad_results", cmd: "validate", want: `results\.jsonl:2: item "c-99": no such item in suite`,
 			files: map[string]string{"results.jsonl": results(baseLine1, strings.Replace(baseLine2, "c-02", "c-99", 1))}},
 	}

@@ -84,9 +84,6 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 			if dd.CI != nil {
 				row.delta = deltaCI(dd.Delta, dd.CI.Lo, dd.CI.Hi)
 			}
-			if dd.Items > 0 {
-				row.delta += fmt.Sprintf(" over %d items", dd.Items) // the items it applies to on both sides
-			}
 			if dd.NA {
 				row.base, row.delta = "n/a", "n/a"
 			}

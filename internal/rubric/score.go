@@ -586,10 +586,12 @@ func (s *System) scoreSample(ins []*Input, suite *eval.Suite, runFile string) (S
 	if !sm.Pending {
 		s.capScore(&sm)
 	}
-	if r := sm.Result; r != nil && (r.Error != "" || r.TimedOut) {
-		// An errored or timed-out sample fails with score 0 whatever its dimensions
-		// say: n/a everywhere (a provider error leaves no assertion scored) must not make
-		// it pending, which would leave it out of the mean and the pass rate it lowers.
+	if r := sm.Result; r != nil && (r.Error != "" || r.TimedOut && sm.Pending) {
+		// An errored sample fails with score 0 whatever its dimensions say: n/a
+		// everywhere (a provider error leaves no assertion scored) must not make it
+		// pending, which would leave it out of the mean and the pass rate it lowers. A
+		// timed-out one keeps the score of what it answered (it fails all the same),
+		// unless it answered nothing scorable.
 		sm.Pending, sm.Score = false, 0
 	}
 	pass, why, err := s.passes(&sm)
