@@ -10,6 +10,7 @@ import (
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/judge/progress"
+	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/runner"
 )
 
@@ -18,6 +19,7 @@ type runOptions struct {
 	Config, Out, OutDir string
 	Only, OnlyFrom      string
 	Runs, Concurrency   int
+	MaxCostUSD          float64
 	Resume              bool
 	Quiet               bool // no progress on stderr
 	Shard               string
@@ -32,6 +34,7 @@ func (c *CLI) runCmd(args []string) int {
 	fs.IntVar(&o.Runs, "runs", 1, "how many times to run the suite (with --out-dir)")
 	fs.BoolVar(&o.Resume, "resume", false, "keep the items already written and run only the others (with --out-dir: finished run files are skipped, a partial one is completed; --runs must be the same)")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "items run at once (default: the config's, else 8)")
+	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "stop starting items once this many US `dollars` could be spent (openai mode; default: the config's run.max_cost_usd, else no cap); what ran is kept: go on with --resume")
 	fs.StringVar(&o.Only, "only", "", "run only these items (comma-separated `ids`): a re-run to settle an inconclusive verdict; check it with --rerun FILE")
 	fs.StringVar(&o.OnlyFrom, "only-from", "", "run only the items a JSON `report` (check --format json) names as its regression evidence")
 	registerQuiet(fs, &o.Quiet)
@@ -74,14 +77,24 @@ func (c *CLI) runCmd(args []string) int {
 	if o.Concurrency > 0 {
 		cfg.Run.Concurrency = o.Concurrency
 	}
+	if o.MaxCostUSD < 0 {
+		return c.fail(fmt.Errorf("--max-cost-usd is %v; want a positive amount of US dollars", o.MaxCostUSD))
+	}
+	if o.MaxCostUSD > 0 {
+		cfg.Run.MaxCostUSD = o.MaxCostUSD
+	}
 	sys, err := cfg.Run.System(c.Getenv)
 	if err != nil {
 		return c.fail(eval.Errorf(cfg.File, 0, "", "%v", err))
 	}
+	rb, err := newRunBudget(cfg, sys)
+	if err != nil {
+		return c.fail(err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if o.OutDir != "" {
-		return c.runSeries(ctx, sys, cfg, suite, o)
+		return c.runSeries(ctx, sys, cfg, suite, o, rb)
 	}
 	path := o.Out
 	if path == "" {
@@ -90,11 +103,13 @@ func (c *CLI) runCmd(args []string) int {
 		}
 		path = cfg.Path(cfg.Results[0])
 	}
-	return c.runOnce(ctx, sys, cfg, suite, path, o.Resume, "run", o.Quiet)
+	code, _ := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, "run", o.Quiet, rb)
+	return code
 }
 
-// runOnce runs the suite once into path (appending to it with resume) and reports.
-func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, path string, resume bool, label string, quiet bool) int {
+// runOnce runs the suite once into path (appending to it with resume) and reports;
+// cut says its budget stopped it (the exit code is then 0: what ran is valid).
+func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, path string, resume bool, label string, quiet bool, rb *runBudget) (code int, cut bool) {
 	items := make([]runner.Item, 0, suite.Len())
 	var f *os.File
 	var err error
@@ -102,7 +117,7 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 		var done map[string]bool
 		f, done, err = runner.OpenResume(path)
 		if err != nil {
-			return c.fail(err)
+			return c.fail(err), false
 		}
 		for _, it := range suite.All() {
 			if !done[it.ID] {
@@ -117,7 +132,7 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 		}
 		f, err = os.Create(path)
 		if err != nil {
-			return c.fail(err)
+			return c.fail(err), false
 		}
 		for _, it := range suite.All() {
 			items = append(items, runner.Item{ID: it.ID, Fields: it.Fields})
@@ -128,14 +143,65 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 	if !quiet {
 		prog = progress.New(c.Stderr, progress.StderrIsTerminal, label, len(items))
 	}
-	sum, err := runner.Run(ctx, sys, items, f, runner.Options{Concurrency: cfg.Run.Concurrency, Progress: prog})
+	opts := runner.Options{Concurrency: cfg.Run.Concurrency, Progress: prog}
+	if rb != nil {
+		opts.Budget, opts.Price = rb.budget, rb.price
+	}
+	sum, err := runner.Run(ctx, sys, items, f, opts)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate run: stopped after %d result(s), kept in %s (rerun with --resume)\n", sum.Written, path)
-		return c.fail(err)
+		return c.fail(err), false
 	}
 	if err := f.Close(); err != nil {
-		return c.fail(err)
+		return c.fail(err), false
 	}
-	fmt.Fprintf(c.Stdout, "wrote %s: %d result(s), %d timed out, %d error(s)\n", path, sum.Written, sum.TimedOut, sum.Errors)
-	return ExitPass
+	if sum.BudgetCut {
+		note := runner.BudgetNote{MaxCostUSD: rb.budget.Max(), SpentUSD: rb.budget.Spent(), NotRun: sum.NotRun, Items: suite.Len()}
+		if err := runner.WriteBudgetNote(path, note); err != nil {
+			return c.fail(err), false
+		}
+		fmt.Fprintf(c.Stdout, "wrote %s: %d result(s), %d timed out, %d error(s); cut by its budget: %s spent of max_cost_usd %s, %d item(s) not run (go on with --resume and a larger --max-cost-usd)\n",
+			path, sum.Written, sum.TimedOut, sum.Errors, pricing.Dollars(note.SpentUSD), pricing.Dollars(note.MaxCostUSD), sum.NotRun)
+		return ExitPass, true
+	}
+	if err := runner.RemoveBudgetNote(path); err != nil {
+		return c.fail(err), false
+	}
+	fmt.Fprintf(c.Stdout, "wrote %s: %d result(s), %d timed out, %d error(s)%s\n", path, sum.Written, sum.TimedOut, sum.Errors, rb.spent())
+	return ExitPass, false
+}
+
+// runBudget is the cap of one `evalgate run` and the price of the system's calls.
+type runBudget struct {
+	budget *pricing.Budget
+	price  pricing.Price
+}
+
+// newRunBudget builds the run's budget from run.max_cost_usd (nil when 0). The
+// system's model must have a price: a budget cannot hold without one.
+func newRunBudget(cfg *config.Config, sys runner.System) (*runBudget, error) {
+	if cfg.Run.MaxCostUSD == 0 {
+		return nil, nil
+	}
+	b, err := pricing.NewBudget(cfg.Run.MaxCostUSD)
+	if err != nil {
+		return nil, eval.Errorf(cfg.File, 0, "", "run: %v", err)
+	}
+	oa, ok := sys.(*runner.OpenAI)
+	if !ok {
+		return nil, eval.Errorf(cfg.File, 0, "", "run: max_cost_usd needs openai mode, whose calls can be priced before they start; an exec command records no tokens")
+	}
+	price, _, ok := cfg.Prices.Lookup(oa.Model())
+	if !ok {
+		return nil, eval.Errorf(cfg.File, 0, "", "run: max_cost_usd: cost unknown: %s; add its price under `pricing:` (%s has none)", oa.Model(), cfg.Prices.Name())
+	}
+	return &runBudget{budget: b, price: price}, nil
+}
+
+// spent says what the budget spent so far, for the summary line.
+func (rb *runBudget) spent() string {
+	if rb == nil {
+		return ""
+	}
+	return fmt.Sprintf("; %s spent of max_cost_usd %s", pricing.Dollars(rb.budget.Spent()), pricing.Dollars(rb.budget.Max()))
 }

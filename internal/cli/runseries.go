@@ -13,7 +13,7 @@ import (
 // o.OutDir/run1.jsonl ... runN.jsonl. With o.Resume a run file that already holds every
 // suite item is skipped and a partial one is completed; the directory remembers N, and a
 // different N is refused rather than mixing two series.
-func (c *CLI) runSeries(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, o runOptions) int {
+func (c *CLI) runSeries(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, o runOptions, rb *runBudget) int {
 	removed, err := runner.PrepareOutDir(o.OutDir, o.Runs, o.Resume)
 	if err != nil {
 		return c.fail(err)
@@ -28,7 +28,8 @@ func (c *CLI) runSeries(ctx context.Context, sys runner.System, cfg *config.Conf
 			fmt.Fprintf(c.Stderr, "%s: %s holds every item, skipped\n", label, path)
 			continue
 		}
-		if code := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, label, o.Quiet); code != ExitPass {
+		code, cut := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, label, o.Quiet, rb)
+		if code != ExitPass || cut {
 			fmt.Fprintf(c.Stderr, "evalgate run: stopped in run %d of %d; `evalgate run --runs %d --out-dir %s --resume` goes on from there\n", k, o.Runs, o.Runs, o.OutDir)
 			return code
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/evalgate/evalgate/internal/fixtures"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/runner"
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -47,6 +48,10 @@ type Config struct {
 	Run *runner.Config `yaml:"run,omitempty" json:"run,omitempty"`
 	// Judges configures the models llm_judge dimensions use, by name.
 	Judges map[string]judge.Config `yaml:"judges,omitempty" json:"judges,omitempty"`
+	// Pricing overrides and extends the built-in price table (private models,
+	// negotiated rates); Prices is the table in force, built by Load.
+	Pricing *pricing.Config `yaml:"pricing,omitempty" json:"pricing,omitempty"`
+	Prices  *pricing.Table  `yaml:"-" json:"-"`
 	// Diagnose tunes the diagnosis rules (thresholds, or `enabled: false` to turn one off).
 	Diagnose *diagnose.Config `yaml:"diagnose,omitempty" json:"diagnose,omitempty"`
 	// RubricTests are fixtures the rubric must reproduce (a list, or a file naming one);
@@ -181,6 +186,9 @@ func (c *Config) validate(env *rubric.Env) error {
 	if err := c.contain(); err != nil {
 		return err
 	}
+	if err := c.buildPrices(); err != nil {
+		return err
+	}
 	for i := range c.Scoring.Dimensions {
 		d := &c.Scoring.Dimensions[i]
 		d.Dir = c.Dir
@@ -233,6 +241,11 @@ func (c *Config) contain() error {
 	if err := check("$.suite", "suite", c.Path(c.Suite)); err != nil {
 		return err
 	}
+	if c.Pricing != nil {
+		if err := check("$.pricing.file", "price file", c.Path(c.Pricing.File)); err != nil {
+			return err
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(c.Judges)) {
 		jc := c.Judges[name]
 		if !judge.IsBuiltin(jc.Template) {
@@ -244,6 +257,25 @@ func (c *Config) contain() error {
 			return err
 		}
 	}
+	return nil
+}
+
+// buildPrices builds the price table (the built-in one, the pricing: block over it)
+// and the scoring's pricer, which prices a record without a model as
+// metadata.model_id.
+func (c *Config) buildPrices() error {
+	t, err := c.Pricing.Table(c.File, c.Dir, func(p string) ([]byte, error) {
+		return safeio.ReadFile(p, "price file", pricing.MaxFileBytes)
+	})
+	if err != nil {
+		var ie *eval.InputError
+		if errors.As(err, &ie) {
+			return err
+		}
+		return c.errAt("$.pricing", err.Error())
+	}
+	c.Prices = t
+	c.Scoring.Pricer = &pricing.Pricer{Table: t, DefaultModel: c.Metadata["model_id"]}
 	return nil
 }
 

@@ -16,6 +16,7 @@ var runMetricNames = []string{
 	"latency_e2e_p50_ms", "latency_e2e_p95_ms", "latency_model_p50_ms", "latency_model_p95_ms",
 	"total_input_tokens", "total_output_tokens", "total_tokens",
 	"tokens_per_correct_answer", "token_efficiency_ratio_mean",
+	rubric.MetricCostUSD, rubric.MetricCostPerItemUSD, rubric.MetricCostPerCorrectUSD, rubric.MetricJudgeCostUSD,
 }
 
 // MetricNames lists every metric a gate may name under a scoring system.

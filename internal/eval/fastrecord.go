@@ -87,7 +87,7 @@ func decodeResultFast(file string, line int, text []byte, d *jsonScan, keep func
 		}
 	}
 	d.ws()
-	if d.i != len(d.s) || !hasID || (!hasOutput && r.Error == "" && !r.TimedOut) {
+	if d.i != len(d.s) || !hasID || (!hasOutput && r.Error == "" && !r.TimedOut) || r.checkCached(file, line) != nil {
 		return nil, false
 	}
 	if r.Fields == nil {

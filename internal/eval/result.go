@@ -16,6 +16,9 @@ type Result struct {
 	LatencyModelMs *float64 // latency_model_ms
 	InputTokens    *float64 // input_tokens
 	OutputTokens   *float64 // output_tokens
+	// CachedInputTokens is the part of InputTokens the provider served from its prompt
+	// cache (cached_input_tokens), billed at a lower rate.
+	CachedInputTokens *float64
 	TimedOut       bool     // timed_out
 	Error          string   // error: the system under test failed on this item
 	Model          string   // model, when the runner recorded it
@@ -72,7 +75,7 @@ func numberLimit(key string) (float64, string) {
 // resultKeys are the typed fields of a results record; any other key is kept in Fields.
 var resultKeys = map[string]bool{
 	"id": true, "output": true, "latency_e2e_ms": true, "latency_model_ms": true,
-	"input_tokens": true, "output_tokens": true, "timed_out": true, "error": true,
+	"input_tokens": true, "output_tokens": true, "cached_input_tokens": true, "timed_out": true, "error": true,
 	"model": true, "scores": true,
 }
 
@@ -102,7 +105,24 @@ func newResult(file string, line int, f map[string]any) (*Result, error) {
 	if _, ok := f["output"]; !ok && r.Error == "" && !r.TimedOut {
 		return nil, Errorf(file, line, id, "record has no \"output\"; record the answer, or set \"error\" or \"timed_out\"")
 	}
+	if err := r.checkCached(file, line); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// checkCached refuses cached input tokens that are not a part of the input tokens.
+func (r *Result) checkCached(file string, line int) error {
+	c := r.CachedInputTokens
+	switch {
+	case c == nil:
+		return nil
+	case r.InputTokens == nil:
+		return Errorf(file, line, r.ID, "field \"cached_input_tokens\" is %v but \"input_tokens\" is not recorded; cached tokens are a part of the input tokens", *c)
+	case *c > *r.InputTokens:
+		return Errorf(file, line, r.ID, "field \"cached_input_tokens\" is %v, more than \"input_tokens\" %v; cached tokens are a part of the input tokens", *c, *r.InputTokens)
+	}
+	return nil
 }
 
 // set checks and stores the value of one of resultKeys other than id (a null other
@@ -122,7 +142,7 @@ func (r *Result) set(file string, line int, k string, v any) error {
 			b, _ := json.Marshal(x)
 			r.Output = string(b)
 		}
-	case "latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens":
+	case "latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens", "cached_input_tokens":
 		n, ok := v.(float64)
 		if !ok {
 			return bad(k, v, "a number")
@@ -133,7 +153,7 @@ func (r *Result) set(file string, line int, k string, v any) error {
 		if limit, unit := numberLimit(k); n > limit {
 			return Errorf(file, line, r.ID, "field %q is %v; want at most %g %s", k, n, limit, unit)
 		}
-		if (k == "input_tokens" || k == "output_tokens") && n != math.Trunc(n) {
+		if strings.HasSuffix(k, "_tokens") && n != math.Trunc(n) {
 			return Errorf(file, line, r.ID, "field %q is %v; want a whole number", k, n)
 		}
 		p := new(float64)
@@ -147,6 +167,8 @@ func (r *Result) set(file string, line int, k string, v any) error {
 			r.InputTokens = p
 		case "output_tokens":
 			r.OutputTokens = p
+		case "cached_input_tokens":
+			r.CachedInputTokens = p
 		}
 	case "timed_out":
 		b, ok := v.(bool)

@@ -68,6 +68,7 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 			st.Calls += spent.calls
 			st.PromptTokens += spent.PromptTokens
 			st.CompletionTokens += spent.CompletionTokens
+			st.CachedPromptTokens += spent.CachedPromptTokens
 			if err != nil {
 				return err
 			}
@@ -177,6 +178,7 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgmen
 		c := rep.Completion
 		v.Usage.PromptTokens += c.Usage.PromptTokens
 		v.Usage.CompletionTokens += c.Usage.CompletionTokens
+		v.Usage.CachedPromptTokens += c.Usage.PromptTokensDetails.CachedTokens
 		if err := j.budget.addTokens(c.Usage.PromptTokens + c.Usage.CompletionTokens); err != nil {
 			return Judgment{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, err)
 		}

@@ -53,6 +53,9 @@ type Judgment struct {
 type Usage struct {
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
+	// CachedPromptTokens is the part of PromptTokens the provider served from its
+	// prompt cache (usage.prompt_tokens_details.cached_tokens), billed lower.
+	CachedPromptTokens int64 `json:"cached_prompt_tokens,omitempty"`
 }
 
 // Stats sums up one Evaluate call.
@@ -70,6 +73,9 @@ type Stats struct {
 	// verdicts cost none).
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
+	// CachedPromptTokens is the part of PromptTokens served from the provider's
+	// prompt cache.
+	CachedPromptTokens int64 `json:"cached_prompt_tokens,omitempty"`
 }
 
 // nullScores returns a Scores map with every key null.

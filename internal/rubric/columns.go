@@ -3,6 +3,7 @@ package rubric
 import (
 	"math"
 
+	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/stats"
 )
 
@@ -35,6 +36,12 @@ type sampleCols struct {
 	// The first model name recorded, in suite order.
 	modelIdx  int
 	modelName string
+	// cost is each sample's price in USD (NaN: no tokens recorded, or its model has
+	// no price); costUnknown counts the samples with tokens whose model has no price,
+	// by model. pricer prices them (nil: cost is not computed).
+	cost        []float64
+	costUnknown map[string]int
+	pricer      *pricing.Pricer
 }
 
 const (
@@ -71,7 +78,7 @@ func (c *sampleCols) grow(n int) {
 			}
 			c.dflags = append(c.dflags, 0)
 		}
-		for _, col := range []*[]float64{&c.e2e, &c.model, &c.inTok, &c.outTok} {
+		for _, col := range []*[]float64{&c.e2e, &c.model, &c.inTok, &c.outTok, &c.cost} {
 			if *col != nil {
 				*col = append(*col, math.NaN())
 			}
@@ -146,6 +153,7 @@ func (c *sampleCols) put(i int, sm *Sample, in interner) {
 		if r.Model != "" && (c.modelIdx < 0 || i < c.modelIdx) {
 			c.modelIdx, c.modelName = i, r.Model
 		}
+		c.putCost(i, r)
 	}
 	c.flags[i] = f
 }

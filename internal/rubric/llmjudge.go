@@ -226,6 +226,7 @@ func (sj *sharedJudge) prepare(ctx context.Context, d *Dimension, inputs []*Inpu
 	sj.stats.Errors += st.Errors
 	sj.stats.PromptTokens += st.PromptTokens
 	sj.stats.CompletionTokens += st.CompletionTokens
+	sj.stats.CachedPromptTokens += st.CachedPromptTokens
 	if err != nil {
 		return fmt.Errorf("judge %q: %w", sj.name, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/stats"
 )
 
@@ -146,6 +147,7 @@ func (s *System) runMetrics(c *sampleCols) (Metrics, map[string]Estimate) {
 	if len(effRatios) > 0 {
 		m["token_efficiency_ratio_mean"] = Round9(stats.Mean(effRatios))
 	}
+	c.costMetrics(m, n-missing, correct)
 	for d, dim := range s.Dimensions {
 		if normN[d] == 0 {
 			continue
@@ -195,11 +197,14 @@ const (
 	UnitRate   = "rate"   // a fraction of the items, printed as a percentage
 	UnitTokens = "tokens" // a token count
 	UnitItems  = "items"  // a count of items
+	UnitUSD    = "usd"    // US dollars
 )
 
 // MetricUnit is the unit of a metric, known from its name.
 func MetricUnit(name string) string {
 	switch {
+	case strings.HasSuffix(name, "_usd"):
+		return UnitUSD
 	case strings.HasSuffix(name, "_ms"):
 		return UnitMs
 	case name == MetricPassRate || strings.HasSuffix(name, "_rate"):
@@ -222,6 +227,8 @@ func FormatMetric(x float64, unit string) string {
 		return formatNum(x) + " ms"
 	case UnitRate:
 		return strings.TrimSuffix(fmt.Sprintf("%.1f", x*100), ".0") + " %"
+	case UnitUSD:
+		return pricing.Dollars(x)
 	case UnitTokens:
 		return formatNum(x) + " tokens"
 	case UnitItems:

@@ -27,6 +27,9 @@ type RunScore struct {
 	// figure is exact.
 	Estimates map[string]Estimate
 	Model     string // the first model name the run's results record, in suite order
+	// CostUnknown lists the models (sorted) whose samples recorded tokens but have no
+	// price: the run's cost is then unknown, and its cost metrics are absent.
+	CostUnknown []string
 }
 
 // ItemScore is one item over all runs: per-run values averaged.
@@ -63,6 +66,10 @@ type Scored struct {
 	// Metrics is the mean of each per-run metric over runs; MetricsStd its sample std.
 	Metrics    Metrics
 	MetricsStd Metrics
+	// CostUnknown lists what could not be priced in any run or judge ("judge m" for a
+	// judge's model), sorted; JudgeCost is the judges' calls priced (nil: no judge).
+	CostUnknown []string
+	JudgeCost   *JudgeCost
 	// SuiteRecords is how many records the first results file held when the suite was
 	// built from it (a shard's suite keeps only its share of them).
 	SuiteRecords int
@@ -165,6 +172,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 	for r, src := range srcs {
 		cols := newCols(nd, suite.Len())
 		cols.partial = src.Partial
+		cols.pricer = sys.Pricer
 		var kept []Sample
 		if opts.KeepSamples {
 			kept = make([]Sample, suite.Len())
@@ -339,6 +347,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		}
 	}
 	out.Metrics, out.MetricsStd = acrossRuns(full)
+	out.addJudgeCost()
 	for i := range suite.Len() {
 		if !seenFirst[i] && opts.OnFirst != nil {
 			var captured []byte

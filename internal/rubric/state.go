@@ -30,18 +30,23 @@ type RunState struct {
 	Sketches  map[string]*stats.SketchState `json:"sketches,omitempty"`
 	ModelItem int                           `json:"model_item"` // item whose result first named a model (−1: none)
 	Model     string                        `json:"model,omitempty"`
+	// CostUnknown counts the samples whose model has no price, by model.
+	CostUnknown map[string]int `json:"cost_unknown,omitempty"`
 }
 
-var numberCols = []string{"latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens"}
+var numberCols = []string{"latency_e2e_ms", "latency_model_ms", "input_tokens", "output_tokens", "cost_usd"}
 
-func (c *sampleCols) numbers() [][]float64 { return [][]float64{c.e2e, c.model, c.inTok, c.outTok} }
+func (c *sampleCols) numbers() [][]float64 {
+	return [][]float64{c.e2e, c.model, c.inTok, c.outTok, c.cost}
+}
 
 // State is the scoring's per-run state, for a shard's report.
 func (sc *Scored) State() []RunState {
 	var out []RunState
 	for r, c := range sc.cols {
 		st := RunState{File: sc.Runs[r].File, Score: c.score, Flags: c.flags, Norm: c.norm, Labels: c.label,
-			Errors: c.errs, CappedBy: c.cappedBy, Why: c.whyMap(), ModelItem: c.modelIdx, Model: c.modelName}
+			Errors: c.errs, CappedBy: c.cappedBy, Why: c.whyMap(), ModelItem: c.modelIdx, Model: c.modelName,
+			CostUnknown: c.costUnknown}
 		c.ensureRaw()
 		st.Raw = nullable(c.raw)
 		for k, f := range c.dflags {
@@ -121,6 +126,7 @@ func Merge(sys *System, suite *eval.Suite, parts []ShardPart) (*Scored, error) {
 		out.Runs[r].Model = out.cols[r].modelName
 	}
 	out.Metrics, out.MetricsStd = acrossRuns(out.Runs)
+	out.setCostUnknown()
 	return out, nil
 }
 
@@ -164,7 +170,7 @@ func (c *sampleCols) absorb(st RunState, pos []int, nd int) error {
 			c.setStr(p.dst, pos[x/nd]*nd+x%nd, p.bit, s)
 		}
 	}
-	cols := []*[]float64{&c.e2e, &c.model, &c.inTok, &c.outTok}
+	cols := []*[]float64{&c.e2e, &c.model, &c.inTok, &c.outTok, &c.cost}
 	for k, name := range numberCols {
 		vals, ok := st.Numbers[name]
 		if !ok {
@@ -178,6 +184,9 @@ func (c *sampleCols) absorb(st RunState, pos []int, nd int) error {
 				c.putNum(cols[k], pos[j], v)
 			}
 		}
+	}
+	for m, n := range st.CostUnknown {
+		c.unknownCost(m, n)
 	}
 	if err := c.mergeSketches(st.Sketches); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/evalgate/evalgate/internal/pricing"
 )
 
 // System is a scoring system (`scoringSystem/X.Y.Z`), as written under `scoring:` in the
@@ -20,6 +21,10 @@ type System struct {
 	// CorrectDimension names the dimension whose full credit makes an answer "correct"
 	// for tokens_per_correct_answer (seed 001: accuracy_score = 2). Empty: a passing item.
 	CorrectDimension string `yaml:"correct_dimension,omitempty" json:"correct_dimension,omitempty"`
+	// Pricer prices the tokens results and judges record (the config's price table and
+	// metadata.model_id). It is not part of the scoring system or its hash: a price
+	// change never invalidates a baseline. Nil: no cost is computed.
+	Pricer *pricing.Pricer `yaml:"-" json:"-"`
 
 	scorers []Scorer // built by Build, one per dimension
 	// Dimension indices resolved by Build, so scoring a sample does not search by name:

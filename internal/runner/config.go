@@ -23,6 +23,9 @@ const (
 type Config struct {
 	Mode        string        `yaml:"mode" json:"mode,omitempty"`
 	Concurrency int           `yaml:"concurrency" json:"concurrency,omitempty"`
+	// MaxCostUSD caps what one `evalgate run` spends (openai mode; --max-cost-usd
+	// overrides it): see Options.Budget. 0: no cap.
+	MaxCostUSD float64 `yaml:"max_cost_usd" json:"max_cost_usd,omitempty"`
 	Exec        *Exec         `yaml:"exec" json:"exec,omitempty"`
 	OpenAI      *OpenAIConfig `yaml:"openai" json:"openai,omitempty"`
 }
@@ -38,6 +41,9 @@ func (c *Config) System(getenv func(string) string) (System, error) {
 		mode = ModeExec
 	case mode == "" && c.OpenAI != nil:
 		mode = ModeOpenAI
+	}
+	if c.MaxCostUSD < 0 {
+		return nil, fmt.Errorf("run: max_cost_usd is %v; want a positive amount of US dollars (0: no cap)", c.MaxCostUSD)
 	}
 	if c.Concurrency < 0 {
 		return nil, fmt.Errorf("run: concurrency is %d; want 0 (the default, %d) or more", c.Concurrency, DefaultConcurrency)

@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/evalgate/evalgate/internal/judge/chat"
+	"github.com/evalgate/evalgate/internal/pricing"
 )
 
 // OpenAIConfig describes the system under test as a model behind an OpenAI-compatible
@@ -127,6 +128,32 @@ func NewOpenAI(cfg OpenAIConfig, getenv func(string) string, concurrency int, op
 	return o, nil
 }
 
+// messageOverhead is a generous bound on the tokens a chat message costs beyond its
+// text (role and separators).
+const messageOverhead = 16
+
+// WorstUsage is the most one item's call can use: every byte of its prompt as a token
+// (a token is at least one byte of text) plus each message's overhead, and max_tokens
+// of output. A budget reserves its cost before the call starts.
+func (o *OpenAI) WorstUsage(it Item) (pricing.Usage, error) {
+	user, err := o.prompt.Render(it)
+	if err != nil {
+		return pricing.Usage{}, fmt.Errorf("runner: %w", err)
+	}
+	in := len(user) + messageOverhead
+	if o.system != nil {
+		sys, err := o.system.Render(it)
+		if err != nil {
+			return pricing.Usage{}, fmt.Errorf("runner: %w", err)
+		}
+		in += len(sys) + messageOverhead
+	}
+	return pricing.Usage{Input: float64(in), Output: float64(o.maxTokens)}, nil
+}
+
+// Model is the configured model id, which prices its calls.
+func (o *OpenAI) Model() string { return o.model }
+
 // Check reports every item that lacks a field the prompt templates read.
 func (o *OpenAI) Check(items []Item) error {
 	if err := o.prompt.Check(items); err != nil {
@@ -182,6 +209,9 @@ func (o *OpenAI) Run(ctx context.Context, it Item) (Result, error) {
 	}
 	if c.Usage.JSON.CompletionTokens.Valid() {
 		r.OutputTokens = &c.Usage.CompletionTokens
+	}
+	if r.InputTokens != nil && c.Usage.PromptTokensDetails.JSON.CachedTokens.Valid() {
+		r.CachedInputTokens = &c.Usage.PromptTokensDetails.CachedTokens
 	}
 	if ms, err := strconv.ParseFloat(rep.Header.Get("openai-processing-ms"), 64); err == nil && ms >= 0 {
 		r.LatencyModelMs = &ms

@@ -26,6 +26,9 @@ type Result struct {
 	// InputTokens and OutputTokens are the system under test's usage, when known.
 	InputTokens  *int64 `json:"input_tokens"`
 	OutputTokens *int64 `json:"output_tokens"`
+	// CachedInputTokens is the part of InputTokens the provider served from its prompt
+	// cache (usage.prompt_tokens_details.cached_tokens), when it says.
+	CachedInputTokens *int64 `json:"cached_input_tokens"`
 	// TimedOut is set when the item ran past the per-item timeout.
 	TimedOut bool `json:"timed_out"`
 	// Error says how the system failed on this item ("" if it did not).

@@ -2,11 +2,13 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/evalgate/evalgate/internal/judge/progress"
+	"github.com/evalgate/evalgate/internal/pricing"
 )
 
 // DefaultConcurrency is how many items run at once unless Options says otherwise.
@@ -26,12 +28,24 @@ type Checker interface {
 	Check(items []Item) error
 }
 
+// Budgeted is a System whose calls can be priced before they start: the most an
+// item's call can use (its prompt, max_tokens of output).
+type Budgeted interface {
+	WorstUsage(it Item) (pricing.Usage, error)
+}
+
 // Options tune Run.
 type Options struct {
 	// Concurrency bounds the items in flight; 0 means DefaultConcurrency.
 	Concurrency int
 	// Progress receives one Add per finished item; nil reports nothing.
 	Progress *progress.Progress
+	// Budget, when set, caps the run's spend: an item starts only when the budget can
+	// reserve the cost of its worst case at Price, besides the worst case of every
+	// item in flight; the first refusal stops the run from starting more, and what is
+	// in flight finishes and is written. The System must be Budgeted.
+	Budget *pricing.Budget
+	Price  pricing.Price
 }
 
 // Summary counts what Run did.
@@ -40,6 +54,30 @@ type Summary struct {
 	Written  int `json:"written"`
 	TimedOut int `json:"timed_out"`
 	Errors   int `json:"errors"`
+	// BudgetCut says the budget stopped the run: NotRun items were never started.
+	BudgetCut bool `json:"budget_cut,omitempty"`
+	NotRun    int  `json:"not_run,omitempty"`
+	// CostUSD is what the written items cost, priced from the tokens they recorded
+	// (their worst case when they recorded none); set only under a budget.
+	CostUSD float64 `json:"cost_usd,omitempty"`
+}
+
+// usageOf is the usage a result recorded, and whether it recorded any.
+func usageOf(r Result) (pricing.Usage, bool) {
+	if r.InputTokens == nil && r.OutputTokens == nil {
+		return pricing.Usage{}, false
+	}
+	var u pricing.Usage
+	if r.InputTokens != nil {
+		u.Input = float64(*r.InputTokens)
+	}
+	if r.OutputTokens != nil {
+		u.Output = float64(*r.OutputTokens)
+	}
+	if r.CachedInputTokens != nil {
+		u.CachedInput = float64(*r.CachedInputTokens)
+	}
+	return u, true
 }
 
 // Run runs sys over items and writes each Result to out as a JSON line as soon as it
@@ -55,19 +93,43 @@ func Run(ctx context.Context, sys System, items []Item, out io.Writer, opts Opti
 	if limit <= 0 {
 		limit = DefaultConcurrency
 	}
+	bsys, budgeted := sys.(Budgeted)
+	if opts.Budget != nil && !budgeted {
+		return Summary{Items: len(items)}, errors.New("runner: max_cost_usd needs a system whose calls can be priced before they start (openai mode); an exec command records no tokens")
+	}
 	s := &sink{w: out}
 	sum := Summary{Items: len(items)}
 	counts := make(chan Result, len(items))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(limit)
-	for _, it := range items {
+	for k, it := range items {
 		if gctx.Err() != nil {
 			break
+		}
+		var res *pricing.Reservation
+		var worst float64
+		if opts.Budget != nil {
+			u, err := bsys.WorstUsage(it)
+			if err != nil {
+				g.Go(func() error { return err })
+				break
+			}
+			worst = opts.Price.Cost(u)
+			if res, err = opts.Budget.Reserve(worst); err != nil {
+				sum.BudgetCut, sum.NotRun = true, len(items)-k
+				break
+			}
 		}
 		g.Go(func() error {
 			r, err := sys.Run(gctx, it)
 			if err != nil {
+				res.Settle(worst) // what it spent is unknown: its worst case
 				return err
+			}
+			if u, ok := usageOf(r); ok {
+				res.Settle(opts.Price.Cost(u))
+			} else {
+				res.Settle(worst)
 			}
 			if err := s.write(r); err != nil {
 				return err
@@ -83,6 +145,9 @@ func Run(ctx context.Context, sys System, items []Item, out io.Writer, opts Opti
 	}
 	opts.Progress.Finish()
 	close(counts)
+	if opts.Budget != nil {
+		sum.CostUSD = opts.Budget.Spent()
+	}
 	for r := range counts {
 		sum.Written++
 		switch {
