@@ -71,6 +71,10 @@ type Comparison struct {
 	OldJudge     *OldJudge            `json:"old_judge,omitempty"`
 	// JudgeReliability is the baseline's measurement of its judges' self-agreement.
 	JudgeReliability *reliability.Measurement `json:"judge_reliability,omitempty"`
+	// BaselineMetrics are the metrics the baseline recorded (the means over its runs),
+	// for gates on a metric's change (max_increase). A baseline older than a metric
+	// lacks it.
+	BaselineMetrics map[string]float64 `json:"-"`
 }
 
 // EvidenceTop is how many of the strongest items a comparison keeps as evidence.
@@ -247,6 +251,7 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 		return nil, err
 	}
 	c.Rescored, c.ScoringUnbumped = rescored, unbumped
+	c.BaselineMetrics = b.Metrics
 	if !rescored { // re-scored, the baseline's recorded failure counts are another rubric's
 		for i := range c.Dimensions {
 			if f, ok := b.Metrics[c.Dimensions[i].Name+"_failures"]; ok {

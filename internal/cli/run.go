@@ -128,7 +128,7 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 	} else {
 		// The config's results path (runs/latest.jsonl) may name a folder not made yet.
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return c.fail(err)
+			return c.fail(err), false
 		}
 		f, err = os.Create(path)
 		if err != nil {

@@ -93,6 +93,10 @@ func (s *System) Evaluate(sc *rubric.Scored, cmp *baseline.Comparison, in Inputs
 	requireBaseline(v, rg, cmp, in)
 	v.Gates = append(v.Gates, s.vetoResults(sc)...)
 	for _, g := range s.Gates {
+		if g.MaxIncrease != nil {
+			v.Gates = append(v.Gates, increaseGate(g, sc, cmp))
+			continue
+		}
 		v.Gates = append(v.Gates, metricGate(g, sc))
 	}
 	v.Grade = s.grade(sc)
@@ -125,7 +129,7 @@ func metricGate(g Gate, sc *rubric.Scored) Result {
 	val, ok := sc.Metrics[g.Metric]
 	if !ok {
 		r.Status = failOrWarn(g.Level)
-		r.Message = fmt.Sprintf("%s has no data in this run", g.Metric)
+		r.Message = noData(g.Metric, sc)
 		return r
 	}
 	r.Actual = &val

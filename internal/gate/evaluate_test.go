@@ -290,7 +290,7 @@ func TestGradingConfigErrors(t *testing.T) {
 	cases := []struct{ name, grading, want string }{
 		{"version", "version: grading/1", "want gradingSystem/X.Y.Z"},
 		{"unknown metric", "version: gradingSystem/1.0.0\n  gates: [{metric: mean_scor, min: 0.9}]", `unknown metric "mean_scor"`},
-		{"min and max", "version: gradingSystem/1.0.0\n  gates: [{metric: mean_score, min: 0.9, max: 1}]", "exactly one of min or max"},
+		{"min and max", "version: gradingSystem/1.0.0\n  gates: [{metric: mean_score, min: 0.9, max: 1}]", "exactly one of min, max or max_increase"},
 		{"level", "version: gradingSystem/1.0.0\n  gates: [{metric: mean_score, min: 0.9, level: medium}]", `level "medium"`},
 		{"duplicate gate", "version: gradingSystem/1.0.0\n  gates: [{metric: mean_score, min: 0.9}, {metric: mean_score, min: 0.8}]", `duplicate gate name "mean_score"`},
 		{"max_drop", "version: gradingSystem/1.0.0\n  regression: {max_drop: 2}", "want a fraction in [0, 1]"},

@@ -26,7 +26,10 @@ type Gate struct {
 	Metric string   `yaml:"metric" json:"metric"`
 	Min    *float64 `yaml:"min,omitempty" json:"min,omitempty"` // pass when metric ≥ min
 	Max    *float64 `yaml:"max,omitempty" json:"max,omitempty"` // pass when metric ≤ max
-	Level  string   `yaml:"level,omitempty" json:"level,omitempty"`
+	// MaxIncrease gates the metric's change against the baseline instead: pass when
+	// (candidate − baseline) / baseline ≤ MaxIncrease (`max_increase: 20%`).
+	MaxIncrease *Increase `yaml:"max_increase,omitempty" json:"max_increase,omitempty"`
+	Level       string    `yaml:"level,omitempty" json:"level,omitempty"`
 }
 
 // Levels of a gate.
@@ -68,8 +71,11 @@ func (s *System) Validate(base string, metricKnown func(string) bool, metricName
 			return fe(at+".name", "duplicate gate name %q", g.Name)
 		}
 		names[g.Name] = true
-		if (g.Min == nil) == (g.Max == nil) {
-			return fe(at, "gate %q needs exactly one of min or max", g.Name)
+		if n := b2i(g.Min != nil) + b2i(g.Max != nil) + b2i(g.MaxIncrease != nil); n != 1 {
+			return fe(at, "gate %q needs exactly one of min, max or max_increase", g.Name)
+		}
+		if g.MaxIncrease != nil && *g.MaxIncrease < 0 {
+			return fe(at+".max_increase", "max_increase is %v; want 0 or more (20%% allows a fifth more than the baseline)", float64(*g.MaxIncrease))
 		}
 		if g.Level == "" {
 			g.Level = Hard
@@ -92,3 +98,10 @@ func (s *System) Validate(base string, metricKnown func(string) bool, metricName
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -179,7 +179,7 @@ func TestRunWritesJSONL(t *testing.T) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		want := []string{"error", "id", "input_tokens", "latency_e2e_ms", "latency_model_ms", "model", "output", "output_tokens", "timed_out"}
+		want := []string{"cached_input_tokens", "error", "id", "input_tokens", "latency_e2e_ms", "latency_model_ms", "model", "output", "output_tokens", "timed_out"}
 		if diff := cmp.Diff(want, keys); diff != "" {
 			t.Errorf("keys of %q (-want +got):\n%s", l, diff)
 		}

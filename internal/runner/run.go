@@ -101,8 +101,14 @@ func Run(ctx context.Context, sys System, items []Item, out io.Writer, opts Opti
 	sum := Summary{Items: len(items)}
 	counts := make(chan Result, len(items))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(limit)
+	// A slot is taken before the budget is asked, so an item's reservation is made
+	// when it can start, after the items before it that finished have settled.
+	slots := make(chan struct{}, limit)
 	for k, it := range items {
+		select {
+		case slots <- struct{}{}:
+		case <-gctx.Done():
+		}
 		if gctx.Err() != nil {
 			break
 		}
@@ -111,16 +117,19 @@ func Run(ctx context.Context, sys System, items []Item, out io.Writer, opts Opti
 		if opts.Budget != nil {
 			u, err := bsys.WorstUsage(it)
 			if err != nil {
+				<-slots
 				g.Go(func() error { return err })
 				break
 			}
 			worst = opts.Price.Cost(u)
 			if res, err = opts.Budget.Reserve(worst); err != nil {
+				<-slots
 				sum.BudgetCut, sum.NotRun = true, len(items)-k
 				break
 			}
 		}
 		g.Go(func() error {
+			defer func() { <-slots }()
 			r, err := sys.Run(gctx, it)
 			if err != nil {
 				res.Settle(worst) // what it spent is unknown: its worst case

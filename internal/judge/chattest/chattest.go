@@ -56,8 +56,9 @@ type Reply struct {
 	Content string
 	// Model defaults to the requested model; Fingerprint is system_fingerprint.
 	Model, Fingerprint string
-	// PromptTokens and CompletionTokens are reported as usage.
-	PromptTokens, CompletionTokens int
+	// PromptTokens and CompletionTokens are reported as usage; CachedTokens, when set,
+	// as usage.prompt_tokens_details.cached_tokens.
+	PromptTokens, CompletionTokens, CachedTokens int
 	// Delay holds the reply back; a client that gives up first ends the wait.
 	Delay time.Duration
 	// Body, when set, is sent as is instead of a chat completion.
@@ -165,12 +166,20 @@ func completion(call int, req Request, rep Reply) map[string]any {
 			"finish_reason": "stop",
 			"message":       map[string]any{"role": "assistant", "content": rep.Content},
 		}},
-		"usage": map[string]any{
-			"prompt_tokens":     rep.PromptTokens,
-			"completion_tokens": rep.CompletionTokens,
-			"total_tokens":      rep.PromptTokens + rep.CompletionTokens,
-		},
+		"usage": usage(rep),
 	}
+}
+
+func usage(rep Reply) map[string]any {
+	u := map[string]any{
+		"prompt_tokens":     rep.PromptTokens,
+		"completion_tokens": rep.CompletionTokens,
+		"total_tokens":      rep.PromptTokens + rep.CompletionTokens,
+	}
+	if rep.CachedTokens > 0 {
+		u["prompt_tokens_details"] = map[string]any{"cached_tokens": rep.CachedTokens}
+	}
+	return u
 }
 
 // Always returns a Handler that sends rep to every request.

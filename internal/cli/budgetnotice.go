@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/pricing"
+	"github.com/evalgate/evalgate/internal/runner"
+)
+
+// budgetNotices says, for each results file whose run was cut by its budget (the note
+// `evalgate run` leaves beside it), that its missing items were never run.
+func budgetNotices(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		n, err := runner.ReadBudgetNote(p)
+		if err != nil {
+			return nil, err
+		}
+		if n == nil {
+			continue
+		}
+		out = append(out, fmt.Sprintf("run %s was cut by its budget: %s spent of max_cost_usd %s; %d of %d items never ran and count as missing. Finish it with `evalgate run --resume --max-cost-usd` and a larger budget.",
+			p, pricing.Dollars(n.SpentUSD), pricing.Dollars(n.MaxCostUSD), n.NotRun, n.Items))
+	}
+	return out, nil
+}

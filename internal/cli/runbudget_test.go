@@ -1,0 +1,183 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/cli"
+	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/runner"
+)
+
+// budgetConfig is an openai-mode run of a 10-item suite against the fake at url,
+// priced at $1,000 per million tokens either way ($0.001 a token) so the figures are
+// easy to follow.
+func budgetConfig(t *testing.T, url string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var suite strings.Builder
+	for i := 1; i <= 10; i++ {
+		// Each prompt is 10 bytes: "Q-01 what?".
+		fmt.Fprintf(&suite, "{\"id\": \"q-%02d\", \"prompt\": \"Q-%02d what?\", \"expected\": \"A-%02d\"}\n", i, i, i)
+	}
+	cfg := `suite: suite.jsonl
+metadata: {model_id: fake-model-2026-01-01}
+pricing:
+  models:
+    fake-model-2026-01-01: {input: 1000, output: 1000}
+run:
+  concurrency: 1
+  openai:
+    model: fake-model-2026-01-01
+    base_url: ` + url + `
+    max_tokens: 10
+    max_retries: -1
+scoring:
+  version: scoringSystem/1.0.0
+  dimensions: [{name: correctness, weight: 1, scorer: contains}]
+grading:
+  version: gradingSystem/1.0.0
+  gates: [{metric: pass_rate, min: 0.9}]
+`
+	for name, body := range map[string]string{"suite.jsonl": suite.String(), "evalgate.yaml": cfg} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "evalgate.yaml")
+}
+
+// answer replies "A-NN" to "Q-NN what?", with 10 prompt and 5 completion tokens.
+func answer(_ int, req chattest.Request) chattest.Reply {
+	return chattest.Reply{Content: "A-" + strings.TrimSuffix(strings.TrimPrefix(req.Prompt(), "Q-"), " what?"), PromptTokens: 10, CompletionTokens: 5}
+}
+
+type runLine struct {
+	ID           string `json:"id"`
+	Output       string `json:"output"`
+	InputTokens  *int64 `json:"input_tokens"`
+	OutputTokens *int64 `json:"output_tokens"`
+}
+
+func readRunLines(t *testing.T, path string) []runLine {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []runLine
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r runLine
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%s: %q: %v", path, l, err)
+		}
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b runLine) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// TestRunBudgetStopsAndResumes: `evalgate run` with max_cost_usd stops starting calls
+// once the budget cannot cover the next one, keeps what ran, and `--resume` with a
+// larger budget completes the file, equal to an unbudgeted run's.
+func TestRunBudgetStopsAndResumes(t *testing.T) {
+	srv := chattest.New(t, "/v1", answer)
+	cfg := budgetConfig(t, srv.BaseURL())
+	dir := filepath.Dir(cfg)
+	run := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		c := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
+		code := c.Main(append([]string{"evalgate", "run", "--config", cfg, "--quiet"}, args...))
+		return code, stdout.String(), stderr.String()
+	}
+
+	full := filepath.Join(dir, "full.jsonl")
+	if code, _, stderr := run("--out", full); code != 0 {
+		t.Fatalf("unbudgeted run: exit %d: %s", code, stderr)
+	}
+	if srv.Calls() != 10 {
+		t.Fatalf("unbudgeted run made %d calls; want 10", srv.Calls())
+	}
+
+	// One item's worst case: its prompt's 10 bytes as 10 tokens, plus 16 tokens of
+	// message overhead, in; max_tokens 10 out: (10 + 16 + 10) × $0.001 = $0.036.
+	// What it costs: 10 + 5 tokens × $0.001 = $0.015.
+	// With one item at a time, item k+1 (k done) starts only if
+	//   0.015 × k + 0.036 ≤ 0.11, i.e. k ≤ 4.93:
+	// items 1 to 5 run ($0.075 spent); the 6th would need 0.075 + 0.036 = 0.111 > 0.11.
+	cut := filepath.Join(dir, "cut.jsonl")
+	code, stdout, stderr := run("--out", cut, "--max-cost-usd", "0.11")
+	if code != 0 {
+		t.Fatalf("budgeted run: exit %d: %s", code, stderr)
+	}
+	if calls := srv.Calls() - 10; calls != 5 {
+		t.Errorf("budgeted run made %d calls; want 5 (no call starts after the budget)", calls)
+	}
+	if !strings.Contains(stdout, "cut by its budget: $0.075 spent of max_cost_usd $0.11, 5 item(s) not run") {
+		t.Errorf("stdout does not say the run was cut:\n%s", stdout)
+	}
+	if got := readRunLines(t, cut); len(got) != 5 {
+		t.Errorf("%d results kept; want the 5 that ran", len(got))
+	}
+	note, err := runner.ReadBudgetNote(cut)
+	if err != nil || note == nil {
+		t.Fatalf("budget note: %v, %v", note, err)
+	}
+	if note.NotRun != 5 || note.Items != 10 || note.SpentUSD > note.MaxCostUSD {
+		t.Errorf("note %+v; want 5 of 10 not run, spent ≤ max", note)
+	}
+
+	// The scored report says so at the top, and the 5 items never run are missing.
+	var out, errb bytes.Buffer
+	c := &cli.CLI{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
+	if code := c.Main([]string{"evalgate", "check", "--config", cfg, "--results", cut, "--format", "markdown"}); code != 1 {
+		t.Errorf("check of the cut run: exit %d; want 1 (missing items fail): %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "cut by its budget") || !strings.Contains(out.String(), "5 of 10 items never ran") {
+		t.Errorf("check's report does not say the run was cut by its budget:\n%s", out.String())
+	}
+
+	// Resume with a larger budget: the 5 others run, and the note goes.
+	before := srv.Calls()
+	if code, stdout, stderr := run("--out", cut, "--resume", "--max-cost-usd", "1"); code != 0 || strings.Contains(stdout, "cut by") {
+		t.Fatalf("resume: exit %d: %s%s", code, stdout, stderr)
+	}
+	if calls := srv.Calls() - before; calls != 5 {
+		t.Errorf("resume made %d calls; want the 5 items not run", calls)
+	}
+	if n, _ := runner.ReadBudgetNote(cut); n != nil {
+		t.Errorf("the budget note stays after the run completed: %+v", n)
+	}
+	if diff := cmp.Diff(readRunLines(t, full), readRunLines(t, cut)); diff != "" {
+		t.Errorf("resumed results differ from an unbudgeted run's in ids, outputs or tokens (-full +resumed):\n%s", diff)
+	}
+}
+
+// TestRunBudgetRefusesUnpricedModel: a budget needs a price for the system's model.
+func TestRunBudgetRefusesUnpricedModel(t *testing.T) {
+	srv := chattest.New(t, "/v1", answer)
+	cfg := budgetConfig(t, srv.BaseURL())
+	data, _ := os.ReadFile(cfg)
+	data = bytes.Replace(data, []byte("    fake-model-2026-01-01: {input: 1000, output: 1000}\n"), []byte("    other: {input: 1, output: 1}\n"), 1)
+	if err := os.WriteFile(cfg, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	c := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
+	code := c.Main([]string{"evalgate", "run", "--config", cfg, "--out", filepath.Join(t.TempDir(), "r.jsonl"), "--max-cost-usd", "1"})
+	if code != 2 || !strings.Contains(stderr.String(), "cost unknown: fake-model-2026-01-01") {
+		t.Errorf("exit %d, stderr %q; want 2 and cost unknown: fake-model-2026-01-01", code, stderr.String())
+	}
+	if srv.Calls() != 0 {
+		t.Errorf("%d calls made", srv.Calls())
+	}
+}
