@@ -19,9 +19,9 @@ type Result struct {
 	// CachedInputTokens is the part of InputTokens the provider served from its prompt
 	// cache (cached_input_tokens), billed at a lower rate.
 	CachedInputTokens *float64
-	TimedOut       bool     // timed_out
-	Error          string   // error: the system under test failed on this item
-	Model          string   // model, when the runner recorded it
+	TimedOut          bool   // timed_out
+	Error             string // error: the system under test failed on this item
+	Model             string // model, when the runner recorded it
 	// Scores holds recorded raw dimension values (the `scores` object), e.g. a human or
 	// external judge's 0–2 score; the `recorded` scorer reads them.
 	Scores map[string]any

@@ -21,13 +21,13 @@ const (
 //	    command: [python3, sut.py]
 //	    timeout: 30s
 type Config struct {
-	Mode        string        `yaml:"mode" json:"mode,omitempty"`
-	Concurrency int           `yaml:"concurrency" json:"concurrency,omitempty"`
+	Mode        string `yaml:"mode" json:"mode,omitempty"`
+	Concurrency int    `yaml:"concurrency" json:"concurrency,omitempty"`
 	// MaxCostUSD caps what one `evalgate run` spends (openai mode; --max-cost-usd
 	// overrides it): see Options.Budget. 0: no cap.
-	MaxCostUSD float64 `yaml:"max_cost_usd" json:"max_cost_usd,omitempty"`
-	Exec        *Exec         `yaml:"exec" json:"exec,omitempty"`
-	OpenAI      *OpenAIConfig `yaml:"openai" json:"openai,omitempty"`
+	MaxCostUSD float64       `yaml:"max_cost_usd" json:"max_cost_usd,omitempty"`
+	Exec       *Exec         `yaml:"exec" json:"exec,omitempty"`
+	OpenAI     *OpenAIConfig `yaml:"openai" json:"openai,omitempty"`
 }
 
 // System checks the config and builds the system under test; getenv (os.Getenv when
