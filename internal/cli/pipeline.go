@@ -407,6 +407,12 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	if err != nil {
 		return nil, err
 	}
+	if r.BudgetCut, err = budgetNotices(l.Paths); err != nil {
+		return nil, err
+	}
+	for _, n := range r.BudgetCut {
+		r.AddWarning(report.NoticeCost, n)
+	}
 	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics, BaselineRuns: baseRuns, Outputs: l.outputs})
 	if bpath != "" && !opts.NoBaseline {
 		if r.History, err = history.Load(history.PathFor(bpath)); err != nil {

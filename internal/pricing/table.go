@@ -155,8 +155,8 @@ func (t *Table) With(from string, models map[string]Price) *Table {
 }
 
 // dateSuffix is a dated snapshot's suffix: gpt-4o-2024-08-06, claude-sonnet-4-5-20250929,
-// claude-3-5-haiku@20241022 (Vertex AI's spelling).
-var dateSuffix = regexp.MustCompile(`(-\d{4}-\d{2}-\d{2}|-\d{8}|@\d{8})$`)
+// claude-3-5-haiku@20241022 (Vertex AI's spelling), tutor-sft@2025-06-01.
+var dateSuffix = regexp.MustCompile(`(-\d{4}-\d{2}-\d{2}|-\d{8}|@\d{8}|@\d{4}-\d{2}-\d{2})$`)
 
 // Lookup finds a model's price: by its exact id (case-insensitive), else without a
 // provider prefix ("openai/gpt-4o", "models/gemini-2.5-pro"), else without a date

@@ -76,6 +76,12 @@ func build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 		r.Summary.MetricsStd = sc.MetricsStd
 	}
 	r.Summary.Estimates = sc.Estimates()
+	if p := sc.System.Pricer; p != nil && p.Table != nil {
+		r.Cost = buildCost(sc, cmp, p.Table.Name())
+		if l := r.costLine(); l != "" {
+			r.AddNotice(NoticeCost, l)
+		}
+	}
 	for _, e := range sc.System.Evaluators() {
 		st := e.Stats
 		r.Summary.Judges = append(r.Summary.Judges, JudgeUsage{Name: e.Name, Model: e.Metadata.EvaluatorModelID,

@@ -24,7 +24,11 @@ func (r *Report) headlineStatus() gate.Status {
 // headline is the verdict in one sentence: the word, then the figure that decided and
 // its threshold ("blocked — estimated drop 9.6 pts, over the 2.0 pts allowed").
 func (r *Report) headline() string {
-	return fmt.Sprintf("evalgate · %s: %s", r.Suite, r.verdictSentence(r.Verdict.Word()))
+	s := fmt.Sprintf("evalgate · %s: %s", r.Suite, r.verdictSentence(r.Verdict.Word()))
+	if len(r.BudgetCut) > 0 {
+		s += " (a run was cut by its budget: items it never ran are missing)"
+	}
+	return s
 }
 
 // verdictSentence is what follows the suite's name in the headline.

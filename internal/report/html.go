@@ -60,6 +60,7 @@ type htmlData struct {
 	Gates      [][]string // gate, kind, threshold, actual, status
 	Dims       [][]string // dimension, weight, baseline, this run, delta, status
 	Partial    string     // why not every item is embedded
+	CostRuns   [][]string // run, score, pass rate, cost: one row per run, when cost is measured
 	HistorySV  template.HTML
 	History    []historyRow
 	CSS        template.CSS
@@ -111,6 +112,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	for _, g := range r.gateRows(termIcon) {
 		d.Gates = append(d.Gates, []string{g.name, g.kind, g.threshold, g.actual, g.status})
 	}
+	d.CostRuns = r.costRuns()
 	if r.Comparison != nil {
 		for _, x := range r.dimensionRows(termIcon) {
 			d.Dims = append(d.Dims, []string{x.name, x.weight, x.base, x.cand, x.delta, x.status})

@@ -1,0 +1,199 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/pricing"
+	"github.com/evalgate/evalgate/internal/rubric"
+)
+
+// Cost is what the check's model calls cost, priced from the tokens each result and
+// each judge call recorded. Amounts are US dollars; a nil amount is unknown (some
+// model has no price: Unknown names it), never 0.
+type Cost struct {
+	// Table names the price table and its date: "evalgate prices v1 (2026-11-25)".
+	Table string `json:"table"`
+	// PerRunUSD is the mean of the full runs' cost_usd; PerItemUSD and PerCorrectUSD
+	// the means of cost_per_item_usd and cost_per_correct_usd.
+	PerRunUSD     *float64 `json:"per_run_usd"`
+	PerItemUSD    *float64 `json:"per_item_usd,omitempty"`
+	PerCorrectUSD *float64 `json:"per_correct_usd,omitempty"`
+	// SystemUSD is the system under test over every run of the check, re-runs of some
+	// items included.
+	SystemUSD *float64 `json:"system_usd"`
+	// JudgeUSD is the judges' calls made by this check, each counted once; cache hits
+	// cost nothing and are counted apart. Absent without a judge.
+	JudgeUSD       *float64 `json:"judge_usd,omitempty"`
+	JudgeCalls     int      `json:"judge_calls,omitempty"`
+	JudgeCacheHits int      `json:"judge_cache_hits,omitempty"`
+	// ExtraUSD is the cost of item re-runs priced outside this check (settle's), added
+	// with AddReruns.
+	ExtraUSD float64 `json:"extra_usd,omitempty"`
+	// TotalUSD is the pull request's: SystemUSD + JudgeUSD + ExtraUSD.
+	TotalUSD *float64 `json:"total_usd"`
+	// Unknown lists what has no price ("judge m" for a judge's model).
+	Unknown []string `json:"unknown,omitempty"`
+	// BaselinePerRunUSD is the baseline's cost_usd (nil when the baseline was recorded
+	// before evalgate measured cost); Change is (PerRun − baseline) / baseline.
+	BaselinePerRunUSD *float64 `json:"baseline_per_run_usd,omitempty"`
+	Change            *float64 `json:"change,omitempty"`
+	// BaselineHasCost is false when there is a baseline that records no cost.
+	BaselineHasCost bool `json:"baseline_has_cost"`
+}
+
+// buildCost prices the check; nil when nothing recorded tokens and no judge called a
+// model.
+func buildCost(sc *rubric.Scored, cmp *baseline.Comparison, table string) *Cost {
+	jc := sc.JudgeCost
+	judged := jc != nil && (jc.Calls > 0 || !jc.Known)
+	var sys float64
+	priced := false
+	for _, run := range sc.Runs {
+		if v, ok := run.Metrics[rubric.MetricCostUSD]; ok {
+			sys += v
+			priced = true
+		}
+	}
+	if !priced && len(sc.CostUnknown) == 0 && !judged {
+		return nil
+	}
+	c := &Cost{Table: table, Unknown: sc.CostUnknown}
+	get := func(name string) *float64 {
+		if v, ok := sc.Metrics[name]; ok {
+			return &v
+		}
+		return nil
+	}
+	sutKnown := true
+	for _, m := range sc.CostUnknown {
+		sutKnown = sutKnown && strings.HasPrefix(m, "judge ")
+	}
+	if sutKnown {
+		c.PerRunUSD, c.PerItemUSD, c.PerCorrectUSD = get(rubric.MetricCostUSD), get(rubric.MetricCostPerItemUSD), get(rubric.MetricCostPerCorrectUSD)
+		s := rubric.Round9(sys)
+		c.SystemUSD = &s
+	}
+	if jc != nil {
+		c.JudgeCalls, c.JudgeCacheHits = jc.Calls, jc.CacheHits
+		if jc.Known {
+			c.JudgeUSD = &jc.USD
+		}
+	}
+	c.total()
+	if cmp != nil {
+		if b, ok := cmp.BaselineMetrics[rubric.MetricCostUSD]; ok {
+			c.BaselineHasCost = true
+			c.BaselinePerRunUSD = &b
+			if c.PerRunUSD != nil && b > 0 {
+				ch := rubric.Round9((*c.PerRunUSD - b) / b)
+				c.Change = &ch
+			}
+		}
+	}
+	return c
+}
+
+// total sets TotalUSD when every part is known.
+func (c *Cost) total() {
+	c.TotalUSD = nil
+	if c.SystemUSD == nil || (c.JudgeUSD == nil && (c.JudgeCalls > 0 || c.judgeUnknown())) {
+		return
+	}
+	t := *c.SystemUSD + c.ExtraUSD
+	if c.JudgeUSD != nil {
+		t += *c.JudgeUSD
+	}
+	t = rubric.Round9(t)
+	c.TotalUSD = &t
+}
+
+func (c *Cost) judgeUnknown() bool {
+	for _, m := range c.Unknown {
+		if strings.HasPrefix(m, "judge ") {
+			return true
+		}
+	}
+	return false
+}
+
+// AddReruns adds the cost of item re-runs made outside this check (a settle's) to the
+// pull request's total.
+func (c *Cost) AddReruns(usd float64) {
+	if c == nil {
+		return
+	}
+	c.ExtraUSD = rubric.Round9(c.ExtraUSD + usd)
+	c.total()
+}
+
+// costLine is the report's one line on cost, the same in every format:
+// "cost $0.84 → $1.12 per run (+33 %) · $0.0011 per item · … · priced with …".
+func (r *Report) costLine() string {
+	c := r.Cost
+	if c == nil {
+		return ""
+	}
+	var parts []string
+	sut := ""
+	switch {
+	case c.PerRunUSD != nil && c.BaselinePerRunUSD != nil:
+		sut = fmt.Sprintf("cost %s → %s per run", pricing.Dollars(*c.BaselinePerRunUSD), pricing.Dollars(*c.PerRunUSD))
+		if c.Change != nil {
+			sut += " (" + signedPct(*c.Change) + ")"
+		}
+	case c.PerRunUSD != nil:
+		sut = "cost " + pricing.Dollars(*c.PerRunUSD) + " per run"
+		if r.Comparison != nil && !c.BaselineHasCost {
+			sut += " (the baseline records no cost)"
+		}
+	case c.SystemUSD != nil:
+		sut = "cost of the system under test: " + pricing.Dollars(*c.SystemUSD)
+	}
+	if sut != "" {
+		parts = append(parts, sut)
+	}
+	if c.PerItemUSD != nil {
+		parts = append(parts, pricing.Dollars(*c.PerItemUSD)+" per item")
+	}
+	if c.PerCorrectUSD != nil {
+		parts = append(parts, pricing.Dollars(*c.PerCorrectUSD)+" per correct answer")
+	}
+	if c.JudgeUSD != nil {
+		parts = append(parts, fmt.Sprintf("judge %s (%d call(s); %d cache hit(s), free)", pricing.Dollars(*c.JudgeUSD), c.JudgeCalls, c.JudgeCacheHits))
+	}
+	if c.ExtraUSD > 0 {
+		parts = append(parts, "re-runs "+pricing.Dollars(c.ExtraUSD))
+	}
+	if c.TotalUSD != nil && (len(r.Runs) > 1 || c.JudgeUSD != nil || c.ExtraUSD > 0) {
+		parts = append(parts, "this PR "+pricing.Dollars(*c.TotalUSD))
+	}
+	if len(c.Unknown) > 0 {
+		parts = append(parts, "cost unknown: "+strings.Join(c.Unknown, ", ")+" (add the price under `pricing:`)")
+	}
+	parts = append(parts, "priced with "+c.Table)
+	return strings.Join(parts, " · ")
+}
+
+// signedPct prints a relative change: "+33 %", "-4.5 %".
+func signedPct(x float64) string {
+	return strings.TrimSuffix(fmt.Sprintf("%+.1f", 100*x), ".0") + " %"
+}
+
+// costRuns are the rows of the HTML report's runs table: each run's file, score, pass
+// rate and cost ("unknown" when a model has no price); nil without a cost.
+func (r *Report) costRuns() [][]string {
+	if r.Cost == nil {
+		return nil
+	}
+	var rows [][]string
+	for _, run := range r.Runs {
+		cost := "unknown"
+		if v, ok := run.Metrics[rubric.MetricCostUSD]; ok {
+			cost = pricing.Dollars(v)
+		}
+		rows = append(rows, []string{run.File, fmt.Sprintf("%.3f", run.Mean), fmt.Sprintf("%.1f%%", 100*run.PassRate), cost})
+	}
+	return rows
+}
