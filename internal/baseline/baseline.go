@@ -84,6 +84,10 @@ type RunAggregate struct {
 	PassRate  float64  `json:"pass_rate"`
 	P50Ms     *float64 `json:"latency_e2e_p50_ms,omitempty"`
 	P95Ms     *float64 `json:"latency_e2e_p95_ms,omitempty"`
+	// CostUSD is the run's cost in US dollars; absent in baselines made before
+	// evalgate measured cost, or when a model had no price. The header's metrics hold
+	// the mean over runs (cost_usd, judge_cost_usd, ...).
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
 // Item is one suite item's baseline: its mean over the runs and how much it varied.

@@ -64,6 +64,9 @@ func HeaderOf(sc *rubric.Scored, opts Options) *Baseline {
 		if v, ok := r.Metrics["latency_e2e_p95_ms"]; ok {
 			ra.P95Ms = &v
 		}
+		if v, ok := r.Metrics[rubric.MetricCostUSD]; ok {
+			ra.CostUSD = &v
+		}
 		b.Runs = append(b.Runs, ra)
 		means = append(means, ra.MeanScore)
 	}

@@ -144,7 +144,7 @@ func badCases(t *testing.T) []badCase {
 		// The config file: the grading system.
 		{name: "bad_grading_version", want: `evalgate\.yaml:11:12: grading version is "grading-v1"; want gradingSystem/X\.Y\.Z`},
 		{name: "gate_unknown_metric", want: `evalgate\.yaml:13:29: unknown metric "mean_scroe"; did you mean "mean_score"\? want one of \[.*mean_score.*\]`},
-		{name: "gate_min_and_max", want: `evalgate\.yaml:13:7: gate "floor" needs exactly one of min or max`},
+		{name: "gate_min_and_max", want: `evalgate\.yaml:13:7: gate "floor" needs exactly one of min, max or max_increase`},
 		{name: "gate_unknown_level", want: `evalgate\.yaml:13:58: level "blocking"; want hard or soft`},
 		{name: "regression_bad_mode", want: `evalgate\.yaml:12:38: mode "percent"; want absolute or relative`},
 

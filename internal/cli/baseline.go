@@ -229,9 +229,16 @@ func relTo(dir, path string) string {
 
 // historyRecord is the compact line a baseline refresh adds to the score's history.
 func historyRecord(b *baseline.Baseline, ref string) history.Record {
-	return history.Record{Release: ref, Date: b.CreatedAt, Commit: b.Source.SHA, Mean: b.Mean, Std: b.Std,
+	rec := history.Record{Release: ref, Date: b.CreatedAt, Commit: b.Source.SHA, Mean: b.Mean, Std: b.Std,
 		Runs: len(b.Runs), PassRate: b.PassRate, Dimensions: b.Dimensions, ScoringSystem: b.ScoringSystem,
 		GradingSystem: b.GradingSystem, RubricHash: b.RubricHash}
+	if v, ok := b.Metrics[rubric.MetricCostUSD]; ok {
+		rec.CostUSD = &v
+	}
+	if v, ok := b.Metrics[rubric.MetricJudgeCostUSD]; ok {
+		rec.JudgeCostUSD = &v
+	}
+	return rec
 }
 
 // rescoreSuite gives the suite file's items again, with their fields, for re-scoring a

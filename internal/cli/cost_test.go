@@ -159,6 +159,20 @@ func TestCostHandComputed(t *testing.T) {
 	if code := cl.Main([]string{"evalgate", "baseline", "--config", cfg, "--results", filepath.Join(dir, "r.jsonl"), "--out", base}); code != 0 {
 		t.Fatalf("baseline: exit %d: %s", code, stderrB.String())
 	}
+	// The refresh recorded the cost in the score's history, which `evalgate history`
+	// shows (the judge answered from its cache: it cost nothing this time).
+	stdout.Reset()
+	if code := cl.Main([]string{"evalgate", "history", "--file", filepath.Join(dir, "base.history.jsonl")}); code != 0 {
+		t.Fatalf("history: exit %d: %s", code, stderrB.String())
+	}
+	if !strings.Contains(stdout.String(), "cost/run") || !strings.Contains(stdout.String(), "$0.021 ") {
+		t.Errorf("history does not show the cost per run:\n%s", stdout.String())
+	}
+	stdout.Reset()
+	cl.Main([]string{"evalgate", "history", "--format", "json", "--file", filepath.Join(dir, "base.history.jsonl")})
+	if !strings.Contains(stdout.String(), `"cost_usd": 0.0206`) {
+		t.Errorf("history JSON has no cost_usd 0.0206:\n%s", stdout.String())
+	}
 	dearer := strings.Replace(readFile(t, filepath.Join(dir, "r.jsonl")), `"output_tokens": 400`, `"output_tokens": 1400`, 1)
 	writeFile(t, filepath.Join(dir, "pr.jsonl"), dearer)
 	r, code, stderr = checkJSON(t, cfg, "--results", filepath.Join(dir, "pr.jsonl"), "--baseline", base)

@@ -48,6 +48,11 @@ type Record struct {
 	ScoringSystem string             `json:"scoringSystem"`
 	GradingSystem string             `json:"gradingSystem"`
 	RubricHash    string             `json:"rubric_hash"`
+	// CostUSD is the system under test's cost per run (the mean over the baseline's
+	// runs) and JudgeCostUSD what its judges' calls cost, in US dollars; absent in
+	// records made before evalgate measured cost, or when a model had no price.
+	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	JudgeCostUSD *float64 `json:"judge_cost_usd,omitempty"`
 	// ScoringChanged marks the first record after a change of scoring system (version or
 	// rubric hash): its score is not comparable with the records before it.
 	ScoringChanged bool `json:"scoring_changed,omitempty"`
@@ -135,6 +140,11 @@ func (r *Record) validate() error {
 	}
 	if r.Runs < 1 {
 		return fmt.Errorf("runs %d; want at least 1", r.Runs)
+	}
+	for _, c := range []*float64{r.CostUSD, r.JudgeCostUSD} {
+		if c != nil && !(*c >= 0 && *c <= 1e12) {
+			return fmt.Errorf("cost %v; want US dollars, 0 or more", *c)
+		}
 	}
 	for k, v := range r.Dimensions {
 		if !unit(v) {

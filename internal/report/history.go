@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/history"
+	"github.com/evalgate/evalgate/internal/pricing"
 )
 
 // HistoryShown is how many past releases the PR comment's history line shows.
@@ -30,6 +31,10 @@ func RenderHistory(w io.Writer, recs []history.Record, format string) error {
 	}
 	dims := historyDims(recs)
 	head := append([]string{"release", "date", "commit", "score", "Δ prev"}, dims...)
+	costs := historyHasCost(recs)
+	if costs {
+		head = append(head, "cost/run")
+	}
 	head = append(head, "scoring")
 	var rows [][]string
 	for i, r := range recs {
@@ -48,6 +53,9 @@ func RenderHistory(w io.Writer, recs []history.Record, format string) error {
 				row = append(row, "")
 			}
 		}
+		if costs {
+			row = append(row, historyCost(r))
+		}
 		rows = append(rows, append(row, r.ScoringSystem))
 	}
 	var b strings.Builder
@@ -57,6 +65,29 @@ func RenderHistory(w io.Writer, recs []history.Record, format string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// historyHasCost says whether any record has a cost: older ones have none.
+func historyHasCost(recs []history.Record) bool {
+	for _, r := range recs {
+		if r.CostUSD != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// historyCost is a record's cost cell: the system's cost per run, with the judges'
+// beside it when they cost something; "" for a record made before costs.
+func historyCost(r history.Record) string {
+	if r.CostUSD == nil {
+		return ""
+	}
+	s := pricing.Dollars(*r.CostUSD)
+	if r.JudgeCostUSD != nil && *r.JudgeCostUSD > 0 {
+		s += " + judge " + pricing.Dollars(*r.JudgeCostUSD)
+	}
+	return s
 }
 
 // historyDims lists every dimension any record names, sorted.
