@@ -135,7 +135,7 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 		return nil, err
 	}
 	opts := CheckOptions{Config: def.config(), Results: in.Results,
-		Baseline: in.BaselinePath, Now: now, CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{}),
+		Baseline: in.BaselinePath, Now: now, CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{MaxCostUSD: in.MaxCostUSD}),
 		AcceptedBy: in.AcceptedBy, AcceptLabel: in.AcceptLabel,
 		RequireBaseline: in.RequireBaseline,
 		// A pull request whose base commit has no config adds evalgate: a missing

@@ -36,6 +36,7 @@ type common struct {
 	NoCache     bool
 	Replay      bool
 	Concurrency int
+	MaxCostUSD  float64 // the judges' max_cost_usd (--max-cost-usd, the action's max-cost-usd)
 	// Import reads results other tools wrote (--results-format, ...).
 	Import importFlags
 	// Quiet turns progress on stderr off (--quiet).
@@ -63,6 +64,7 @@ func (o *common) register(fs *flag.FlagSet, withBaseline bool) {
 	fs.BoolVar(&o.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
 	fs.BoolVar(&o.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error (offline CI)")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "llm_judge: items judged at once (default: the judge's, else 8)")
+	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "llm_judge: stop calling each judge once its calls could cost more than these US `dollars` (default: the judge's max_cost_usd, else no cap); the verdicts made stay cached")
 	o.Import.register(fs)
 	registerQuiet(fs, &o.Quiet)
 }
@@ -85,6 +87,9 @@ func (c *CLI) judgeEnv(o *common) *rubric.Env {
 			}
 			if o.Concurrency > 0 {
 				cfg.Concurrency = o.Concurrency
+			}
+			if o.MaxCostUSD != 0 {
+				cfg.MaxCostUSD = o.MaxCostUSD // a negative value is refused by the judge's config check
 			}
 		},
 	}}

@@ -186,7 +186,7 @@ func (c *Config) validate(env *rubric.Env) error {
 	if err := c.contain(); err != nil {
 		return err
 	}
-	if err := c.buildPrices(); err != nil {
+	if err := c.buildPrices(env); err != nil {
 		return err
 	}
 	for i := range c.Scoring.Dimensions {
@@ -263,7 +263,7 @@ func (c *Config) contain() error {
 // buildPrices builds the price table (the built-in one, the pricing: block over it)
 // and the scoring's pricer, which prices a record without a model as
 // metadata.model_id.
-func (c *Config) buildPrices() error {
+func (c *Config) buildPrices(env *rubric.Env) error {
 	t, err := c.Pricing.Table(c.File, c.Dir, func(p string) ([]byte, error) {
 		return safeio.ReadFile(p, "price file", pricing.MaxFileBytes)
 	})
@@ -275,6 +275,9 @@ func (c *Config) buildPrices() error {
 		return c.errAt("$.pricing", err.Error())
 	}
 	c.Prices = t
+	if env.Judges != nil {
+		env.Judges.Prices = t
+	}
 	c.Scoring.Pricer = &pricing.Pricer{Table: t, DefaultModel: c.Metadata["model_id"]}
 	return nil
 }

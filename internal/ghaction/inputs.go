@@ -74,6 +74,9 @@ type Inputs struct {
 	// evalgate config at the path its own workflow names fails instead of being judged
 	// by the gate it brings.
 	RequireBaseConfig bool
+	// MaxCostUSD caps what each judge's calls may cost (the judges' max_cost_usd);
+	// 0: the config's.
+	MaxCostUSD float64
 }
 
 // inputDefaults are the defaults action.yml declares, applied when an input is unset
@@ -99,6 +102,7 @@ var inputDefaults = map[string]string{
 	"publish-budget":      "3m",
 	"require-baseline":    "false",
 	"require-base-config": "false",
+	"max-cost-usd":        "",
 }
 
 // maxDurationInput bounds request-timeout and publish-budget: a job runs 6 hours at most.
@@ -155,6 +159,13 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 	}
 	in.RequestTimeout = durationInput(get, "request-timeout", &errs)
 	in.PublishBudget = durationInput(get, "publish-budget", &errs)
+	if v := strings.TrimSpace(get("max-cost-usd")); v != "" {
+		f, err := strconv.ParseFloat(strings.TrimPrefix(v, "$"), 64)
+		if err != nil || !(f > 0) || f > 1e12 {
+			errs = append(errs, &InputError{Input: "max-cost-usd", Value: v, Msg: "is not a positive amount of US dollars, e.g. 5 or 0.50"})
+		}
+		in.MaxCostUSD = f
+	}
 	if in.Config == "" {
 		errs = append(errs, &InputError{Input: "config", Msg: "is empty; want the path of the evalgate config"})
 	}

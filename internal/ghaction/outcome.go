@@ -73,6 +73,8 @@ type CheckInput struct {
 	// RequireBaseline is the require-baseline input: pass it to the gate
 	// (gate.Inputs.RequireBaseline).
 	RequireBaseline bool
+	// MaxCostUSD is the max-cost-usd input: the judges' max_cost_usd (0: the config's).
+	MaxCostUSD float64
 	// ReportDir is where the callback should write the full report (ReportPath).
 	ReportDir string
 }

@@ -30,6 +30,7 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		Privileged:  r.ev.Privileged(),
 
 		RequireBaseline: r.in.RequireBaseline,
+		MaxCostUSD:      r.in.MaxCostUSD,
 	}
 	var err error
 	if in.Results, err = r.ws.expandResults(r.in.Results); err != nil {

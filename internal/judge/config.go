@@ -65,6 +65,12 @@ type Config struct {
 	// completion tokens); 0 = unlimited. Going over stops the run with an error.
 	MaxCalls       int `yaml:"max_calls" json:"max_calls,omitempty"`
 	MaxTotalTokens int `yaml:"max_total_tokens" json:"max_total_tokens,omitempty"`
+	// MaxCostUSD caps what the judge's calls may cost, in US dollars: a call starts
+	// only while the budget covers its worst case besides the calls in flight (its
+	// prompt and max_tokens, at the model's price); then the run stops with an error
+	// and the verdicts made so far stay in the cache. 0 = unlimited. Needs a price for
+	// the model (the built-in table or `pricing:`).
+	MaxCostUSD float64 `yaml:"max_cost_usd" json:"max_cost_usd,omitempty"`
 
 	// CacheDir holds the verdict cache; default .evalgate/judge-cache.
 	CacheDir string `yaml:"cache_dir" json:"cache_dir,omitempty"`
@@ -150,6 +156,9 @@ func (c Config) Validate() error {
 	}
 	if c.Timeout < 0 {
 		add("judge: timeout is %s; want a positive duration", c.Timeout)
+	}
+	if !(c.MaxCostUSD >= 0) {
+		add("judge: max_cost_usd is %v; want a positive amount of US dollars (0: unlimited)", c.MaxCostUSD)
 	}
 	if c.Replay && c.NoCache {
 		add("judge: replay answers from the cache, so it cannot be combined with no_cache")

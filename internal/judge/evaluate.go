@@ -169,13 +169,19 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgmen
 
 	var v Judgment
 	for range parseAttempts {
+		res, worst, err := j.cost.reserve(SandboxNotice+prompt, 2, j.params.MaxTokens)
+		if err != nil {
+			return Judgment{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, err)
+		}
 		rep, err := j.client.Complete(ctx, params, est)
 		v.Calls += rep.Attempts
 		if err != nil {
+			res.Settle(worst) // what a failed call was billed is unknown: its worst case
 			v, err := j.failed(ctx, r, v, err)
 			return v, v.spent(), err
 		}
 		c := rep.Completion
+		j.cost.settle(res, Usage{PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, CachedPromptTokens: c.Usage.PromptTokensDetails.CachedTokens})
 		v.Usage.PromptTokens += c.Usage.PromptTokens
 		v.Usage.CompletionTokens += c.Usage.CompletionTokens
 		v.Usage.CachedPromptTokens += c.Usage.PromptTokensDetails.CachedTokens

@@ -25,6 +25,7 @@ type Judge struct {
 	client   *chat.Client // nil in replay mode: no call may be made
 	cache    *diskCache   // nil with NoCache
 	budget   *budget
+	cost     *costBudget // nil: no max_cost_usd
 	progress progressSink
 	// cachedOnce prints the "from the cache" line once per judge.
 	cachedOnce sync.Once
@@ -42,6 +43,7 @@ type options struct {
 	getenv   func(string) string
 	progress progressSink
 	chatOpts []chat.Option
+	cost     *costBudget
 }
 
 // WithGetenv replaces os.Getenv for OPENAI_BASE_URL and the API key variable.
@@ -80,6 +82,7 @@ func New(cfg Config, opts ...Option) (*Judge, error) {
 			Temperature: cfg.Temperature, TopP: *cfg.TopP, MaxTokens: cfg.MaxTokens, Seed: *cfg.Seed,
 		},
 		budget:   &budget{maxCalls: int64(cfg.MaxCalls), maxTokens: int64(cfg.MaxTotalTokens)},
+		cost:     o.cost,
 		progress: o.progress,
 	}
 	if !cfg.NoCache {

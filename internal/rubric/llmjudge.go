@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/pricing"
 )
 
 // Judges builds the judges that llm_judge dimensions name (the config's `judges:`
@@ -23,6 +24,8 @@ type Judges struct {
 	// cache (judge.Record) before the judge is asked, so a scripted judge can make the
 	// replay cache of an offline example. Label such verdicts with their Model.
 	Script func(r judge.Request) (judge.Judgment, bool)
+	// Prices prices the judges' models (the config's price table), for max_cost_usd.
+	Prices *pricing.Table
 
 	mu    sync.Mutex
 	built map[string]*sharedJudge
@@ -92,7 +95,15 @@ func (s *Judges) shared(d *Dimension, name string, sample int, key string) (*sha
 		if s.Override != nil {
 			s.Override(&cfg)
 		}
-		j, err := judge.New(cfg, s.Options...)
+		opts := s.Options
+		if cfg.MaxCostUSD > 0 {
+			o, err := s.costBudget(cfg)
+			if err != nil {
+				return nil, optErr(d, "judge %q: %v", name, err)
+			}
+			opts = append(append([]judge.Option(nil), opts...), o)
+		}
+		j, err := judge.New(cfg, opts...)
 		if err != nil {
 			return nil, optErr(d, "judge %q: %v", name, err)
 		}
@@ -135,6 +146,22 @@ func (s *Judges) panelScorer(d *Dimension, sc Scale, key string) (Scorer, error)
 		}
 	}
 	return ps, nil
+}
+
+// costBudget is the judge's max_cost_usd as an option: it needs a price for the model.
+func (s *Judges) costBudget(cfg judge.Config) (judge.Option, error) {
+	b, err := pricing.NewBudget(cfg.MaxCostUSD)
+	if err != nil {
+		return nil, err
+	}
+	if s.Prices == nil {
+		return nil, fmt.Errorf("max_cost_usd: no price table to price model %q with", cfg.Model)
+	}
+	price, _, ok := s.Prices.Lookup(cfg.Model)
+	if !ok {
+		return nil, fmt.Errorf("max_cost_usd: cost unknown: %s; add its price under `pricing:` (%s has none)", cfg.Model, s.Prices.Name())
+	}
+	return judge.WithCostBudget(b, price), nil
 }
 
 func (s *Judges) names() []string {

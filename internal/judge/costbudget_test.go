@@ -1,0 +1,50 @@
+package judge_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/pricing"
+)
+
+// TestCostBudgetStopsCalls: with max_cost_usd, a call starts only while the budget
+// covers its worst case; the first refusal ends the run with ErrBudgetExceeded, and the
+// verdicts made by then are cached.
+func TestCostBudgetStopsCalls(t *testing.T) {
+	t.Parallel()
+	srv := chattest.New(t, "/v1", chattest.Always(chattest.Reply{Content: valid, PromptTokens: 10, CompletionTokens: 5}))
+	price := pricing.Price{Input: 1000, Output: 1000} // $0.001 a token
+	reqs := make([]judge.Request, 4)
+	for i := range reqs {
+		reqs[i] = judge.Request{ID: fmt.Sprintf("q-%d", i), Task: "t", CandidateAnswer: fmt.Sprintf("answer %d", i)}
+	}
+	j0, _ := newJudge(t, srv, nil)
+	// Every request renders to the same length; its worst case is that many tokens
+	// plus 2 messages × 16 tokens of overhead in, and max_tokens 10 out, at $0.001.
+	worst := float64(len(judge.SandboxNotice+j0.Template().Render(reqs[0]))+32+10) / 1000
+	// Each call costs (10 + 5) × $0.001 = $0.015. A budget of 0.015 + worst + 0.005
+	// lets the 1st call start (worst ≤ budget) and the 2nd (0.015 + worst), and
+	// refuses the 3rd (0.030 + worst > budget): two calls, one at a time.
+	b, err := pricing.NewBudget(0.015 + worst + 0.005)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := newJudge(t, srv, func(c *judge.Config) { c.Concurrency, c.MaxTokens = 1, 10 }, judge.WithCostBudget(b, price))
+	verdicts, st, err := j.Evaluate(context.Background(), reqs)
+	if !errors.Is(err, judge.ErrBudgetExceeded) || !errors.Is(err, pricing.ErrBudget) {
+		t.Fatalf("err = %v; want the budget exceeded", err)
+	}
+	if srv.Calls() != 2 || st.Calls != 2 {
+		t.Errorf("%d calls (stats %d); want 2: no call starts after the budget", srv.Calls(), st.Calls)
+	}
+	if verdicts[0].Scores == nil || verdicts[1].Scores == nil || verdicts[2].Scores != nil {
+		t.Errorf("verdicts %+v; want the first two made, the others not", verdicts)
+	}
+	if s := b.Spent(); s < 0.0299 || s > 0.0301 {
+		t.Errorf("spent %v; want 2 × 0.015 = 0.03", s)
+	}
+}
