@@ -97,7 +97,7 @@ func checkJSON(t *testing.T, cfg string, args ...string) (*costReport, int, stri
 	return &r, code, stderr.String()
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+func nearUSD(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 
 func TestCostHandComputed(t *testing.T) {
 	srv := judgeFake(t)
@@ -129,14 +129,14 @@ func TestCostHandComputed(t *testing.T) {
 		"per_run": {c.PerRunUSD, 0.0206}, "per_item": {c.PerItemUSD, 0.00515}, "per_correct": {c.PerCorrectUSD, 0.006866667},
 		"system": {c.SystemUSD, 0.0206}, "judge": {c.JudgeUSD, 0.0033}, "total": {c.TotalUSD, 0.0239},
 	} {
-		if tc.got == nil || !near(*tc.got, tc.want) {
+		if tc.got == nil || !nearUSD(*tc.got, tc.want) {
 			t.Errorf("%s = %v; want %v", name, tc.got, tc.want)
 		}
 	}
 	if c.JudgeCalls != 3 || c.JudgeCacheHits != 0 || srv.Calls() != 3 {
 		t.Errorf("judge calls %d (fake saw %d), cache hits %d; want 3, 3, 0", c.JudgeCalls, srv.Calls(), c.JudgeCacheHits)
 	}
-	if m := r.Summary.Metrics; !near(m["cost_usd"], 0.0206) || !near(m["judge_cost_usd"], 0.0033) || !near(m["cost_per_correct_usd"], 0.006866667) {
+	if m := r.Summary.Metrics; !nearUSD(m["cost_usd"], 0.0206) || !nearUSD(m["judge_cost_usd"], 0.0033) || !nearUSD(m["cost_per_correct_usd"], 0.006866667) {
 		t.Errorf("metrics cost_usd %v, judge_cost_usd %v, cost_per_correct_usd %v", m["cost_usd"], m["judge_cost_usd"], m["cost_per_correct_usd"])
 	}
 	if !strings.HasPrefix(c.Table, "evalgate prices v") || !strings.HasSuffix(c.Table, "+ pricing in evalgate.yaml") {
@@ -146,7 +146,7 @@ func TestCostHandComputed(t *testing.T) {
 	// Checked again, every verdict comes from the judge's cache: no call, no judge
 	// cost, 3 cache hits counted apart; the pull request's total is the system's alone.
 	r, _, _ = checkJSON(t, cfg, "--results", filepath.Join(dir, "r.jsonl"))
-	if c := r.Cost; srv.Calls() != 3 || c.JudgeCalls != 0 || c.JudgeCacheHits != 3 || c.JudgeUSD == nil || *c.JudgeUSD != 0 || !near(*c.TotalUSD, 0.0206) {
+	if c := r.Cost; srv.Calls() != 3 || c.JudgeCalls != 0 || c.JudgeCacheHits != 3 || c.JudgeUSD == nil || *c.JudgeUSD != 0 || !nearUSD(*c.TotalUSD, 0.0206) {
 		t.Errorf("second check: fake saw %d calls; cost %+v; want no call, judge $0, 3 cache hits, total $0.0206", srv.Calls(), c)
 	}
 
@@ -179,7 +179,7 @@ func TestCostHandComputed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if c := r.Cost; c == nil || c.BaselinePerRunUSD == nil || !near(*c.BaselinePerRunUSD, 0.0206) || c.Change == nil || !near(*c.Change, 0.728155340) {
+	if c := r.Cost; c == nil || c.BaselinePerRunUSD == nil || !nearUSD(*c.BaselinePerRunUSD, 0.0206) || c.Change == nil || !nearUSD(*c.Change, 0.728155340) {
 		t.Fatalf("cost %+v; want baseline $0.0206 and change (0.0356 − 0.0206) / 0.0206 = 0.728155340", r.Cost)
 	}
 	md := markdownOf(t, cfg, "--results", filepath.Join(dir, "pr.jsonl"), "--baseline", base)
