@@ -26,17 +26,17 @@ type Report struct {
 	// Notices are what a reader must see first, at the top of every format, one line
 	// each in NoticeSlot order (notice.go); add one with AddNotice. The JSON holds
 	// their texts.
-	Notices    []Notice             `json:"notices,omitempty"`
-	SuiteHash  string               `json:"suite_hash"`
-	RubricHash string               `json:"rubric_hash"`
-	Metadata   Metadata             `json:"metadata"`
-	Summary    Summary              `json:"summary"`
+	Notices    []Notice `json:"notices,omitempty"`
+	SuiteHash  string   `json:"suite_hash"`
+	RubricHash string   `json:"rubric_hash"`
+	Metadata   Metadata `json:"metadata"`
+	Summary    Summary  `json:"summary"`
 	// Cost is what the check's model calls cost (cost.go); absent when nothing recorded
 	// tokens and no judge called a model.
 	Cost *Cost `json:"cost,omitempty"`
 	// BudgetCut says, per results file, that its run was cut by its budget (the note
 	// `evalgate run` leaves beside the file): its missing items were never run.
-	BudgetCut []string `json:"budget_cut,omitempty"`
+	BudgetCut  []string             `json:"budget_cut,omitempty"`
 	Dimensions []Dimension          `json:"dimensions"`
 	Runs       []Run                `json:"runs"`
 	Items      []Item               `json:"items"`
