@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/stats"
 )
 
 // maxRunsAdvised bounds the runs per pull request ResolvingPower suggests.
@@ -22,7 +23,7 @@ func (r *Regression) power(cmp *baseline.Comparison) *ResolvingPower {
 	if ev.Items == 0 {
 		return nil
 	}
-	k := normalQuantile(1-Alpha) + normalQuantile(PowerTarget)
+	k := stats.NormalQuantile(1-Alpha) + stats.NormalQuantile(PowerTarget)
 	unit := func(x float64) float64 {
 		if r.Mode == Relative {
 			if ev.PredictedMean == 0 {
@@ -64,6 +65,3 @@ func (r *Regression) power(cmp *baseline.Comparison) *ResolvingPower {
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-
-// normalQuantile is the standard normal quantile function.
-func normalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }

@@ -372,13 +372,6 @@ func (r EvidenceResult) SEForRuns(m int) float64 {
 	return math.Sqrt(r.SumPQ/float64(m)+r.SumVarP) / float64(r.Items)
 }
 
-// CriticalZ is the value Z must exceed for the one-sided test at level alpha to reject
-// "no drop", given the statistic's skewness (Cornish–Fisher, first order).
-func CriticalZ(alpha, skew float64) float64 {
-	z := normalQuantile(1 - alpha)
-	return z + clampSkew(skew)*(z*z-1)/6
-}
-
 // EvidenceAccumulator measures the evidence one item at a time, keeping the K largest
 // contributions: O(1) memory per item, for suites read as a stream.
 type EvidenceAccumulator struct {
@@ -516,8 +509,9 @@ func clampSkew(g float64) float64 { return math.Max(-1, math.Min(1, g)) }
 // normalCDF is the standard normal distribution function.
 func normalCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 
-// normalQuantile is the standard normal quantile function.
-func normalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
+// NormalQuantile is the standard normal quantile function (the inverse of the normal
+// distribution function).
+func NormalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
 
 // weighsMore ranks the larger evidence weight first; ties: the earlier item.
 func weighsMore(a, b Contribution) bool {
