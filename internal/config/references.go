@@ -11,8 +11,8 @@ import (
 // directory, or absolute): what must be read with the config from another commit for it
 // to load the same there. A block that names a file adds it here.
 type References struct {
-	// Files are the suite, a rubric tests file, JSON Schema files and judge templates
-	// (not the built-in ones).
+	// Files are the suite, a rubric tests file, JSON Schema files, judge templates (not
+	// the built-in ones) and a price file.
 	Files []string
 	// Dirs are judge cache directories: every file under them belongs with the config.
 	Dirs []string
@@ -33,6 +33,9 @@ type referencedConfig struct {
 			Schema string `yaml:"schema"`
 		} `yaml:"dimensions"`
 	} `yaml:"scoring"`
+	Pricing struct {
+		File string `yaml:"file"`
+	} `yaml:"pricing"`
 	Judges map[string]struct {
 		Template string `yaml:"template"`
 		CacheDir string `yaml:"cache_dir"`
@@ -63,6 +66,7 @@ func ReferencesOf(file string, data []byte) (References, error) {
 	for _, d := range c.Scoring.Dimensions {
 		add(d.Schema)
 	}
+	add(c.Pricing.File)
 	for _, j := range c.Judges {
 		if !judge.IsBuiltin(j.Template) {
 			add(j.Template)

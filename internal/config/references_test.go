@@ -1,0 +1,40 @@
+package config
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Every file a config names is read with it from the base commit: a price file the
+// PR edits must not change what a run costs under the base gate.
+func TestReferencesOf(t *testing.T) {
+	data := []byte(`suite: suite.yaml
+rubric_tests: tests.yaml
+results: [runs/latest.jsonl]
+baseline: baselines/tutor.jsonl
+pricing:
+  file: prices.yaml
+scoring:
+  dimensions:
+    - name: shape
+      schema: schemas/answer.json
+judges:
+  acc:
+    template: prompts/acc.txt
+    cache_dir: .judge-cache
+`)
+	got, err := ReferencesOf("evalgate.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := References{
+		Files:    []string{"suite.yaml", "tests.yaml", "schemas/answer.json", "prices.yaml", "prompts/acc.txt"},
+		Dirs:     []string{".judge-cache"},
+		Results:  []string{"runs/latest.jsonl"},
+		Baseline: "baselines/tutor.jsonl",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("references (-want +got):\n%s", diff)
+	}
+}
