@@ -76,6 +76,7 @@ func readInspect(p string, opts *Options, emit func(Record) error) (*Meta, error
 type inspectState struct {
 	file  string
 	model string
+	notes usageNotes
 	dims  dimTracker
 	emit  func(Record) error
 	n     int
@@ -97,7 +98,7 @@ func (s *inspectState) sample(d *docDecoder, where string) error {
 	if err != nil {
 		return err
 	}
-	fields, run, err := inspectConvert(s.file, where, raw, s.model)
+	fields, run, err := inspectConvert(s.file, where, raw, s.model, &s.notes)
 	if err != nil {
 		return err
 	}
@@ -159,6 +160,7 @@ func inspectFinish(p string, opts *Options, h *inspectHeader, meta *Meta, st *in
 		opts.warn("%s: the log's status is %q: read %d sample(s); the results may be incomplete", p, h.Status, st.n)
 	}
 	meta.Dimensions = st.dims.list()
+	st.notes.warn(opts, p, st.model)
 }
 
 func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, error) {
@@ -234,7 +236,11 @@ func zipJSON(p string, zf *zip.File, v any) error {
 }
 
 // inspectConvert maps one EvalSample to an evalgate results record and its run (epoch − 1).
-func inspectConvert(file, where string, s map[string]any, model string) (map[string]any, int, error) {
+//
+// The record's tokens are the evaluated model's (model, the log's eval.model): the
+// sample's model_usage entry for it, else its only entry; the names of other models whose
+// usage is left out (a grader's) go into notes. Its model is that entry's name.
+func inspectConvert(file, where string, s map[string]any, model string, notes *usageNotes) (map[string]any, int, error) {
 	rawID, ok := s["id"]
 	if !ok {
 		return nil, 0, errAt(file, 0, where, "", "sample has no \"id\"")
@@ -252,6 +258,7 @@ func inspectConvert(file, where string, s map[string]any, model string) (map[str
 	bad := func(field string, v any, want string) error {
 		return errAt(file, 0, where, id, "%s", fieldErr(field, v, want))
 	}
+	evalModel := model
 	run := 0
 	if e, ok := s["epoch"]; ok && e != nil {
 		n, ok := e.(float64)
@@ -306,21 +313,11 @@ func inspectConvert(file, where string, s map[string]any, model string) (map[str
 		return nil, 0, errAt(file, 0, where, id, "sample has no \"output\" and no \"error\"")
 	}
 	if mu, ok := s["model_usage"].(map[string]any); ok && len(mu) > 0 {
-		sum := map[string]any{"input_tokens": 0.0, "output_tokens": 0.0}
-		for _, name := range sortedKeys(mu) {
-			u, ok := mu[name].(map[string]any)
-			if !ok {
-				return nil, 0, bad("model_usage."+name, mu[name], "an object")
-			}
-			one := map[string]any{}
-			if err := inspectTokens(u, one); err != nil {
-				return nil, 0, errAt(file, 0, where, id, "model_usage.%s: %v", name, err)
-			}
-			for k, v := range one {
-				sum[k] = sum[k].(float64) + v.(float64)
-			}
+		name, err := inspectModelUsage(mu, evalModel, out, notes)
+		if err != nil {
+			return nil, 0, errAt(file, 0, where, id, "%v", err)
 		}
-		out["input_tokens"], out["output_tokens"] = sum["input_tokens"], sum["output_tokens"]
+		model = name
 	}
 	for src, dst := range map[string]string{"total_time": "latency_e2e_ms", "working_time": "latency_model_ms"} {
 		if v, ok := s[src]; ok && v != nil {
@@ -364,19 +361,120 @@ func inspectConvert(file, where string, s map[string]any, model string) (map[str
 	return out, run, nil
 }
 
+// inspectTokens reads one ModelUsage into out's input_tokens, output_tokens and
+// cached_input_tokens. Inspect records what the provider reports: OpenAI's input_tokens
+// include the cache reads (input_tokens_cache_read is a part of them, total_tokens =
+// input + output), Anthropic's leave the cache reads and writes out (total_tokens =
+// input + cache writes + cache reads + output). evalgate's input_tokens hold every input
+// token, cached_input_tokens the cache reads among them; a cache write is counted as an
+// ordinary input token.
 func inspectTokens(u map[string]any, out map[string]any) error {
-	for _, k := range []string{"input_tokens", "output_tokens"} {
+	n := map[string]float64{}
+	for _, k := range []string{"input_tokens", "output_tokens", "total_tokens", "input_tokens_cache_read", "input_tokens_cache_write"} {
 		v, ok := u[k]
 		if !ok || v == nil {
 			continue
 		}
-		n, ok := v.(float64)
-		if !ok || n < 0 || n != float64(int64(n)) {
+		x, ok := v.(float64)
+		if !ok || x < 0 || x != float64(int64(x)) {
 			return fmt.Errorf("field %q is %v; want a whole number ≥ 0", k, v)
 		}
-		out[k] = n
+		n[k] = x
+	}
+	in, hasIn := u["input_tokens"]
+	if _, ok := u["output_tokens"]; ok && u["output_tokens"] != nil {
+		out["output_tokens"] = n["output_tokens"]
+	}
+	if !hasIn || in == nil {
+		return nil
+	}
+	read, write := n["input_tokens_cache_read"], n["input_tokens_cache_write"]
+	input := n["input_tokens"]
+	apart := read+write > 0 && n["total_tokens"] == input+n["output_tokens"]+read+write
+	if read > input && n["total_tokens"] == 0 {
+		apart = true // no total to tell by: cache reads above the input cannot be a part of it
+	}
+	if apart {
+		input += read + write
+	}
+	if read > input {
+		return fmt.Errorf("field \"input_tokens_cache_read\" is %v, more than the %v input tokens", read, input)
+	}
+	out["input_tokens"] = input
+	if read > 0 {
+		out["cached_input_tokens"] = read
 	}
 	return nil
+}
+
+// usageNotes collect what a log's model_usage left out or summed, for one warning each.
+type usageNotes struct {
+	leftOut map[string]bool // models other than the evaluated one (a grader's)
+	summed  map[string]bool // models summed where the evaluated one had no entry
+}
+
+func (n *usageNotes) add(set *map[string]bool, name string) {
+	if *set == nil {
+		*set = map[string]bool{}
+	}
+	(*set)[name] = true
+}
+
+// warn reports what the notes collected.
+func (n *usageNotes) warn(opts *Options, file, model string) {
+	if len(n.leftOut) > 0 {
+		opts.warn("%s: the tokens (and cost) of %s in model_usage are left out; the results count the evaluated model %s", file, strings.Join(sortedKeys(n.leftOut), ", "), model)
+	}
+	if len(n.summed) > 0 && model == "" {
+		opts.warn("%s: the log names no evaluated model; each sample's tokens are summed over the models in its model_usage (%s)", file, strings.Join(sortedKeys(n.summed), ", "))
+	} else if len(n.summed) > 0 {
+		opts.warn("%s: some samples' model_usage has no entry for the evaluated model %q; their tokens are summed over %s", file, model, strings.Join(sortedKeys(n.summed), ", "))
+	}
+}
+
+// inspectModelUsage sets out's tokens from a sample's model_usage: the entry of the
+// evaluated model, else the only entry, else the sum of all; it returns the model the
+// tokens are priced at.
+func inspectModelUsage(mu map[string]any, model string, out map[string]any, notes *usageNotes) (string, error) {
+	names := []string{model}
+	if _, ok := mu[model]; !ok {
+		names = sortedKeys(mu)
+	}
+	sum := map[string]float64{}
+	for _, name := range names {
+		u, ok := mu[name].(map[string]any)
+		if !ok {
+			return "", fmt.Errorf("%s", fieldErr("model_usage."+name, mu[name], "an object"))
+		}
+		one := map[string]any{}
+		if err := inspectTokens(u, one); err != nil {
+			return "", fmt.Errorf("model_usage.%s: %v", name, err)
+		}
+		for k, v := range one {
+			sum[k] += v.(float64)
+		}
+	}
+	for _, k := range []string{"input_tokens", "output_tokens", "cached_input_tokens"} {
+		delete(out, k) // the sample's whole usage replaces its last call's
+		if v, ok := sum[k]; ok {
+			out[k] = v
+		}
+	}
+	switch {
+	case len(names) == 1 && names[0] == model:
+		for k := range mu {
+			if k != model {
+				notes.add(&notes.leftOut, k)
+			}
+		}
+	case len(names) == 1:
+		return names[0], nil
+	default:
+		for _, k := range names {
+			notes.add(&notes.summed, k)
+		}
+	}
+	return model, nil
 }
 
 // inspectCompletion is output.completion, or the text of the first choice's message.

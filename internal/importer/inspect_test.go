@@ -43,14 +43,15 @@ func TestInspectEpochsBecomeRuns(t *testing.T) {
 			if q1.Output != "Eavesdropping and tampering." || *q1.LatencyE2EMs != 1250 || *q1.InputTokens != 20 || *q1.OutputTokens != 8 {
 				t.Errorf("q1: output %q latency %v tokens %v/%v", q1.Output, *q1.LatencyE2EMs, *q1.InputTokens, *q1.OutputTokens)
 			}
-			// P = 0.5 in epoch 1, I = 0 in epoch 2; usage summed over the two models
-			// (30 + 100 in, 10 + 5 out); the output's content is a list of parts.
+			// P = 0.5 in epoch 1, I = 0 in epoch 2; the tokens are the evaluated model's
+			// (gpt-4o-mini: 30 in, 10 out), the grader gpt-4o's 100/5 are left out with a
+			// warning; the output's content is a list of parts.
 			q2a, _ := runs[0].Result("q2")
 			q2b, _ := runs[1].Result("q2")
 			if q2a.Scores["model_graded_fact"] != 0.5 || q2b.Scores["model_graded_fact"] != 0.0 {
 				t.Errorf("q2 grades %v, %v; want 0.5 (P), 0 (I)", q2a.Scores["model_graded_fact"], q2b.Scores["model_graded_fact"])
 			}
-			if *q2a.InputTokens != 130 || *q2a.OutputTokens != 15 || q2a.Output != "Use a slow hash such as bcrypt." {
+			if *q2a.InputTokens != 30 || *q2a.OutputTokens != 10 || q2a.Model != "openai/gpt-4o-mini" || q2a.Output != "Use a slow hash such as bcrypt." {
 				t.Errorf("q2: tokens %v/%v output %q", *q2a.InputTokens, *q2a.OutputTokens, q2a.Output)
 			}
 			if got := q2a.Fields["prompt"]; got != "system: You are a security tutor.\n\nuser: Name one way to store passwords." {
@@ -77,12 +78,12 @@ func TestInspectLogWithoutHeader(t *testing.T) {
 	if len(recs) != 3 || !meta.Incomplete || meta.Metadata["model_id"] != "openai/gpt-4o-mini" {
 		t.Errorf("%d records, meta %+v", len(recs), meta)
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0], "incomplete") {
+	if len(warns) != 2 || !strings.Contains(warns[0], "incomplete") || !strings.Contains(warns[1], "openai/gpt-4o in model_usage are left out") {
 		t.Errorf("warnings %q", warns)
 	}
 	// Not even the start journal: the samples alone.
 	recs, meta, warns = readAll(t, inspectFile("bare.eval"), importer.Options{})
-	if len(recs) != 2 || !meta.Incomplete || len(warns) != 1 || !strings.Contains(warns[0], "no header") {
+	if len(recs) != 2 || !meta.Incomplete || len(warns) != 2 || !strings.Contains(warns[0], "no header") || !strings.Contains(warns[1], "summed over the models in its model_usage (openai/gpt-4o, openai/gpt-4o-mini)") {
 		t.Errorf("%d records, meta %+v, warnings %q", len(recs), meta, warns)
 	}
 }

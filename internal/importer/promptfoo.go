@@ -460,6 +460,12 @@ func pfConvert(path string, line int, where, id string, rec map[string]any, unma
 	return out, nil
 }
 
+// pfTokens reads promptfoo's tokenUsage: prompt and completion are the provider's
+// input and output tokens (the prompt counts every input token, cache reads and writes
+// included), completionDetails.cacheReadInputTokens (0.123.1 records it, 0.100.6 not)
+// the provider's prompt-cache reads among them. tokenUsage.cached is something else: the
+// tokens of a response promptfoo served from its own cache, which cost nothing, so it is
+// not read.
 func pfTokens(u map[string]any, out map[string]any) error {
 	for src, dst := range map[string]string{"prompt": "input_tokens", "completion": "output_tokens"} {
 		v, ok := u[src]
@@ -471,6 +477,22 @@ func pfTokens(u map[string]any, out map[string]any) error {
 			return fmt.Errorf("field %q is %v; want a whole number ≥ 0", src, v)
 		}
 		out[dst] = n
+	}
+	d, _ := u["completionDetails"].(map[string]any)
+	v, ok := d["cacheReadInputTokens"]
+	if !ok || v == nil {
+		return nil
+	}
+	n, ok := v.(float64)
+	if !ok || n < 0 || n != float64(int64(n)) {
+		return fmt.Errorf("field \"completionDetails.cacheReadInputTokens\" is %v; want a whole number ≥ 0", v)
+	}
+	in, hasIn := out["input_tokens"].(float64)
+	if !hasIn || n > in {
+		return fmt.Errorf("field \"completionDetails.cacheReadInputTokens\" is %v, more than the %v prompt tokens; the cache reads are a part of them", n, out["input_tokens"])
+	}
+	if n > 0 {
+		out["cached_input_tokens"] = n
 	}
 	return nil
 }

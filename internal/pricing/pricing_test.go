@@ -44,6 +44,9 @@ func TestLookup(t *testing.T) {
 		{"claude-sonnet-4-5-20250929", "claude-sonnet-4-5"},
 		{"claude-3-5-haiku@20241022", "claude-3-5-haiku"},
 		{"models/gemini-2.5-flash", "gemini-2.5-flash"},
+		{"openai:gpt-4o-mini", "gpt-4o-mini"}, // promptfoo's provider ids
+		{"anthropic:messages:claude-3-5-haiku-20241022", "claude-3-5-haiku"},
+		{"bedrock:anthropic.claude-3-haiku-20240307-v1:0", ""}, // never guessed
 		{"no-such-model", ""},
 		{"gpt-4o-audio-preview", ""}, // never priced as gpt-4o: only a date suffix is dropped
 		{"", ""},

@@ -159,7 +159,8 @@ func (t *Table) With(from string, models map[string]Price) *Table {
 var dateSuffix = regexp.MustCompile(`(-\d{4}-\d{2}-\d{2}|-\d{8}|@\d{8}|@\d{4}-\d{2}-\d{2})$`)
 
 // Lookup finds a model's price: by its exact id (case-insensitive), else without a
-// provider prefix ("openai/gpt-4o", "models/gemini-2.5-pro"), else without a date
+// provider prefix ("openai/gpt-4o", "models/gemini-2.5-pro", promptfoo's
+// "openai:chat:gpt-4o"), else without a date
 // suffix (a dated snapshot is priced as its family's id, which the providers price
 // the same). It returns the id that matched.
 func (t *Table) Lookup(model string) (Price, string, bool) {
@@ -168,7 +169,7 @@ func (t *Table) Lookup(model string) (Price, string, bool) {
 		return Price{}, "", false
 	}
 	try := []string{id}
-	if i := strings.LastIndexByte(id, '/'); i >= 0 {
+	if i := strings.LastIndexAny(id, "/:"); i >= 0 {
 		id = id[i+1:]
 		try = append(try, id)
 	}
