@@ -138,31 +138,23 @@ type MismatchError struct{ Msg string }
 
 func (e *MismatchError) Error() string { return e.Msg }
 
-// Compare sets the candidate against a baseline held in memory.
-func Compare(ctx context.Context, cand *rubric.Scored, b *Baseline, file string) (*Comparison, error) {
-	cs := scoredSide(cand)
-	bs := newBaseSide(cs.n, cs.dims)
-	for k := range b.Items {
-		it := &b.Items[k]
-		if i, hash, ok := cs.find(it.ID); ok {
-			bs.put(i, it, hash, k+1)
-		} else {
-			bs.removed = append(bs.removed, it.ID)
-		}
-	}
-	return compareScored(ctx, cand, b, file, bs, cs, CompareOptions{})
-}
-
-// CompareFile sets the candidate against the baseline file at path, read as a stream:
-// it keeps the baseline's header and a few numbers per item, never its items whole nor
-// its recorded outputs, which it reads only to re-score them after a scoring change.
-// It returns the baseline's header too (its metrics and versions).
+// CompareFile sets the candidate against the baseline file at path: Compare over the
+// file read as a stream.
 func CompareFile(ctx context.Context, cand *rubric.Scored, path string, opts CompareOptions) (*Comparison, *Baseline, error) {
 	r, err := Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.Close()
+	return Compare(ctx, cand, r, opts)
+}
+
+// Compare sets the candidate against the baseline r reads, item by item: it keeps the
+// baseline's header and a few numbers per item, never its items whole nor its recorded
+// outputs, which it reads only to re-score them after a scoring change. It refuses a
+// baseline that holds an item twice. It returns the baseline's header too (its metrics
+// and versions). r must not have been read yet.
+func Compare(ctx context.Context, cand *rubric.Scored, r *Reader, opts CompareOptions) (*Comparison, *Baseline, error) {
 	r.skipRepeats = true // refused below, from the columns, without a map of every id
 	b := r.Header()
 	cs := scoredSide(cand)
@@ -191,19 +183,11 @@ func CompareFile(ctx context.Context, cand *rubric.Scored, path string, opts Com
 			return nil, nil, r.repeatError(it.ID, first)
 		}
 	}
-	if b.FormatV1 {
-		if b.Outputs, err = r.Outputs(); err != nil { // a version 1 file is in memory already
-			return nil, nil, err
-		}
-	} else {
-		opts.stream = path // a scoring change re-scores the recorded outputs as a stream
-	}
-	c, err := compareScored(ctx, cand, b, path, bs, cs, opts)
-	b.Outputs = nil
+	c, err := compareScored(ctx, cand, b, r.path, bs, cs, r.recorded(), opts)
 	return c, b, err
 }
 
-// CompareOptions are what CompareFile needs besides the candidate.
+// CompareOptions are what Compare needs besides the candidate and the baseline.
 type CompareOptions struct {
 	// RescoreSuite, when set, gives the suite with its items' fields, to re-score the
 	// baseline's recorded outputs against after a scoring change: a streamed check
@@ -211,21 +195,17 @@ type CompareOptions struct {
 	RescoreSuite func() (*eval.Suite, error)
 	// MaxMemory bounds the live heap while re-scoring (rubric.ScoreOptions.MaxMemory).
 	MaxMemory int64
-
-	// stream is the baseline file whose recorded outputs a re-scoring reads as a stream
-	// ("": Baseline.Outputs, in memory).
-	stream string
 }
 
 // compareScored is Compare once the baseline's items are in bs: it re-scores the
-// recorded outputs when the scoring changed, then measures.
-func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, cs candSide, opts CompareOptions) (*Comparison, error) {
+// recorded outputs (rec) when the scoring changed, then measures.
+func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, cs candSide, rec recorded, opts CompareOptions) (*Comparison, error) {
 	sys := cand.System
 	var notes []string
 	rescored, unbumped := false, ""
 	switch {
 	case b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version:
-		runs, err := rescoreInto(ctx, cand, b, file, bs, opts)
+		runs, err := rescoreInto(ctx, cand, b, file, bs, rec, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -238,11 +218,11 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 			notes = append(notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
 				b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), runs, sys.Version))
 		}
-	case b.FormatV1 && len(b.Outputs) > 0:
-		if _, err := rescoreInto(ctx, cand, b, file, bs, opts); err != nil {
+	case b.FormatV1 && rec.runs > 0:
+		if _, err := rescoreInto(ctx, cand, b, file, bs, rec, opts); err != nil {
 			return nil, err
 		}
-		notes = append(notes, fmt.Sprintf("baseline %s is format version 1: its %d recorded run(s) were re-scored for per-item spread; refresh it with `evalgate baseline --out %s` to save the work", file, len(b.Outputs), file))
+		notes = append(notes, fmt.Sprintf("baseline %s is format version 1: its %d recorded run(s) were re-scored for per-item spread; refresh it with `evalgate baseline --out %s` to save the work", file, rec.runs, file))
 	case b.FormatV1:
 		notes = append(notes, fmt.Sprintf("baseline %s is format version 1 without recorded outputs: per-item spread is read from pass rates only; refresh it with `evalgate baseline --results RUN.jsonl --out %s`", file, file))
 	}
@@ -266,7 +246,7 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 
 // rescoreInto re-scores the baseline's recorded outputs and puts the figures in bs; it
 // returns how many recorded runs it read.
-func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, opts CompareOptions) (int, error) {
+func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, rec recorded, opts CompareOptions) (int, error) {
 	suite := cand.Suite
 	if opts.RescoreSuite != nil {
 		var err error
@@ -274,19 +254,7 @@ func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file str
 			return 0, err
 		}
 	}
-	if opts.stream != "" {
-		return rescoreStream(ctx, cand, suite, b, opts.stream, file, bs, opts.MaxMemory)
-	}
-	items, err := rescore(ctx, cand.System, suite, b, file)
-	if err != nil {
-		return 0, err
-	}
-	for id, it := range items {
-		if x, ok := cand.Suite.Item(id); ok {
-			bs.override(x.Index, &it)
-		}
-	}
-	return len(b.Outputs), nil
+	return rescore(ctx, cand, suite, b, rec, file, bs, opts.MaxMemory)
 }
 
 // Candidate is one item of the side compared with the baseline.
@@ -667,43 +635,6 @@ func noOutputsError(file string, b *Baseline, sys *rubric.System) error {
 	return &MismatchError{Msg: fmt.Sprintf(
 		"baseline %s was scored under %s (rubric sha256 %.12s) and this config is %s (rubric sha256 %.12s); the baseline carries no recorded outputs to re-score: refresh it with `evalgate baseline --results ... --out %s`",
 		file, b.ScoringSystem, b.RubricHash, sys.Version, sys.Hash(), file)}
-}
-
-// rescore scores the baseline's recorded outputs under the candidate's scoring system.
-func rescore(ctx context.Context, sys *rubric.System, suite *eval.Suite, b *Baseline, file string) (map[string]Item, error) {
-	if len(b.Outputs) == 0 {
-		return nil, noOutputsError(file, b, sys)
-	}
-	var runs []*eval.Run
-	for i, recs := range b.Outputs {
-		var keep []map[string]any
-		for _, r := range recs {
-			if id, _ := r["id"].(string); id != "" {
-				if _, ok := suite.Item(id); ok {
-					keep = append(keep, r)
-				}
-			}
-		}
-		run, err := eval.RunFromRecords(fmt.Sprintf("%s (recorded run %d)", file, i+1), keep)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, run)
-	}
-	sc, err := rubric.Score(ctx, sys, suite, runs)
-	if err != nil {
-		return nil, &MismatchError{Msg: fmt.Sprintf("re-scoring baseline %s under %s failed: %v; refresh it with `evalgate baseline`", file, sys.Version, err)}
-	}
-	out := map[string]Item{}
-	var scratch itemScratch
-	for i, is := range sc.Items {
-		if is.Missing == is.Runs {
-			continue // item added since the baseline: no recorded output
-		}
-		it := itemOf(sc, i, &scratch)
-		out[it.ID] = it
-	}
-	return out, nil
 }
 
 // dimensionCI is the 95% interval of a dimension's mean paired difference.

@@ -93,7 +93,7 @@ func TestCompareDeltaByHand(t *testing.T) {
 	cfg, suite := setup(t, "scoringSystem/1.0.0")
 	base := baseline.FromScored(score(t, cfg, suite, runOf(t, "base", map[string]float64{"a": 1, "b": 1, "c": 1, "d": 0.8, "e": 0.95}, ids...)), baseline.Options{Now: time.Unix(0, 0)})
 	cand := score(t, cfg, suite, runOf(t, "cand", map[string]float64{"a": 1, "b": 0.4, "c": 1, "d": 0.8, "e": 0.95}, ids...))
-	c, err := baseline.Compare(context.Background(), cand, base, "b.json")
+	c, err := compareMem(cand, base, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestCompareDeltaByHand(t *testing.T) {
 		t.Errorf("CI %+v; want within [−0.6, 0] around −0.12", c.CI)
 	}
 	// Rerunning gives the identical interval (fixed PCG seed).
-	c2, _ := baseline.Compare(context.Background(), cand, base, "b.json")
+	c2, _ := compareMem(cand, base, "b.json")
 	if diff := cmp.Diff(c.CI, c2.CI); diff != "" {
 		t.Errorf("bootstrap not reproducible: %s", diff)
 	}
@@ -138,7 +138,7 @@ func TestDropOfExactlyMaxDropIsNotBlocked(t *testing.T) {
 	}
 	base := baseline.FromScored(score(t, cfg, suite, runOf(t, "base", all(0.95), ids...)), baseline.Options{})
 	cand := score(t, cfg, suite, runOf(t, "cand", all(0.93), ids...))
-	c, err := baseline.Compare(context.Background(), cand, base, "b.json")
+	c, err := compareMem(cand, base, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,17 +147,17 @@ func TestDropOfExactlyMaxDropIsNotBlocked(t *testing.T) {
 	}
 	// 0.95 → 0.929 is a drop of 2.1 points: blocked.
 	cand = score(t, cfg, suite, runOf(t, "cand", all(0.929), ids...))
-	c, _ = baseline.Compare(context.Background(), cand, base, "b.json")
+	c, _ = compareMem(cand, base, "b.json")
 	if !blocks(t, c, gate.Absolute) {
 		t.Errorf("0.95 → 0.929 not blocked")
 	}
 	// Relative mode: −0.021 / 0.95 = −2.21 % > 2 %: blocked; 0.95 → 0.932 is −1.89 %: not.
-	c, _ = baseline.Compare(context.Background(), cand, base, "b.json")
+	c, _ = compareMem(cand, base, "b.json")
 	if !blocks(t, c, gate.Relative) {
 		t.Errorf("relative −2.21 %% not blocked")
 	}
 	cand = score(t, cfg, suite, runOf(t, "cand", all(0.932), ids...))
-	c, _ = baseline.Compare(context.Background(), cand, base, "b.json")
+	c, _ = compareMem(cand, base, "b.json")
 	if blocks(t, c, gate.Relative) {
 		t.Errorf("relative −1.89 %% blocked")
 	}
@@ -169,7 +169,7 @@ func TestScoringChangeWithoutOutputsIsRefused(t *testing.T) {
 	base.Outputs = nil // an old baseline that kept no outputs
 	cfg2, _ := setup(t, "scoringSystem/1.1.0")
 	cand := score(t, cfg2, suite, runOf(t, "cand", map[string]float64{"a": 1, "b": 1, "c": 1, "d": 1, "e": 1}, ids...))
-	_, err := baseline.Compare(context.Background(), cand, base, "baselines/x.json")
+	_, err := compareMem(cand, base, "baselines/x.json")
 	var me *baseline.MismatchError
 	if !errors.As(err, &me) {
 		t.Fatalf("err = %v; want a MismatchError", err)
@@ -218,7 +218,7 @@ func TestScoringChangeRescoresRecordedOutputs(t *testing.T) {
 	v2 := mk("scoringSystem/2.0.0", "q2")
 	candRun, _ := eval.ParseRun("cand.jsonl", []byte(records))
 	cand := score(t, v2, suite, candRun)
-	c, err := baseline.Compare(context.Background(), cand, loaded, path)
+	c, err := compareMem(cand, loaded, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestSuiteChangesComparedItemByItem(t *testing.T) {
 		t.Fatal(err)
 	}
 	cand := score(t, cfg, s2, runOf(t, "cand", map[string]float64{"a": 1, "b": 0.5, "c": 0, "d": 1, "f": 0}, "a", "b", "c", "d", "f"))
-	c, err := baseline.Compare(context.Background(), cand, base, "b.json")
+	c, err := compareMem(cand, base, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestUnstableItemsNeverNewlyFailing(t *testing.T) {
 	// a passes in 2 of 3 baseline runs: pass rate 2/3 is strictly between 0 and 1.
 	base := baseline.FromScored(score(t, cfg, suite, runOf(t, "r1", full, ids...), runOf(t, "r2", flaky, ids...), runOf(t, "r3", full, ids...)), baseline.Options{})
 	cand := score(t, cfg, suite, runOf(t, "cand", flaky, ids...))
-	c, err := baseline.Compare(context.Background(), cand, base, "b.json")
+	c, err := compareMem(cand, base, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestLargeOutputsKeptBesideCompressed(t *testing.T) {
 	// stream, to the comparison of the baseline loaded whole.
 	cfg2, _ := setup(t, "scoringSystem/1.1.0")
 	cand := score(t, cfg2, suite, run)
-	want, err := baseline.Compare(context.Background(), cand, loaded, path)
+	want, err := compareMem(cand, loaded, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,4 +352,10 @@ func TestLargeOutputsKeptBesideCompressed(t *testing.T) {
 	if !got.Rescored || cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})) != "" {
 		t.Errorf("re-scored from the file beside differs (-whole +stream):\n%s", cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})))
 	}
+}
+
+// compareMem is baseline.Compare over b held in memory under the name file.
+func compareMem(cand *rubric.Scored, b *baseline.Baseline, file string) (*baseline.Comparison, error) {
+	c, _, err := baseline.Compare(context.Background(), cand, baseline.NewMemReader(b, file), baseline.CompareOptions{})
+	return c, err
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // TestCompareFileEqualsCompare: streaming the baseline file gives the comparison of the
-// baseline loaded whole, through suite changes (changed, added, removed items), several
+// same baseline loaded whole and served from memory, through suite changes (changed, added, removed items), several
 // runs, more than MaxBiggestDrops drops with ties, and a scoring change that re-scores
 // the recorded outputs.
 func TestCompareFileEqualsCompare(t *testing.T) {
@@ -64,7 +64,7 @@ func TestCompareFileEqualsCompare(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := baseline.Compare(context.Background(), cand, loaded, path)
+		want, err := compareMem(cand, loaded, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestCompareFileEqualsCompare(t *testing.T) {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})); diff != "" {
-			t.Errorf("%s: CompareFile differs from Compare (-Load +file):\n%s", version, diff)
+			t.Errorf("%s: CompareFile differs from Compare over memory (-Load +file):\n%s", version, diff)
 		}
 		if head.Mean != base.Mean || head.Outputs != nil || head.Items != nil {
 			t.Errorf("%s: header mean %v, %d outputs, %d items; want %v and neither outputs nor items", version, head.Mean, len(head.Outputs), len(head.Items), base.Mean)
@@ -147,7 +147,7 @@ func TestNewlyFailingListIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := baseline.FromScored(score(t, cfg, suite, runOf(t, "base", base, all...)), baseline.Options{})
-	c, err := baseline.Compare(context.Background(), score(t, cfg, suite, runOf(t, "cand", cand, all...)), b, "b.json")
+	c, err := compareMem(score(t, cfg, suite, runOf(t, "cand", cand, all...)), b, "b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestCompareFileWithoutOutputsRefusesRescoring(t *testing.T) {
 	}
 	cfg2, _ := setup(t, "scoringSystem/1.1.0")
 	cand := score(t, cfg2, suite, runOf(t, "c", all, ids...))
-	_, want := baseline.Compare(context.Background(), cand, b, path)
+	_, want := compareMem(cand, b, path)
 	_, _, got := baseline.CompareFile(context.Background(), cand, path, baseline.CompareOptions{})
 	var me *baseline.MismatchError
 	if !errors.As(got, &me) || want == nil || got.Error() != want.Error() {

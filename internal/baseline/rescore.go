@@ -8,45 +8,73 @@ import (
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
-// rescoreStream re-scores the recorded outputs of the baseline file at path under the
-// candidate's scoring system as a stream — one pass over the outputs per recorded run,
-// compact scores only, never the outputs held — and puts each item's figures in bs. It
-// returns how many recorded runs it read (as Baseline.Outputs would count them).
-func rescoreStream(ctx context.Context, cand *rubric.Scored, suite *eval.Suite, b *Baseline, path, file string, bs *baseSide, maxMemory int64) (int, error) {
-	sys := cand.System
-	runs := 0 // highest recorded run index seen, plus one
-	srcs := make([]rubric.RunSource, max(len(b.Runs), 1))
-	for i := range srcs {
-		name := fmt.Sprintf("%s (recorded run %d)", file, i+1)
-		srcs[i] = rubric.RunSource{File: name, Each: func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
-			r, err := Open(path)
+// recorded is how a re-scoring reads a baseline's recorded outputs, once per recorded
+// run: each calls fn with every output in turn, never holding them unless the baseline
+// is held whole already (a version 1 file, or one given in memory), whose runs are
+// known up front (0 otherwise: counted while reading).
+type recorded struct {
+	runs int
+	held bool
+	each func(fn func(run int, rec map[string]any) error) error
+}
+
+// recorded is the re-scoring's source of r's recorded outputs: the outputs held with a
+// baseline read whole, or the file reopened and read past its items on each pass.
+func (r *Reader) recorded() recorded {
+	if r.v1 != nil {
+		return recorded{runs: len(r.outs), held: true, each: r.EachOutput}
+	}
+	path := r.path
+	return recorded{each: func(fn func(run int, rec map[string]any) error) error {
+		r, err := Open(path)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		r.skipRepeats = true // the comparison refused repeats already
+		for {
+			_, ok, err := r.Next()
 			if err != nil {
 				return err
 			}
-			defer r.Close()
-			r.skipRepeats = true // the comparison refused repeats already
-			for {
-				_, ok, err := r.Next()
-				if err != nil {
-					return err
-				}
-				if !ok {
-					break
-				}
+			if !ok {
+				break
 			}
+		}
+		return r.EachOutput(fn)
+	}}
+}
+
+// rescore re-scores the baseline's recorded outputs under the candidate's scoring
+// system as a stream — one pass over the outputs per recorded run, compact scores only
+// — and puts each item's figures in bs. It returns how many recorded runs it read.
+func rescore(ctx context.Context, cand *rubric.Scored, suite *eval.Suite, b *Baseline, rec recorded, file string, bs *baseSide, maxMemory int64) (int, error) {
+	sys := cand.System
+	if rec.held && rec.runs == 0 {
+		return 0, noOutputsError(file, b, sys)
+	}
+	runs := rec.runs // highest recorded run index seen, plus one, when not known
+	nsrc := max(len(b.Runs), 1)
+	if rec.held {
+		nsrc = rec.runs
+	}
+	srcs := make([]rubric.RunSource, nsrc)
+	for i := range srcs {
+		name := fmt.Sprintf("%s (recorded run %d)", file, i+1)
+		srcs[i] = rubric.RunSource{File: name, Each: func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
 			n := 0
-			return r.EachOutput(func(run int, rec map[string]any) error {
+			return rec.each(func(run int, out map[string]any) error {
 				runs = max(runs, run+1)
 				if run != i {
 					return nil
 				}
-				if id, _ := rec["id"].(string); id == "" {
+				if id, _ := out["id"].(string); id == "" {
 					return nil
 				} else if _, ok := suite.Item(id); !ok {
 					return nil
 				}
 				n++
-				res, err := eval.NewResult(name, n, rec)
+				res, err := eval.NewResult(name, n, out)
 				if err != nil {
 					return err
 				}

@@ -74,7 +74,7 @@ type Reader struct {
 	outs   [][]map[string]any
 	done   bool
 	seen   map[string]int // item id → line (version 1: position), to refuse repeats
-	// skipRepeats leaves refusing repeated ids to the caller (CompareFile keeps no map
+	// skipRepeats leaves refusing repeated ids to the caller (Compare keeps no map
 	// of every id); line is where the last item read is (version 1: its position).
 	skipRepeats bool
 	line        int
