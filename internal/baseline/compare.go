@@ -75,6 +75,8 @@ type Comparison struct {
 	// for gates on a metric's change (max_increase). A baseline older than a metric
 	// lacks it.
 	BaselineMetrics map[string]float64 `json:"-"`
+	// baseScores holds every compared item's baseline score (BaseScore).
+	baseScores *baseScores
 }
 
 // EvidenceTop is how many of the strongest items a comparison keeps as evidence.
@@ -406,8 +408,12 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	tags := map[string]*tagAcc{}
 	var drops topDrops
 	failing, passing, unstable := changeList{limit: MaxItemChanges}, changeList{limit: MaxItemChanges}, changeList{limit: MaxItemChanges}
+	c.baseScores = newBaseScores(cs)
 	err := cs.each(func(i int, ci *Candidate) error {
 		f := bs.flags[i]
+		if f&sidePresent != 0 {
+			c.baseScores.score[i] = bs.score[i] // read before a later item's move overwrites it
+		}
 		switch {
 		case f&sidePresent == 0:
 			c.Added = append(c.Added, ci.ID)

@@ -12,14 +12,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
-	"github.com/evalgate/evalgate/internal/stats"
 )
 
 // The test rubric has one `recorded` dimension on the unit scale, so each item's score
@@ -349,9 +347,10 @@ func TestLargeOutputsKeptBesideCompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Rescored || cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})) != "" {
-		t.Errorf("re-scored from the file beside differs (-whole +stream):\n%s", cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})))
+	if !got.Rescored || cmp.Diff(want, got, ignoreUnexported) != "" {
+		t.Errorf("re-scored from the file beside differs (-whole +stream):\n%s", cmp.Diff(want, got, ignoreUnexported))
 	}
+	sameBaseScores(t, cand, want, got)
 }
 
 // compareMem is baseline.Compare over b held in memory under the name file.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
 )
 
@@ -72,9 +73,10 @@ func TestCompareFileEqualsCompare(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(stats.Prior{})); diff != "" {
+		if diff := cmp.Diff(want, got, ignoreUnexported); diff != "" {
 			t.Errorf("%s: CompareFile differs from Compare over memory (-Load +file):\n%s", version, diff)
 		}
+		sameBaseScores(t, cand, want, got)
 		if head.Mean != base.Mean || head.Outputs != nil || head.Items != nil {
 			t.Errorf("%s: header mean %v, %d outputs, %d items; want %v and neither outputs nor items", version, head.Mean, len(head.Outputs), len(head.Items), base.Mean)
 		}
@@ -181,5 +183,23 @@ func TestCompareFileWithoutOutputsRefusesRescoring(t *testing.T) {
 	var me *baseline.MismatchError
 	if !errors.As(got, &me) || want == nil || got.Error() != want.Error() {
 		t.Errorf("CompareFile: %v\nwant the MismatchError %v", got, want)
+	}
+}
+
+// ignoreUnexported compares comparisons by their exported fields; sameBaseScores
+// compares the per-item baseline scores they keep unexported.
+var ignoreUnexported = cmpopts.IgnoreUnexported(stats.Prior{}, baseline.Comparison{})
+
+// sameBaseScores checks that two comparisons of cand give each item the same baseline
+// score.
+func sameBaseScores(t *testing.T, cand *rubric.Scored, want, got *baseline.Comparison) {
+	t.Helper()
+	for i := range cand.NumItems() {
+		id := cand.Suite.ID(i)
+		w, wok := want.BaseScore(id)
+		g, gok := got.BaseScore(id)
+		if w != g || wok != gok {
+			t.Errorf("%s: baseline score %v (%v) from one, %v (%v) from the other", id, w, wok, g, gok)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,5 +50,27 @@ func TestRenderHistoryTable(t *testing.T) {
 	b.Reset()
 	if err := RenderHistory(&b, nil, FormatJSON); err != nil || strings.TrimSpace(b.String()) != "[]" {
 		t.Errorf("empty JSON history = %q, %v; want []", b.String(), err)
+	}
+}
+
+// The HTML report's history chart labels each point with its release and its date, the
+// pull request's with "this PR" and the report's date; the labels differ point by point.
+func TestHistorySVGLabelsReleasesAndDates(t *testing.T) {
+	a, b := hrec("refs/tags/v1.3.0", "scoringSystem/1.0.0", 0.9, false), hrec("", "scoringSystem/1.0.0", 0.95, false)
+	b.Date, b.Commit = "2026-02-10T08:00:00Z", "0123456789ab"
+	svg := historySVG([]history.Record{a, b}, 0.875, "2026-03-01")
+	for _, want := range []string{">v1.3.0<", ">2026-01-02<", ">0123456<", ">2026-02-10<", ">this PR<", ">2026-03-01<", ">0.900<", ">0.950<", ">0.875<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("history chart lacks the label %s:\n%s", want, svg)
+		}
+	}
+	// With 40 releases and the PR (41 points) every ⌈41/8⌉ = 6th point is labelled:
+	// 0, 6, …, 36 and the last (40), 8 labels, not 41 on top of each other.
+	var recs []history.Record
+	for i := 0; i < 40; i++ {
+		recs = append(recs, hrec(fmt.Sprintf("refs/tags/v1.%d", i), "scoringSystem/1.0.0", 0.9, false))
+	}
+	if n := strings.Count(historySVG(recs, 0.9, "2026-03-01"), `class="val"`); n != 8 {
+		t.Errorf("%d of 41 points labelled; want 8", n)
 	}
 }

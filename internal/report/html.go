@@ -66,7 +66,20 @@ type htmlData struct {
 	CSS        template.CSS
 	JS         template.JS
 	Data       template.JS
+	Legend     []legendEntry
+	// NoScript is the failing items, shown when the page's script does not run.
+	NoScript []noScriptItem
 }
+
+type legendEntry struct {
+	Name, Weight string
+	Color        template.CSS
+}
+
+type noScriptItem struct{ ID, Score, Why, Prompt, Expected, Got string }
+
+// noScriptShown bounds the failing items the page lists for a reader without script.
+const noScriptShown = 100
 
 type historyRow struct {
 	Release, Date, Commit, Score, Scoring string
@@ -90,7 +103,33 @@ type htmlItems struct {
 	Got      []string    `json:"got"`
 	Why      []string    `json:"why"`
 	Flag     []int       `json:"flag"` // 1 newly failing, 2 newly passing, 0 otherwise
-	Base     []*float64  `json:"base"` // baseline score, where the comparison names it
+	Base     []*float64  `json:"base"` // baseline score, where the baseline has the item
+	// Notes are each dimension's reason for its value, in Dims order; null when the
+	// item has none.
+	Notes  [][]string `json:"notes"`
+	Colors []string   `json:"colors"` // each dimension's colour, in Dims order
+	// Cut says which texts were cut at Limit characters: 1 the prompt, 2 the expected
+	// answer, 4 the output.
+	Cut   []int `json:"cut"`
+	Limit int   `json:"limit"`
+}
+
+// dimColors are the dimensions' colours in the bars, the legend and the row details;
+// the ones after the tenth repeat.
+var dimColors = []string{"#0969da", "#1a7f37", "#bf8700", "#8250df", "#cf222e", "#1b7c83", "#bc4c00", "#6e7781", "#4b6ff0", "#e16f24"}
+
+func dimColor(d int) string { return dimColors[d%len(dimColors)] }
+
+// dimNotes is an item's per-dimension reasons in dims order, nil when it has none.
+func dimNotes(it Item, dims []string) []string {
+	if len(it.Notes) == 0 {
+		return nil
+	}
+	out := make([]string, len(dims))
+	for i, d := range dims {
+		out[i] = Truncate(it.Notes[d], htmlTextLimit)
+	}
+	return out
 }
 
 // WriteHTML writes the report as one self-contained HTML file: the verdict, findings,
@@ -113,12 +152,21 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		d.Gates = append(d.Gates, []string{g.name, g.kind, g.threshold, g.actual, g.status})
 	}
 	d.CostRuns = r.costRuns()
+	for i, name := range items.Dims {
+		d.Legend = append(d.Legend, legendEntry{Name: name, Weight: fmt.Sprint(items.Weights[i]), Color: template.CSS(items.Colors[i])})
+	}
+	for i := range items.ID {
+		if items.Status[i] == 0 && len(d.NoScript) < noScriptShown {
+			d.NoScript = append(d.NoScript, noScriptItem{ID: items.ID[i], Score: fmt.Sprintf("%.3f", items.Score[i]), Why: items.Why[i],
+				Prompt: items.Prompt[i], Expected: items.Expected[i], Got: items.Got[i]})
+		}
+	}
 	if r.Comparison != nil {
 		for _, x := range r.dimensionRows(termIcon) {
 			d.Dims = append(d.Dims, []string{x.name, x.weight, x.base, x.cand, x.delta, x.status})
 		}
 	}
-	d.HistorySV = template.HTML(historySVG(r.History, r.Summary.Mean))
+	d.HistorySV = template.HTML(historySVG(r.History, r.Summary.Mean, dateOnly(r.Metadata.TimestampUTC)))
 	for _, h := range r.History {
 		d.History = append(d.History, historyRow{Release: releaseName(h), Date: dateOnly(h.Date), Commit: shortSHA(h.Commit),
 			Score: fmt.Sprintf("%.3f ± %.3f", h.Mean, h.Std), Scoring: h.ScoringSystem, Changed: h.ScoringChanged})
@@ -129,24 +177,25 @@ func (r *Report) WriteHTML(w io.Writer) error {
 // htmlItems gathers the embedded items: all of them up to HTMLFullItems, else the ones
 // a reader looks at (failing, flipped, biggest drops).
 func (r *Report) htmlItems() (*htmlItems, string) {
-	out := &htmlItems{}
-	for _, d := range r.Dimensions {
+	out := &htmlItems{Limit: htmlTextLimit}
+	for i, d := range r.Dimensions {
 		out.Dims = append(out.Dims, d.Name)
 		out.Weights = append(out.Weights, d.Weight)
+		out.Colors = append(out.Colors, dimColor(i))
 	}
 	flag := map[string]int{}
-	base := map[string]float64{}
+	named := map[string]bool{} // the items the comparison lists
 	if c := r.Comparison; c != nil {
 		for _, ch := range c.NewlyFailing {
 			flag[ch.ID] = 1
-			base[ch.ID] = ch.BaseScore
 		}
 		for _, ch := range c.NewlyPassing {
 			flag[ch.ID] = 2
-			base[ch.ID] = ch.BaseScore
 		}
-		for _, ch := range append(append([]baseline.ItemChange{}, c.BiggestDrops...), c.Unstable...) {
-			base[ch.ID] = ch.BaseScore
+		for _, l := range [][]baseline.ItemChange{c.NewlyFailing, c.NewlyPassing, c.BiggestDrops, c.Unstable} {
+			for _, ch := range l {
+				named[ch.ID] = true
+			}
 		}
 	}
 	all := len(r.Items) <= htmlFullItems
@@ -156,8 +205,7 @@ func (r *Report) htmlItems() (*htmlItems, string) {
 	}
 	tagIdx := map[string]int{}
 	for _, it := range r.Items {
-		_, named := base[it.ID]
-		if !all && it.Pass && flag[it.ID] == 0 && !named {
+		if !all && it.Pass && flag[it.ID] == 0 && !named[it.ID] {
 			continue
 		}
 		out.ID = append(out.ID, it.ID)
@@ -192,25 +240,35 @@ func (r *Report) htmlItems() (*htmlItems, string) {
 			}
 		}
 		out.Weighted = append(out.Weighted, wts)
-		out.Prompt = append(out.Prompt, Truncate(it.Prompt, htmlTextLimit))
 		exp := ""
 		if it.Expected != nil {
 			exp = describe(it.Expected)
 		}
-		out.Expected = append(out.Expected, Truncate(exp, htmlTextLimit))
-		out.Got = append(out.Got, Truncate(it.Got, htmlTextLimit))
+		cut := 0
+		for k, t := range []string{it.Prompt, exp, it.Got} {
+			short := Truncate(t, htmlTextLimit)
+			if short != t {
+				cut |= 1 << k
+			}
+			col := []*[]string{&out.Prompt, &out.Expected, &out.Got}[k]
+			*col = append(*col, short)
+		}
+		out.Cut = append(out.Cut, cut)
 		why := ""
 		if !it.Pass {
 			why = it.Reason()
 		}
 		out.Why = append(out.Why, why)
 		out.Flag = append(out.Flag, flag[it.ID])
-		if b, ok := base[it.ID]; ok {
-			b := round4(b)
-			out.Base = append(out.Base, &b)
-		} else {
-			out.Base = append(out.Base, nil)
+		var base *float64
+		if r.Comparison != nil {
+			if b, ok := r.Comparison.BaseScore(it.ID); ok {
+				b = round4(b)
+				base = &b
+			}
 		}
+		out.Base = append(out.Base, base)
+		out.Notes = append(out.Notes, dimNotes(it, out.Dims))
 	}
 	if out.Tags == nil {
 		out.Tags = []string{}
@@ -239,15 +297,18 @@ func codeHTML(s string) string {
 }
 
 // historySVG draws the score over the releases as an inline SVG line chart, this pull
-// request's score as the last point; a scoring change is a dashed vertical rule (scores
-// either side are not comparable). Empty without history.
-func historySVG(recs []history.Record, pr float64) string {
+// request's score (on date prDate) as the last point. Each point is labelled with its
+// score above it and its release (ref or tag, else commit) and date below the axis; with
+// many points, every k-th is labelled (and the first and last always). A scoring change
+// is a dashed vertical rule: scores either side are not comparable. Empty without
+// history.
+func historySVG(recs []history.Record, pr float64, prDate string) string {
 	if len(recs) == 0 {
 		return ""
 	}
-	const w, h, pad = 640.0, 180.0, 30.0
+	const w, h, left, right, top, bottom = 640.0, 210.0, 40.0, 40.0, 22.0, 44.0
 	n := len(recs) + 1
-	x := func(i int) float64 { return pad + (w-2*pad)*float64(i)/math.Max(1, float64(n-1)) }
+	x := func(i int) float64 { return left + (w-left-right)*float64(i)/math.Max(1, float64(n-1)) }
 	lo, hi := pr, pr
 	for _, r := range recs {
 		lo, hi = math.Min(lo, r.Mean), math.Max(hi, r.Mean)
@@ -256,27 +317,40 @@ func historySVG(recs []history.Record, pr float64) string {
 	if hi-lo < 0.01 {
 		lo, hi = math.Max(0, lo-0.05), math.Min(1, hi+0.05)
 	}
-	y := func(v float64) float64 { return h - pad - (h-2*pad)*(v-lo)/(hi-lo) }
+	y := func(v float64) float64 { return h - bottom - (h-top-bottom)*(v-lo)/(hi-lo) }
+	every := int(math.Ceil(float64(n) / 8)) // at most about eight labels across 640 units
+	labelled := func(i int) bool { return i == 0 || i == n-1 || (i%every == 0 && n-1-i >= every/2+1) }
+	esc := template.HTMLEscapeString
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="history" viewBox="0 0 %.0f %.0f" role="img" aria-label="score history">`, w, h)
-	fmt.Fprintf(&b, `<text x="4" y="%.1f" class="axis">%.2f</text><text x="4" y="%.1f" class="axis">%.2f</text>`, y(hi)+4, hi, y(lo)+4, lo)
+	fmt.Fprintf(&b, `<svg class="history" viewBox="0 0 %.0f %.0f" role="img" aria-label="score by release and date">`, w, h)
+	for _, v := range []float64{lo, (lo + hi) / 2, hi} {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="grid"/><text x="4" y="%.1f" class="axis">%.2f</text>`, left-6, y(v), w-right+6, y(v), y(v)+3, v)
+	}
 	var pts []string
 	for i, r := range recs {
 		if r.ScoringChanged {
 			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="change"><title>scoring changed to %s</title></line>`,
-				(x(i)+x(max(i-1, 0)))/2, pad/2, (x(i)+x(max(i-1, 0)))/2, h-pad/2, template.HTMLEscapeString(r.ScoringSystem))
+				(x(i)+x(max(i-1, 0)))/2, top/2, (x(i)+x(max(i-1, 0)))/2, h-bottom+4, esc(r.ScoringSystem))
 		}
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(r.Mean)))
 	}
 	pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(n-1), y(pr)))
 	fmt.Fprintf(&b, `<polyline points="%s" class="trend"/>`, strings.Join(pts, " "))
-	for i, r := range recs {
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" class="rel"><title>%s %.3f ± %.3f</title></circle>`, x(i), y(r.Mean),
-			template.HTMLEscapeString(releaseName(r)), r.Mean, r.Std)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="lbl">%s</text>`, x(i), h-8, template.HTMLEscapeString(Truncate(releaseName(r), 12)))
+	label := func(i int, name, date string, score float64) {
+		if !labelled(i) {
+			return
+		}
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="val">%.3f</text>`, x(i), y(score)-8, score)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="lbl">%s</text><text x="%.1f" y="%.1f" class="lbl">%s</text>`,
+			x(i), h-bottom+16, esc(Truncate(name, 14)), x(i), h-bottom+30, esc(date))
 	}
-	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" class="pr"><title>this pull request %.3f</title></circle>`, x(n-1), y(pr), pr)
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="lbl">this PR</text>`, x(n-1), h-8)
+	for i, r := range recs {
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" class="rel"><title>%s, %s: %.3f ± %.3f</title></circle>`, x(i), y(r.Mean),
+			esc(releaseName(r)), esc(dateOnly(r.Date)), r.Mean, r.Std)
+		label(i, releaseName(r), dateOnly(r.Date), r.Mean)
+	}
+	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" class="pr"><title>this pull request: %.3f</title></circle>`, x(n-1), y(pr), pr)
+	label(n-1, "this PR", prDate, pr)
 	b.WriteString(`</svg>`)
 	return b.String()
 }
