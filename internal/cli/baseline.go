@@ -131,6 +131,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	for i := range b.Runs {
 		b.Runs[i].File = relTo(filepath.Dir(out), b.Runs[i].File)
 	}
+	c.warnUnbumped(out, b)
 	if streamed {
 		// The recorded outputs go beside the baseline, copied from the results files.
 		if b.OutputsFile, err = baseline.SaveOutputsFrom(out, l.Paths); err != nil {
@@ -144,6 +145,14 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		return "", nil, err
 	}
 	return out, b, c.recordBaseline(out, b, o.Ref)
+}
+
+// warnUnbumped says on stderr when b, about to be written at out, changes the
+// rubric without bumping the scoring version (unbumpedScoring).
+func (c *CLI) warnUnbumped(out string, b *baseline.Baseline) {
+	if w := unbumpedScoring(out, b); w != "" {
+		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
+	}
 }
 
 // baselineOut is where the baseline goes: --out, else the config's baseline.
@@ -214,6 +223,7 @@ func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline
 		f, _ := filepath.Abs(b.Runs[i].File)
 		b.Runs[i].File = relTo(filepath.Dir(absOut), f)
 	}
+	c.warnUnbumped(out, b)
 	if err := baseline.SaveScored(out, b, sc); err != nil {
 		return "", nil, err
 	}
