@@ -31,6 +31,10 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	runID := fs.String("run-id", "", "record this `id` as the report's run_id (else a hash of the inputs and the time); with SOURCE_DATE_EPOCH unset it also pins the time to 1970-01-01, for byte-identical reports")
 	var rerun multiFlag
 	fs.Var(&rerun, "rerun", "results `file` of a re-run of some items (evalgate run --only), repeatable: adds a run to those items only")
+	var st settleFlags
+	if !scoreOnly {
+		st.register(fs)
+	}
 	files, code, ok := parseWithFiles(fs, args, true)
 	if !ok {
 		return code
@@ -69,12 +73,22 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	if cv == "" {
 		cv = c.codeVersion()
 	}
-	r, err := Check(context.Background(), CheckOptions{
+	copts := CheckOptions{
 		Config: o.Config, Results: o.Results, Reruns: rerun, Baseline: o.Baseline, NoBaseline: scoreOnly,
 		Now: now, RunID: *runID, CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp, Shard: sh,
 		Progress: c.meter(o.Quiet, "scoring", "records", "building the report"),
 		JSONOnly: o.Format == report.FormatJSON,
-	})
+	}
+	var r *report.Report
+	if st.On {
+		if err := st.check(sh); err != nil {
+			fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+			return ExitBadInput
+		}
+		r, err = c.checkSettled(context.Background(), copts, st.options(c))
+	} else {
+		r, err = Check(context.Background(), copts)
+	}
 	if err != nil {
 		return c.fail(err)
 	}

@@ -73,6 +73,9 @@ type CheckOptions struct {
 	// Unscored are ids the suite lacks whose results are skipped, not refused: the
 	// items a pull request's proposed gate adds (the action).
 	Unscored map[string]bool
+	// Level is the regression test's one-sided level (0: gate.Alpha): settle's looks
+	// lower it (internal/settle).
+	Level float64
 }
 
 // Loaded is a config with its suite and the results files. Check streams the results;
@@ -389,7 +392,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	}
 	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: noBase, MissingBaseline: missing,
 		RequireBaseline: opts.RequireBaseline, FirstAdoption: opts.FirstAdoption,
-		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel})
+		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel, Level: opts.Level})
 	if v.Regression != nil && v.Regression.Outcome != gate.Pass {
 		v.Regression.RerunCommand = rerunCommand(opts, l, v.Regression)
 	}

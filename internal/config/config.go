@@ -26,6 +26,7 @@ import (
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/runner"
 	"github.com/evalgate/evalgate/internal/safeio"
+	"github.com/evalgate/evalgate/internal/settle"
 )
 
 // DefaultFile is the config file evalgate reads when --config is not given.
@@ -46,6 +47,10 @@ type Config struct {
 	Grading  gate.System       `yaml:"grading" json:"grading"`
 	// Run is the system under test that `evalgate run` runs over the suite.
 	Run *runner.Config `yaml:"run,omitempty" json:"run,omitempty"`
+	// Rerun is the command that re-runs some items with the tool that made the results
+	// (promptfoo, Inspect, lm-eval), for check --settle; Settle holds settle's limits.
+	Rerun  settle.Command `yaml:"rerun,omitempty" json:"rerun,omitempty"`
+	Settle *settle.Config `yaml:"settle,omitempty" json:"settle,omitempty"`
 	// Judges configures the models llm_judge dimensions use, by name.
 	Judges map[string]judge.Config `yaml:"judges,omitempty" json:"judges,omitempty"`
 	// Pricing overrides and extends the built-in price table (private models,
@@ -185,6 +190,9 @@ func (c *Config) validate(env *rubric.Env) error {
 	}
 	if err := c.contain(); err != nil {
 		return err
+	}
+	if err := c.Settle.Validate(); err != nil {
+		return c.errAt("$.settle", "settle: "+err.Error())
 	}
 	if err := c.buildPrices(env); err != nil {
 		return err

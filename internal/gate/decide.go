@@ -12,7 +12,17 @@ import (
 // Decide applies the regression rule to a comparison: the score's decision, with one
 // per configured dimension in Dimensions. It is the only place a regression is decided.
 func (r *Regression) Decide(cmp *baseline.Comparison) *RegressionDecision {
-	d := r.decideOne("regression", *r.MaxDrop, r.Mode, measured{
+	return r.DecideAt(cmp, Alpha)
+}
+
+// DecideAt is Decide with the one-sided test at level instead of Alpha (0 or more than
+// Alpha: Alpha). Settle asks each of its looks at a level its alpha spending allows, so
+// looking several times keeps the false-block rate at Alpha (internal/settle).
+func (r *Regression) DecideAt(cmp *baseline.Comparison, level float64) *RegressionDecision {
+	if !(level > 0 && level <= Alpha) {
+		level = Alpha
+	}
+	d := r.decideOne("regression", *r.MaxDrop, r.Mode, level, measured{
 		base: cmp.Base, delta: cmp.Delta, relDelta: cmp.RelDelta, ci: cmp.CI,
 		ev: &cmp.Evidence, evidence: cmp.EvidenceItems,
 	})
@@ -31,7 +41,7 @@ func (r *Regression) Decide(cmp *baseline.Comparison) *RegressionDecision {
 			m.ci = *dd.CI
 		}
 		// Per-dimension max drops are absolute points of the dimension's mean.
-		d.Dimensions = append(d.Dimensions, r.decideOne("regression: "+dd.Name, maxDrop, Absolute, m))
+		d.Dimensions = append(d.Dimensions, r.decideOne("regression: "+dd.Name, maxDrop, Absolute, level, m))
 	}
 	r.applyJudgeNoise(&d, cmp)
 	return &d
@@ -45,8 +55,8 @@ type measured struct {
 	evidence              []baseline.EvidenceItem
 }
 
-func (r *Regression) decideOne(name string, maxDrop float64, mode string, m measured) RegressionDecision {
-	d := RegressionDecision{Gate: name, Method: r.Method, Mode: mode, Unit: Unit(mode), Threshold: maxDrop, Alpha: Alpha}
+func (r *Regression) decideOne(name string, maxDrop float64, mode string, level float64, m measured) RegressionDecision {
+	d := RegressionDecision{Gate: name, Method: r.Method, Mode: mode, Unit: Unit(mode), Threshold: maxDrop, Alpha: level}
 	if r.Notice != "" {
 		d.RequestedMethod, d.Notice = MethodStable, r.Notice
 	}
@@ -77,7 +87,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, m meas
 		d.Interval = stats.Interval{Lo: relOr(ev.Drop-half, base, mode), Hi: relOr(ev.Drop+half, base, mode), Level: 0.95}
 		p := ev.PValue
 		d.PValue = &p
-		d.Rejects = p < Alpha // the p-value is the one figure the test is read from and printed as
+		d.Rejects = p < level // the p-value is the one figure the test is read from and printed as
 		d.Evidence = m.evidence
 	default:
 		d.Statistic = "drop"
@@ -85,8 +95,8 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, m meas
 		d.Interval = stats.Interval{Lo: inUnit(-m.ci.Hi), Hi: inUnit(-m.ci.Lo), Level: m.ci.Level}
 		d.Rejects = true
 		if method == MethodSignificance {
-			d.Rejects = m.ci.Hi < 0
 			p := oneSidedFromCI(m.ci)
+			d.Rejects = m.ci.Hi < 0 && (level >= Alpha || p < level) // a lower level (settle's looks) reads p
 			d.PValue = &p
 		}
 	}

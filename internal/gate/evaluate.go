@@ -80,6 +80,9 @@ type Inputs struct {
 	// have write access), AcceptLabel the label. When the regression gate is the only
 	// blocking gate, the verdict becomes Accepted.
 	AcceptedBy, AcceptLabel string
+	// Level is the regression test's one-sided level: 0 is Alpha; settle lowers it at
+	// each of its looks (Regression.DecideAt).
+	Level float64
 }
 
 // Evaluate grades a scored run, with the comparison when there is a baseline.
@@ -87,7 +90,7 @@ func (s *System) Evaluate(sc *rubric.Scored, cmp *baseline.Comparison, in Inputs
 	v := &Verdict{NoBaseline: in.NoBaseline, MissingBaseline: in.MissingBaseline}
 	rg := s.RegressionGate()
 	if cmp != nil && !rg.Disabled {
-		v.Regression = rg.Decide(cmp)
+		v.Regression = rg.DecideAt(cmp, in.Level)
 	}
 	v.Gates = append(v.Gates, regressionResults(rg, cmp, v.Regression)...)
 	requireBaseline(v, rg, cmp, in)

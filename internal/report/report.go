@@ -9,6 +9,7 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/settle"
 )
 
 // SchemaVersion is the version of the JSON report format (schema: report.schema.json).
@@ -56,6 +57,9 @@ type Report struct {
 	// ShardState, in a shard's report (score --shard) or a merged one, is the state
 	// `evalgate merge` and `check --report` read.
 	ShardState *ShardState `json:"shard_state,omitempty"`
+	// Settle is what check --settle did: each round's re-runs and the figure after it,
+	// and what they cost (internal/settle); absent without --settle.
+	Settle *settle.Result `json:"settle,omitempty"`
 	// Proposed is the gate a pull request brings where it differs from its base
 	// commit's (the action): scored beside it, shown first.
 	Proposed *ProposedGate `json:"proposed_gate,omitempty"`

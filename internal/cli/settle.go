@@ -1,0 +1,424 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/pricing"
+	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/runner"
+	"github.com/evalgate/evalgate/internal/settle"
+)
+
+// settleOptions are check's settle flags over the config's `settle:` block.
+type settleOptions struct {
+	Budget     int
+	Timeout    time.Duration
+	MaxCostUSD float64
+	// Dir receives the re-runs' results files (default: a new temporary folder, kept,
+	// so the report's reproduce command can name them).
+	Dir string
+	// Now is the clock the timeout reads (tests inject one).
+	Now func() time.Time
+}
+
+// checkSettled is check with settle: it decides at the first look's level and, while
+// the verdict is inconclusive, re-runs items through the config's `rerun:` or `run:`
+// block and decides again (internal/settle), within the limits. The report is the last
+// look's, with the rounds.
+func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOptions) (*report.Report, error) {
+	l, err := Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg := l.Config
+	if cfg.Settle != nil {
+		if so.Budget == 0 {
+			so.Budget = cfg.Settle.Budget
+		}
+		if so.Timeout == 0 {
+			so.Timeout = cfg.Settle.Timeout
+		}
+		if so.MaxCostUSD == 0 {
+			so.MaxCostUSD = cfg.Settle.MaxCostUSD
+		}
+	}
+	rr, err := newRerunner(c, l, opts, so)
+	if err != nil {
+		return nil, err
+	}
+	if so.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, so.Timeout)
+		defer cancel()
+	}
+	d := &settleDecider{opts: opts, rr: rr}
+	defer d.close()
+	first, err := d.look(ctx, gate.Alpha) // the suite's size and runs, before the first look's level is known
+	if err != nil {
+		return nil, err
+	}
+	if first.Verdict.Status != gate.Inconclusive {
+		return d.take(), nil // nothing to settle: the check as it is
+	}
+	res, err := settle.Run(ctx, d, rr, settle.Options{
+		Items: d.items, ItemRuns: d.itemRuns, Budget: so.Budget, MaxCostUSD: so.MaxCostUSD,
+		Timeout: so.Timeout, Now: so.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := d.take()
+	r.SetSettle(&res)
+	return r, nil
+}
+
+// settleDecider is settle's Decider over the real pipeline: each look checks again
+// with every re-run file so far, at the look's level.
+type settleDecider struct {
+	opts     CheckOptions
+	rr       *rerunner
+	last     *report.Report
+	items    []string
+	itemRuns int
+}
+
+func (d *settleDecider) look(ctx context.Context, level float64) (*report.Report, error) {
+	opts := d.opts
+	opts.Reruns = append(append([]string(nil), opts.Reruns...), d.rr.files...)
+	opts.Level = level
+	l, err := Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	r, err := l.Check(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	d.close()
+	d.last = r
+	d.rr.suite = l.Suite
+	if d.items == nil {
+		for _, it := range l.Suite.All() {
+			d.items = append(d.items, it.ID)
+		}
+		d.itemRuns = len(d.items) * max(1, fullRuns(r))
+	}
+	return r, nil
+}
+
+// Decide implements settle.Decider.
+func (d *settleDecider) Decide(ctx context.Context, level float64) (settle.Look, error) {
+	r, err := d.look(ctx, level)
+	if err != nil {
+		return settle.Look{}, err
+	}
+	return lookOf(r), nil
+}
+
+// take hands the last report over (the decider no longer closes it).
+func (d *settleDecider) take() *report.Report {
+	r := d.last
+	d.last = nil
+	return r
+}
+
+func (d *settleDecider) close() {
+	if d.last != nil {
+		d.last.Close()
+		d.last = nil
+	}
+}
+
+// fullRuns counts the report's full runs (re-runs of some items excluded).
+func fullRuns(r *report.Report) int {
+	if r.Scored == nil {
+		return len(r.Runs)
+	}
+	n := 0
+	for _, run := range r.Scored.Runs {
+		if !run.Partial {
+			n++
+		}
+	}
+	return n
+}
+
+// lookOf reads a look from a report: the verdict's outcome (a fail of another gate
+// is as decided as a regression's), the regression's figure and evidence, the cost.
+func lookOf(r *report.Report) settle.Look {
+	lk := settle.Look{Outcome: gate.Pass}
+	switch r.Verdict.Status {
+	case gate.Fail:
+		lk.Outcome = gate.Fail
+	case gate.Inconclusive:
+		lk.Outcome = gate.Inconclusive
+	}
+	if d := r.Regression; d != nil {
+		lk.Figure = d.DecidedBy
+		if i := strings.Index(lk.Figure, " ("); i > 0 {
+			lk.Figure = strings.TrimPrefix(lk.Figure[:i], "decided by ")
+		}
+		if d.PValue != nil {
+			lk.Figure += ", " + gate.FormatPValue(*d.PValue, d.Alpha, d.Rejects)
+		}
+		seen := map[string]bool{}
+		for _, dd := range append([]gate.RegressionDecision{*d}, d.Dimensions...) {
+			if dd.Outcome != gate.Inconclusive && dd.Gate != d.Gate {
+				continue
+			}
+			for _, e := range dd.Evidence {
+				if !seen[e.ID] {
+					seen[e.ID] = true
+					lk.Evidence = append(lk.Evidence, e.ID)
+				}
+			}
+		}
+		if d.Judge != nil && d.Judge.Reason != "" && d.Outcome == gate.Inconclusive {
+			lk.Unsettleable = d.Judge.Reason
+		}
+	}
+	if r.Cost != nil {
+		lk.TotalUSD = r.Cost.TotalUSD
+	}
+	return lk
+}
+
+// rerunner is settle's Rerunner: the config's `rerun:` template, else its `run:` block.
+type rerunner struct {
+	c      *CLI
+	dir    string
+	tmpl   settle.Command
+	tool   importer.Format
+	run    *runner.Config
+	getenv func(string) string
+	cfgDir string
+	prices *pricing.Table
+	suite  *eval.Suite
+	files  []string
+	out    func(string)
+}
+
+func newRerunner(c *CLI, l *Loaded, opts CheckOptions, so settleOptions) (*rerunner, error) {
+	cfg := l.Config
+	rr := &rerunner{c: c, tmpl: cfg.Rerun, tool: l.format, run: cfg.Run, getenv: c.Getenv, cfgDir: cfg.Dir, prices: cfg.Prices}
+	switch {
+	case rr.tmpl != nil:
+	case cfg.Run != nil && l.format == importer.Evalgate:
+	case cfg.Run != nil:
+		return nil, eval.Errorf(cfg.File, 0, "", "--settle: the results are %s's, and `run:` writes evalgate's own; add a `rerun:` command that re-runs items with %s (docs/settle.md)", l.format, l.format)
+	default:
+		return nil, eval.Errorf(cfg.File, 0, "", "--settle needs a way to re-run items: a `run:` block (evalgate run) or a `rerun:` command for the tool that made the results (docs/settle.md)")
+	}
+	rr.dir = so.Dir
+	if rr.dir != "" {
+		if err := os.MkdirAll(rr.dir, 0o755); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if rr.dir, err = os.MkdirTemp("", "evalgate-settle-"); err != nil {
+			return nil, err
+		}
+	}
+	return rr, nil
+}
+
+// Rerun implements settle.Rerunner.
+func (rr *rerunner) Rerun(ctx context.Context, round int, ids []string, maxUSD float64) error {
+	if rr.tmpl != nil {
+		return rr.rerunTool(ctx, round, ids)
+	}
+	return rr.rerunRun(ctx, round, ids, maxUSD)
+}
+
+// rerunRun runs the items through the `run:` block into rerunN.jsonl.
+func (rr *rerunner) rerunRun(ctx context.Context, round int, ids []string, maxUSD float64) error {
+	sys, err := rr.run.System(rr.getenv)
+	if err != nil {
+		return err
+	}
+	items := make([]runner.Item, 0, len(ids))
+	for _, id := range ids {
+		it, ok := rr.suite.Item(id)
+		if !ok {
+			return fmt.Errorf("item %q is not in the suite", id)
+		}
+		items = append(items, runner.Item{ID: it.ID, Fields: it.Fields})
+	}
+	var ro runner.Options
+	ro.Concurrency = rr.run.Concurrency
+	if oa, ok := sys.(*runner.OpenAI); ok && maxUSD > 0 {
+		if price, _, ok := rr.prices.Lookup(oa.Model()); ok {
+			if ro.Budget, err = pricing.NewBudget(maxUSD); err != nil {
+				return err
+			}
+			ro.Price = price
+		}
+	}
+	path := filepath.Join(rr.dir, fmt.Sprintf("rerun%d.jsonl", round))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = runner.Run(ctx, sys, items, f, ro)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	rr.files = append(rr.files, path)
+	return nil
+}
+
+// rerunTool runs the `rerun:` command with the items' selectors in the tool's terms,
+// directly (no shell), from the config's folder, and reads what it wrote to {out}.
+func (rr *rerunner) rerunTool(ctx context.Context, round int, ids []string) error {
+	sel, err := selectors(rr.tool, rr.suite, ids)
+	if err != nil {
+		return err
+	}
+	out := filepath.Join(rr.dir, fmt.Sprintf("rerun%d", round))
+	if rr.tool == importer.Promptfoo {
+		out += ".json"
+	}
+	args, err := settle.Expand(rr.tmpl, string(rr.tool), sel, out)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = rr.cfgDir
+	var tail tailBuffer
+	cmd.Stdout, cmd.Stderr = &tail, &tail
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("rerun: %s: %v\n%s", strings.Join(args, " "), err, tail.String())
+	}
+	path, err := rerunOutput(out)
+	if err != nil {
+		return fmt.Errorf("rerun: %s: %w", strings.Join(args, " "), err)
+	}
+	rr.files = append(rr.files, path)
+	return nil
+}
+
+// selectors are the items' selectors in the tool's own terms: a promptfoo test's
+// description, an Inspect sample id, an lm-eval task:doc_id (evalgate's id for both).
+func selectors(tool importer.Format, suite *eval.Suite, ids []string) ([]string, error) {
+	out := make([]string, 0, len(ids))
+	var blind []string
+	for _, id := range ids {
+		if tool != importer.Promptfoo {
+			out = append(out, id)
+			continue
+		}
+		it, ok := suite.Item(id)
+		desc, _ := "", false
+		if ok {
+			desc, _ = it.Fields["description"].(string)
+		}
+		if desc == "" {
+			blind = append(blind, id)
+			continue
+		}
+		out = append(out, desc)
+	}
+	if len(blind) > 0 {
+		return nil, fmt.Errorf("rerun: promptfoo cannot select %s: its --filter-pattern matches test descriptions, and these tests have none. Give every test in promptfooconfig.yaml a unique `description:`", quoteList(blind))
+	}
+	return out, nil
+}
+
+// rerunOutput is the results file a tool wrote at out: out itself, or, when the tool
+// wrote a folder (Inspect's --log-dir, lm-eval's --output_path), the one results file
+// in it.
+func rerunOutput(out string) (string, error) {
+	st, err := os.Stat(out)
+	if err != nil {
+		return "", fmt.Errorf("wrote no results at %s", out)
+	}
+	if !st.IsDir() {
+		return out, nil
+	}
+	var found []string
+	err = filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		n := e.Name()
+		if !e.IsDir() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, "results_") || strings.HasPrefix(n, "samples_") && strings.HasSuffix(n, ".jsonl")) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(found)
+	if len(found) != 1 {
+		return "", fmt.Errorf("want one results file in %s, found %d", out, len(found))
+	}
+	return found[0], nil
+}
+
+// tailBuffer keeps the last 4 KiB written: a failed tool's last words.
+type tailBuffer struct{ b []byte }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > 4096 {
+		t.b = t.b[len(t.b)-4096:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string { return string(t.b) }
+
+// settleFlags are check's settle flags.
+type settleFlags struct {
+	On         bool
+	Budget     int
+	Timeout    time.Duration
+	MaxCostUSD float64
+	Dir        string
+}
+
+func (f *settleFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&f.On, "settle", false, "when the verdict is inconclusive, re-run the items that carried it (the config's `rerun:` command, else its `run:` block) and decide again, until pass or fail or a limit (docs/settle.md)")
+	fs.IntVar(&f.Budget, "settle-budget", 0, "extra item-runs settle may make (default: the config's settle.budget, else 20% of the suite, rounded up)")
+	fs.DurationVar(&f.Timeout, "settle-timeout", 0, "wall-clock `limit` of settling, e.g. 10m (default: the config's settle.timeout, else none)")
+	fs.Float64Var(&f.MaxCostUSD, "settle-max-cost-usd", 0, "US `dollars` the re-runs may cost (default: the config's settle.max_cost_usd, else no cap)")
+	fs.StringVar(&f.Dir, "settle-dir", "", "`folder` for the re-runs' results files (default: a new temporary folder, kept)")
+}
+
+// check refuses settle flags that cannot hold.
+func (f *settleFlags) check(sh eval.Shard) error {
+	switch {
+	case f.Budget < 0:
+		return fmt.Errorf("--settle-budget is %d; want a number of extra item-runs", f.Budget)
+	case f.Timeout < 0:
+		return fmt.Errorf("--settle-timeout is %s; want a positive duration", f.Timeout)
+	case f.MaxCostUSD < 0:
+		return fmt.Errorf("--settle-max-cost-usd is %v; want a positive amount of US dollars", f.MaxCostUSD)
+	case sh.Count > 1:
+		return fmt.Errorf("--settle decides on the whole suite: drop --shard (settle after `evalgate merge` with the whole suite's results)")
+	}
+	return nil
+}
+
+func (f *settleFlags) options(c *CLI) settleOptions {
+	return settleOptions{Budget: f.Budget, Timeout: f.Timeout, MaxCostUSD: f.MaxCostUSD, Dir: f.Dir, Now: c.Now}
+}

@@ -1,0 +1,86 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/pricing"
+	"github.com/evalgate/evalgate/internal/settle"
+)
+
+// SetSettle records what check --settle did and says it under the headline: one line
+// for the whole (how it ended, and each limit's figure beside what was used), then
+// one per round (the items re-run, the figure after the round, its cost).
+func (r *Report) SetSettle(res *settle.Result) {
+	r.Settle = res
+	if res == nil {
+		return
+	}
+	r.AddNotice(NoticeNote, settleSummary(res))
+	if len(res.Rounds) > 0 {
+		r.AddNotice(NoticeNote, fmt.Sprintf("settle first look: %s (tested at p < %s): %s", res.Figure, strconv.FormatFloat(res.Level, 'g', 3, 64), res.Initial))
+	}
+	for i, rd := range res.Rounds {
+		cost := ""
+		if rd.CostUSD != nil {
+			cost = ", " + pricing.Dollars(*rd.CostUSD)
+		}
+		r.AddNotice(NoticeNote, fmt.Sprintf("settle round %d: re-ran %s → %s (tested at p < %s): %s · %d item-run(s)%s",
+			i+1, itemList(rd.Items), rd.Figure, strconv.FormatFloat(rd.Level, 'g', 3, 64), rd.Outcome, len(rd.Items), cost))
+	}
+}
+
+// settleSummary is "settle: fail after 2 round(s) · 3 of 4 extra item-runs · $0.0012 of
+// max_cost_usd $0.50 · 1.2 s of 10m0s".
+func settleSummary(res *settle.Result) string {
+	var b strings.Builder
+	switch {
+	case len(res.Rounds) == 0 && res.Stop == settle.Decided:
+		fmt.Fprintf(&b, "settle: %s at the first look (tested at p < %s), no re-run needed", res.Outcome, strconv.FormatFloat(res.Level, 'g', 3, 64))
+	case res.Stop == settle.Decided:
+		fmt.Fprintf(&b, "settle: %s after %d round(s) of re-runs", res.Outcome, len(res.Rounds))
+	default:
+		fmt.Fprintf(&b, "settle: still %s after %d round(s), %s", res.Outcome, len(res.Rounds), res.Stop)
+		if res.Why != "" {
+			fmt.Fprintf(&b, " (%s)", res.Why)
+		}
+		if res.Outcome == gate.Inconclusive {
+			b.WriteString("; `regression.inconclusive` decides")
+		}
+	}
+	fmt.Fprintf(&b, " · %d of %d extra item-runs", res.ItemRuns, res.Budget)
+	spent := "cost unknown"
+	if res.CostUSD != nil {
+		spent = pricing.Dollars(*res.CostUSD)
+	}
+	if res.MaxCostUSD > 0 {
+		fmt.Fprintf(&b, " · %s of max_cost_usd %s", spent, pricing.Dollars(res.MaxCostUSD))
+	} else if res.CostUSD != nil {
+		fmt.Fprintf(&b, " · %s", spent)
+	}
+	if res.Timeout > 0 {
+		fmt.Fprintf(&b, " · %s of %s", res.Elapsed.Round(100*time.Millisecond), res.Timeout)
+	}
+	return b.String()
+}
+
+// itemList is "1 item (\"refund window\")", the ids quoted (they are untrusted text), the
+// first 5 named.
+func itemList(ids []string) string {
+	q := make([]string, 0, 5)
+	for i, id := range ids {
+		if i == 5 {
+			q = append(q, fmt.Sprintf("and %d more", len(ids)-5))
+			break
+		}
+		q = append(q, strings.ReplaceAll(strconv.Quote(id), "`", `\x60`))
+	}
+	noun := "items"
+	if len(ids) == 1 {
+		noun = "item"
+	}
+	return fmt.Sprintf("%d %s (%s)", len(ids), noun, strings.Join(q, ", "))
+}

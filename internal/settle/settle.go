@@ -1,0 +1,267 @@
+package settle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/gate"
+)
+
+// Look is what one decision says, with every re-run so far counted.
+type Look struct {
+	// Outcome is the regression decision's: pass, inconclusive or fail (at the level
+	// the look was asked at).
+	Outcome gate.Status
+	// Figure is the decision in a few words, for the round's line: "estimated drop
+	// 6.3 pts > 2.0 pts, p = 0.004 < 0.0035".
+	Figure string
+	// Evidence are the items that carried the decision, strongest first.
+	Evidence []string
+	// TotalUSD is what the pull request's model calls cost so far (runs, re-runs and
+	// judges); nil when unknown.
+	TotalUSD *float64
+	// Unsettleable says why re-running cannot conclude this decision (a judge under
+	// the reliability floor carried the drop); "" when it can.
+	Unsettleable string
+}
+
+// Decider decides the regression gate with every re-run made so far, its one-sided
+// test at level.
+type Decider interface {
+	Decide(ctx context.Context, level float64) (Look, error)
+}
+
+// Rerunner runs each of ids once more, spending at most maxUSD (0: no dollar limit,
+// else a limit it must keep to when it can price calls before they start). round
+// counts from 1. The runs it made are what the next Decide reads.
+type Rerunner interface {
+	Rerun(ctx context.Context, round int, ids []string, maxUSD float64) error
+}
+
+// Options are settle's limits and what it starts from.
+type Options struct {
+	// Items are the compared items, in the order extra ones are picked when the
+	// evidence items alone do not settle it.
+	Items []string
+	// ItemRuns are the candidate's item-runs before settling (items × runs): the
+	// information the first look has.
+	ItemRuns int
+	// Budget is the extra item-runs settle may make; DefaultBudget(len(Items)) when 0.
+	Budget int
+	// MaxCostUSD caps the re-runs' cost in dollars (0: no cap).
+	MaxCostUSD float64
+	// Timeout caps the wall-clock time, read from Now (0: no limit).
+	Timeout time.Duration
+	Now     func() time.Time
+	// Alpha is the total one-sided level (gate.Alpha when 0).
+	Alpha float64
+}
+
+// DefaultBudget is 20 % of the suite's items, rounded up (at least 1).
+func DefaultBudget(items int) int {
+	return max(1, (items*20+99)/100)
+}
+
+// Stop says why settling ended.
+type Stop string
+
+// Reasons settling ends.
+const (
+	Decided        Stop = "decided"          // the verdict concluded: pass or fail
+	BudgetSpent    Stop = "budget spent"     // every extra item-run was used
+	CostSpent      Stop = "cost spent"       // max_cost_usd reached
+	TimedOut       Stop = "timed out"        // the wall-clock limit passed
+	Unsettleable   Stop = "cannot settle"    // Look.Unsettleable
+	NothingToRerun Stop = "nothing to rerun" // no item to re-run
+)
+
+// Round is one re-run and the look after it.
+type Round struct {
+	// Items are the items re-run, once each.
+	Items []string `json:"items"`
+	// Level is the one-sided level the look after the round tested at.
+	Level   float64     `json:"level"`
+	Outcome gate.Status `json:"outcome"`
+	Figure  string      `json:"figure"`
+	// CostUSD is what the round cost in dollars; nil when unknown.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+}
+
+// Result is what settling did.
+type Result struct {
+	// Level is the first look's level, Initial its outcome and figure.
+	Level   float64     `json:"level"`
+	Initial gate.Status `json:"initial"`
+	Figure  string      `json:"figure"`
+	Rounds  []Round     `json:"rounds,omitempty"`
+	// Outcome is the last look's.
+	Outcome gate.Status `json:"outcome"`
+	Stop    Stop        `json:"stop"`
+	// Why is the detail of Stop ("a judge under the reliability floor ...").
+	Why string `json:"why,omitempty"`
+	// ItemRuns are the extra item-runs made, of Budget.
+	ItemRuns int `json:"item_runs"`
+	Budget   int `json:"budget"`
+	// CostUSD is what the re-runs cost (nil when unknown), of MaxCostUSD (0: no cap).
+	CostUSD    *float64 `json:"cost_usd,omitempty"`
+	MaxCostUSD float64  `json:"max_cost_usd,omitempty"`
+	// Elapsed is the wall-clock time taken, of Timeout (0: no limit).
+	Elapsed time.Duration `json:"elapsed_ns"`
+	Timeout time.Duration `json:"timeout_ns,omitempty"`
+}
+
+// Run settles: it decides once at the first look's level and, while the decision is
+// inconclusive and no limit is reached, re-runs the evidence items (then others, the
+// least re-run first) and decides again at the next look's level. A Rerun error that
+// is the context's ends settling as timed out; any other error is returned.
+func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) {
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget(len(o.Items))
+	}
+	if o.Alpha <= 0 {
+		o.Alpha = gate.Alpha
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.ItemRuns <= 0 {
+		o.ItemRuns = max(1, len(o.Items))
+	}
+	start := o.Now()
+	res := Result{Budget: o.Budget, MaxCostUSD: o.MaxCostUSD, Timeout: o.Timeout}
+	frac := func(used int) float64 { return float64(o.ItemRuns+used) / float64(o.ItemRuns+o.Budget) }
+	sp := NewSpending(o.Alpha)
+	level := func(used int) float64 { return sp.Next(frac(used)) }
+	res.Level = level(0)
+	look, err := d.Decide(ctx, res.Level)
+	if err != nil {
+		return res, err
+	}
+	res.Initial, res.Figure, res.Outcome = look.Outcome, look.Figure, look.Outcome
+	first := look.TotalUSD
+	reruns := map[string]int{}
+	perRun := costPerItemRun(first, o.ItemRuns)
+	for {
+		res.Elapsed = o.Now().Sub(start)
+		stop, why := limit(look, res, o, perRun)
+		if stop != "" {
+			res.Stop, res.Why = stop, why
+			return res, nil
+		}
+		size := roundSize(look, res, o, perRun)
+		ids := pick(look.Evidence, o.Items, reruns, size)
+		if len(ids) == 0 {
+			res.Stop = NothingToRerun
+			return res, nil
+		}
+		maxUSD := 0.0
+		if o.MaxCostUSD > 0 {
+			maxUSD = o.MaxCostUSD - valueOr(res.CostUSD)
+		}
+		if err := r.Rerun(ctx, len(res.Rounds)+1, ids, maxUSD); err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), TimedOut, err.Error()
+				return res, nil
+			}
+			return res, fmt.Errorf("settle: round %d: %w", len(res.Rounds)+1, err)
+		}
+		for _, id := range ids {
+			reruns[id]++
+		}
+		res.ItemRuns += len(ids)
+		round := Round{Items: ids, Level: level(res.ItemRuns)}
+		before := res.CostUSD
+		if look, err = d.Decide(ctx, round.Level); err != nil {
+			return res, err
+		}
+		round.Outcome, round.Figure = look.Outcome, look.Figure
+		res.CostUSD = nil
+		if first != nil && look.TotalUSD != nil {
+			c := math.Max(0, *look.TotalUSD-*first)
+			res.CostUSD = &c
+			rc := c - valueOr(before)
+			round.CostUSD = &rc
+		}
+		res.Rounds = append(res.Rounds, round)
+		res.Outcome = look.Outcome
+	}
+}
+
+// limit is why settling stops before another round, or "".
+func limit(look Look, res Result, o Options, perRun float64) (Stop, string) {
+	switch {
+	case look.Outcome != gate.Inconclusive:
+		return Decided, ""
+	case look.Unsettleable != "":
+		return Unsettleable, look.Unsettleable
+	case res.ItemRuns >= o.Budget:
+		return BudgetSpent, ""
+	case o.Timeout > 0 && res.Elapsed >= o.Timeout:
+		return TimedOut, ""
+	case o.MaxCostUSD > 0 && res.CostUSD != nil && *res.CostUSD >= o.MaxCostUSD:
+		return CostSpent, ""
+	case o.MaxCostUSD > 0 && perRun > 0 && valueOr(res.CostUSD)+perRun > o.MaxCostUSD:
+		return CostSpent, "one more item-run would cost more than what is left"
+	}
+	return "", ""
+}
+
+// roundSize is how many items the next round re-runs: every evidence item, and at
+// least a quarter of the budget (so a handful of looks spend it), within what is left
+// of the budget and, at the cost per item-run seen so far, of the dollars.
+func roundSize(look Look, res Result, o Options, perRun float64) int {
+	n := max(len(look.Evidence), (o.Budget+3)/4)
+	n = min(n, o.Budget-res.ItemRuns)
+	if o.MaxCostUSD > 0 && perRun > 0 {
+		n = min(n, int((o.MaxCostUSD-valueOr(res.CostUSD))/perRun))
+	}
+	return n
+}
+
+// pick is the next round's items, n at most, each once: the evidence, strongest
+// first, then the other items, the least re-run first, in their order.
+func pick(evidence, items []string, reruns map[string]int, n int) []string {
+	out := make([]string, 0, n)
+	seen := map[string]bool{}
+	for _, id := range evidence {
+		if len(out) < n && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	var rest []string
+	for _, id := range items {
+		if !seen[id] {
+			seen[id] = true
+			rest = append(rest, id)
+		}
+	}
+	sort.SliceStable(rest, func(i, j int) bool { return reruns[rest[i]] < reruns[rest[j]] })
+	for _, id := range rest {
+		if len(out) == n {
+			break
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// costPerItemRun is the first look's cost over its item-runs: what a re-run is
+// expected to cost (0 when unknown).
+func costPerItemRun(total *float64, itemRuns int) float64 {
+	if total == nil || itemRuns <= 0 {
+		return 0
+	}
+	return *total / float64(itemRuns)
+}
+
+func valueOr(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
