@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -21,6 +20,7 @@ import (
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
 	"github.com/evalgate/evalgate/internal/scaffold"
+	"github.com/evalgate/evalgate/internal/settle"
 )
 
 // initDim is one recorded dimension of a starter config made from another tool's file.
@@ -40,7 +40,7 @@ func (c *CLI) initFrom(o InitOptions, from string, imp importer.Options) int {
 		}
 		o.Scaffold.Name = scaffold.SuiteName(filepath.Base(abs))
 	}
-	dims, results, tool, err := initDims(from, imp)
+	dims, results, tool, meta, err := initDims(from, imp)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -57,7 +57,7 @@ func (c *CLI) initFrom(o InitOptions, from string, imp importer.Options) int {
 		pfCfg = from
 	}
 	pfCfgRel := filepath.ToSlash(relOrSelf(o.Dir, pfCfg))
-	text := initConfig(o.Scaffold.Name, tool, from, rel, flags, rerunTemplate(tool, pfCfgRel), dims)
+	text := initConfig(o.Scaffold.Name, tool, from, rel, flags, rerunTemplate(tool, pfCfgRel, meta), dims)
 	files := []scaffold.File{{Path: scaffold.ConfigFile, Content: []byte(text)}}
 	if tool == "promptfoo" {
 		// promptfoo users get the workflow that runs promptfoo, then gates its file.
@@ -122,14 +122,15 @@ func isYAML(path string) bool {
 }
 
 // initDims reads the dimensions a file's scores give, and the results file to gate.
-func initDims(from string, opts importer.Options) ([]initDim, string, string, error) {
+func initDims(from string, opts importer.Options) ([]initDim, string, string, map[string]string, error) {
 	base := filepath.Base(from)
 	switch {
 	case isYAML(base):
 		dims, err := promptfooConfigDims(from)
-		return dims, filepath.Join(filepath.Dir(from), "results.json"), "promptfoo", err
+		return dims, filepath.Join(filepath.Dir(from), "results.json"), "promptfoo", nil, err
 	case regexp.MustCompile(`^results_.+\.json$`).MatchString(base):
-		return lmResultsDims(from)
+		dims, samples, tool, err := lmResultsDims(from)
+		return dims, samples, tool, map[string]string{"task": lmTaskOf(samples)}, err
 	}
 	// Every record of every run (promptfoo --repeat, Inspect epochs) counts: a score a
 	// record lacks (an errored call has none) is n/a there, not a config check refuses.
@@ -139,21 +140,38 @@ func initDims(from string, opts importer.Options) ([]initDim, string, string, er
 		return nil
 	})
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", nil, err
 	}
 	var dims []initDim
 	for _, d := range meta.Dimensions {
 		dims = append(dims, dimFromImport(d, records, meta.Format))
 	}
 	if len(dims) == 0 {
-		return nil, "", "", eval.Errorf(from, 0, "", "the file carries no scores to mirror; write the dimensions yourself (README: \"Dimensions\")")
+		return nil, "", "", nil, eval.Errorf(from, 0, "", "the file carries no scores to mirror; write the dimensions yourself (README: \"Dimensions\")")
 	}
 	if !slices.ContainsFunc(dims, func(d initDim) bool { return d.weighted }) {
 		for i := range dims {
 			dims[i].weighted = dims[i].key == "score" // promptfoo without named metrics: its test score
 		}
 	}
-	return dims, from, string(meta.Format), nil
+	if meta.Format == importer.LMEval {
+		meta.Metadata["task"] = lmTaskOf(from)
+	}
+	return dims, from, string(meta.Format), meta.Metadata, nil
+}
+
+// lmTaskOf is the task of an lm-eval samples_<task>_<date>.jsonl file ("" when the
+// name says none).
+func lmTaskOf(path string) string {
+	task, ok := strings.CutPrefix(filepath.Base(path), "samples_")
+	if !ok {
+		return ""
+	}
+	task = strings.TrimSuffix(task, ".jsonl")
+	if i := strings.LastIndex(task, "_"); i > 0 {
+		return task[:i]
+	}
+	return ""
 }
 
 func dimFromImport(d importer.Dimension, records int, f importer.Format) initDim {
@@ -398,23 +416,58 @@ func yamlString(s string) string {
 	return string(b)
 }
 
-// rerunTemplate is the command that re-runs some items with the tool that made the
-// results, for settling an inconclusive verdict: {ids} are the items (promptfoo test
-// descriptions, Inspect sample ids, lm-eval doc ids), {out} the results file to write.
-// It is written commented out until this evalgate reads the `rerun:` key.
-func rerunTemplate(tool, pfConfig string) string {
-	var cmd string
+// rerunTemplate is the config's `rerun:` line: the command that re-runs some items with
+// the tool that made the results, for check --settle. {ids} are the items (promptfoo
+// test descriptions, Inspect sample ids, lm-eval doc ids), {out} the results file to
+// write; evalgate runs it directly, never through a shell. What the tool's file names
+// (the task, the model) is filled in; meta is the file's run metadata.
+func rerunTemplate(tool, pfConfig string, meta map[string]string) string {
+	var args []string
+	note := ""
 	switch tool {
 	case "promptfoo":
-		cmd = "promptfoo eval -c " + pfConfig + " --filter-pattern {ids} --repeat 1 -o {out}"
+		// --no-cache: a re-run must call the provider again, or it repeats one draw.
+		args = []string{"npx", "--yes", "promptfoo@" + importer.PromptfooNewest, "eval", "-c", pfConfig, "--filter-pattern", settle.PlaceholderIDs,
+			"--repeat", "1", "--no-cache", "--no-progress-bar", "-o", settle.PlaceholderOut}
 	case "inspect":
-		cmd = "inspect eval TASK --sample-id {ids} --log-format json --log-dir {out}"
+		args = []string{"inspect", "eval", orDefault(meta["prompt_template_id"], "TASK")}
+		if m := meta["model_id"]; m != "" {
+			args = append(args, "--model", m)
+		}
+		args = append(args, "--sample-id", settle.PlaceholderIDs, "--epochs", "1", "--log-format", "json", "--log-dir", settle.PlaceholderOut)
+		note = "the task as the log names it: a task in a file is file.py@task"
 	case "lm-eval":
-		cmd = "lm_eval --model MODEL --model_args ARGS --tasks TASK --samples {ids} --log_samples --output_path {out}"
+		args = []string{"lm_eval", "--model", "hf"}
+		if m := meta["model_args"]; m != "" {
+			args = append(args, "--model_args", m)
+		}
+		args = append(args, "--tasks", orDefault(meta["task"], "TASK"), "--samples", settle.PlaceholderIDs, "--log_samples", "--output_path", settle.PlaceholderOut)
+		note = "--model hf: the backend the results were made with, if not Hugging Face's"
 	default:
 		return ""
 	}
-	return "# rerun: re-runs the items that decide an inconclusive verdict ({ids}: the items, {out}: the\n" +
-		"# results file); uncomment once your evalgate reads `rerun:`, and fill in the capitals.\n" +
-		"# rerun: " + strconv.Quote(cmd) + "\n"
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = a
+		if !bareYAMLWord.MatchString(a) || a == "true" || a == "false" || a == "null" { // a number or {…} would not read back as this string
+			b, _ := json.Marshal(a)
+			q[i] = string(b)
+		}
+	}
+	out := "# rerun: re-runs the items that decide an inconclusive verdict, for `evalgate check --settle`\n" +
+		"# ({ids}: the items in the tool's terms, {out}: the results file it writes; no shell).\n"
+	if note != "" {
+		out += "# Check " + note + ".\n"
+	}
+	return out + "rerun: [" + strings.Join(q, ", ") + "]\n"
+}
+
+// bareYAMLWord is a list entry YAML reads as the same string without quotes.
+var bareYAMLWord = regexp.MustCompile(`^[A-Za-z-][A-Za-z0-9_./@=-]*$`)
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

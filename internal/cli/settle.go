@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -305,11 +306,15 @@ func (rr *rerunner) rerunTool(ctx context.Context, round int, ids []string) erro
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("rerun: %s: %v\n%s", strings.Join(args, " "), err, tail.String())
+		// promptfoo exits 100 when some test failed: a result, which evalgate decides on.
+		var ee *exec.ExitError
+		if !(rr.tool == importer.Promptfoo && errors.As(err, &ee) && ee.ExitCode() == 100) {
+			return fmt.Errorf("rerun: %s: %v\n%s", shellJoin(args), err, tail.String())
+		}
 	}
 	path, err := rerunOutput(out)
 	if err != nil {
-		return fmt.Errorf("rerun: %s: %w", strings.Join(args, " "), err)
+		return fmt.Errorf("rerun: %s: %w", shellJoin(args), err)
 	}
 	rr.files = append(rr.files, path)
 	return nil
@@ -421,4 +426,13 @@ func (f *settleFlags) check(sh eval.Shard) error {
 
 func (f *settleFlags) options(c *CLI) settleOptions {
 	return settleOptions{Budget: f.Budget, Timeout: f.Timeout, MaxCostUSD: f.MaxCostUSD, Dir: f.Dir, Now: c.Now}
+}
+
+// shellJoin is args as a command a shell would read back as them (for messages).
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
 }

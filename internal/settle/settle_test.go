@@ -1,0 +1,179 @@
+package settle
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/gate"
+)
+
+// fakeDecider replays outcomes, one per look, and records the levels asked.
+type fakeDecider struct {
+	looks  []Look
+	levels []float64
+}
+
+func (d *fakeDecider) Decide(_ context.Context, level float64) (Look, error) {
+	d.levels = append(d.levels, level)
+	i := min(len(d.levels)-1, len(d.looks)-1)
+	return d.looks[i], nil
+}
+
+// fakeRerunner records the rounds and moves a fake clock on by step per round.
+type fakeRerunner struct {
+	rounds [][]string
+	maxUSD []float64
+	now    *time.Time
+	step   time.Duration
+	err    error
+}
+
+func (r *fakeRerunner) Rerun(_ context.Context, round int, ids []string, maxUSD float64) error {
+	if r.err != nil {
+		return r.err
+	}
+	r.rounds = append(r.rounds, ids)
+	r.maxUSD = append(r.maxUSD, maxUSD)
+	if r.now != nil {
+		*r.now = r.now.Add(r.step)
+	}
+	return nil
+}
+
+func usd(x float64) *float64 { return &x }
+
+func inconclusive(ev ...string) Look {
+	return Look{Outcome: gate.Inconclusive, Figure: "estimated drop 5.0 pts", Evidence: ev}
+}
+
+var items10 = []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
+
+func TestRunDecides(t *testing.T) {
+	d := &fakeDecider{looks: []Look{inconclusive("c"), inconclusive("c"), {Outcome: gate.Fail, Evidence: []string{"c"}}}}
+	r := &fakeRerunner{}
+	res, err := Run(context.Background(), d, r, Options{Items: items10, ItemRuns: 10, Budget: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Budget 8: rounds of max(1 evidence item, ⌈8/4⌉ = 2) items: the evidence first, then
+	// the least re-run others in order.
+	want := [][]string{{"c", "a"}, {"c", "b"}}
+	if !slices.EqualFunc(r.rounds, want, slices.Equal) {
+		t.Errorf("rounds %v; want %v", r.rounds, want)
+	}
+	if res.Stop != Decided || res.Outcome != gate.Fail || res.Initial != gate.Inconclusive || res.ItemRuns != 4 || len(res.Rounds) != 2 {
+		t.Errorf("result %+v; want decided fail after 2 rounds, 4 item-runs", res)
+	}
+	// Information fractions 10/18, 12/18, 14/18: the levels are Spending's.
+	sp := NewSpending(gate.Alpha)
+	for i, x := range []float64{10.0 / 18, 12.0 / 18, 14.0 / 18} {
+		if l := sp.Next(x); d.levels[i] != l {
+			t.Errorf("look %d at %v; want %v", i, d.levels[i], l)
+		}
+	}
+}
+
+func TestRunNothingToSettle(t *testing.T) {
+	d := &fakeDecider{looks: []Look{{Outcome: gate.Pass}}}
+	r := &fakeRerunner{}
+	res, err := Run(context.Background(), d, r, Options{Items: items10})
+	if err != nil || res.Stop != Decided || len(r.rounds) != 0 {
+		t.Errorf("pass at the first look: %+v, %v, %d rounds; want decided, no round", res, err, len(r.rounds))
+	}
+}
+
+func TestRunBudget(t *testing.T) {
+	d := &fakeDecider{looks: []Look{inconclusive("c", "d", "e")}}
+	r := &fakeRerunner{}
+	// Default budget: 20 % of 10 items = 2 item-runs; the first round is cut to what is left.
+	res, err := Run(context.Background(), d, r, Options{Items: items10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != BudgetSpent || res.Budget != 2 || res.ItemRuns != 2 || res.Outcome != gate.Inconclusive {
+		t.Errorf("result %+v; want budget spent at 2 of 2, inconclusive", res)
+	}
+	if !slices.EqualFunc(r.rounds, [][]string{{"c", "d"}}, slices.Equal) {
+		t.Errorf("rounds %v; want the two strongest evidence items", r.rounds)
+	}
+}
+
+func TestRunTimeout(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := &fakeDecider{looks: []Look{inconclusive("c")}}
+	r := &fakeRerunner{now: &now, step: 4 * time.Minute}
+	res, err := Run(context.Background(), d, r, Options{Items: items10, Budget: 100, Timeout: 10 * time.Minute, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rounds at 0 and 4 min start; at 8 min one more starts (8 < 10); at 12 min it stops.
+	if res.Stop != TimedOut || len(res.Rounds) != 3 || res.Elapsed != 12*time.Minute {
+		t.Errorf("result %+v; want timed out after 3 rounds at 12m", res)
+	}
+}
+
+func TestRunCost(t *testing.T) {
+	// The first look cost $1.00 over 10 item-runs ($0.10 each); each round adds what it
+	// re-ran at $0.10 an item-run.
+	total := 1.0
+	d := &costDecider{total: &total}
+	r := &costRerunner{total: &total, each: 0.10}
+	res, err := Run(context.Background(), d, r, Options{Items: items10, ItemRuns: 10, Budget: 100, MaxCostUSD: 0.55})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rounds of ⌈100/4⌉ = 25 items are cut to what $0.55 buys at $0.10: 5, then 0.05
+	// is left, less than one item-run.
+	if res.Stop != CostSpent || res.ItemRuns != 5 || res.CostUSD == nil || *res.CostUSD < 0.4999 || *res.CostUSD > 0.5001 {
+		t.Errorf("result %+v (cost %v); want cost spent after 5 item-runs, $0.50", res, res.CostUSD)
+	}
+	if len(r.maxUSD) != 1 || r.maxUSD[0] != 0.55 {
+		t.Errorf("the rerunner was given %v; want the $0.55 left", r.maxUSD)
+	}
+}
+
+type costDecider struct{ total *float64 }
+
+func (d *costDecider) Decide(context.Context, float64) (Look, error) {
+	l := inconclusive("c")
+	l.TotalUSD = usd(*d.total)
+	return l, nil
+}
+
+type costRerunner struct {
+	total  *float64
+	each   float64
+	maxUSD []float64
+}
+
+func (r *costRerunner) Rerun(_ context.Context, _ int, ids []string, maxUSD float64) error {
+	r.maxUSD = append(r.maxUSD, maxUSD)
+	*r.total += r.each * float64(len(ids))
+	return nil
+}
+
+func TestRunUnsettleable(t *testing.T) {
+	l := inconclusive("c")
+	l.Unsettleable = "the drop rests on a judge under the reliability floor"
+	res, err := Run(context.Background(), &fakeDecider{looks: []Look{l}}, &fakeRerunner{}, Options{Items: items10})
+	if err != nil || res.Stop != Unsettleable || res.ItemRuns != 0 {
+		t.Errorf("result %+v, %v; want cannot settle, nothing re-run", res, err)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	boom := errors.New("boom")
+	_, err := Run(context.Background(), &fakeDecider{looks: []Look{inconclusive("c")}}, &fakeRerunner{err: boom}, Options{Items: items10})
+	if !errors.Is(err, boom) {
+		t.Errorf("err %v; want the rerunner's", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Run(ctx, &fakeDecider{looks: []Look{inconclusive("c")}}, &fakeRerunner{err: context.Canceled}, Options{Items: items10})
+	if err != nil || res.Stop != TimedOut {
+		t.Errorf("a cancelled context: %+v, %v; want timed out, no error", res, err)
+	}
+}
