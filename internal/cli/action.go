@@ -124,6 +124,8 @@ type gateRun struct {
 	source string // where the baseline came from
 	base   bool   // the base commit's definition (its errors are to be fixed there)
 	tmp    []string
+	// canSettle: the config has a `run:` or `rerun:` block to re-run items with.
+	canSettle bool
 }
 
 // loadGate loads def's config with the pull request's results (the results input, or
@@ -177,9 +179,10 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 	if err != nil {
 		return nil, err
 	}
+	g.canSettle = g.l.Config.Run != nil || g.l.Config.Rerun != nil
 	if in.Privileged {
 		// Nothing privileged runs a command a pull request could have written.
-		g.l.Config.Run = nil
+		g.l.Config.Run, g.l.Config.Rerun = nil, nil
 	}
 	return g, nil
 }
@@ -212,6 +215,9 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 		r, err = g.l.checkReports(ctx, opts, in.Reports)
 	} else {
 		r, err = g.l.Check(ctx, opts)
+		if err == nil && in.Settle && g.canSettle && r.Verdict.Status == gate.Inconclusive {
+			r, err = c.settleInAction(ctx, in, g, opts, r)
+		}
 	}
 	if err != nil {
 		return nil, err

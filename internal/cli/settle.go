@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/ghaction"
 	"github.com/evalgate/evalgate/internal/importer"
 	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/report"
@@ -65,11 +66,16 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	}
 	d := &settleDecider{opts: opts, rr: rr}
 	defer d.close()
-	first, err := d.look(ctx, gate.Alpha) // the suite's size and runs, before the first look's level is known
+	// A look at the gate's own level first: it measures the suite and its runs, which
+	// the first settle look's level depends on. A regression that passes there passes at
+	// any level (pass does not read the test); anything else is decided again, at the
+	// level alpha spending gives the first look, so that over every look the chance of a
+	// false block stays at gate.Alpha.
+	first, err := d.look(ctx, gate.Alpha)
 	if err != nil {
 		return nil, err
 	}
-	if first.Verdict.Status != gate.Inconclusive {
+	if first.Regression == nil || first.Regression.Outcome == gate.Pass {
 		return d.take(), nil // nothing to settle: the check as it is
 	}
 	res, err := settle.Run(ctx, d, rr, settle.Options{
@@ -435,4 +441,23 @@ func shellJoin(args []string) string {
 		q[i] = shellQuote(a)
 	}
 	return strings.Join(q, " ")
+}
+
+// settleInAction settles an inconclusive verdict in the action (the settle input is
+// auto and the config can re-run items). In a privileged workflow nothing a pull
+// request could have written runs: the report gives the command for the unprivileged
+// job instead.
+func (c *CLI) settleInAction(ctx context.Context, in ghaction.CheckInput, g *gateRun, opts CheckOptions, r *report.Report) (*report.Report, error) {
+	if in.Privileged {
+		r.AddWarning(report.NoticeNote, privilegedSettleNotice(reproduce(opts, g.l)))
+		return r, nil
+	}
+	r.Close()
+	return c.checkSettled(ctx, opts, settleOptions{Now: c.Now})
+}
+
+// privilegedSettleNotice says why settle did not run here and what to run where it can.
+func privilegedSettleNotice(check string) string {
+	return "settle did not run: this workflow is privileged (workflow_run or pull_request_target) and never runs a command a pull request could have written. " +
+		"Settle in the unprivileged job that runs the pull request's code: `" + check + " --settle`"
 }

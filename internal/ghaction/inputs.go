@@ -77,6 +77,9 @@ type Inputs struct {
 	// MaxCostUSD caps what each judge's calls may cost (the judges' max_cost_usd);
 	// 0: the config's.
 	MaxCostUSD float64
+	// Settle is the settle input: auto (settle an inconclusive verdict when the config
+	// has a `run:` or `rerun:` block) or off.
+	Settle string
 }
 
 // inputDefaults are the defaults action.yml declares, applied when an input is unset
@@ -103,6 +106,7 @@ var inputDefaults = map[string]string{
 	"require-baseline":    "false",
 	"require-base-config": "false",
 	"max-cost-usd":        "",
+	"settle":              "auto",
 }
 
 // maxDurationInput bounds request-timeout and publish-budget: a job runs 6 hours at most.
@@ -156,6 +160,7 @@ func readInputs(a *githubactions.Action) (Inputs, error) {
 		CommentAuthor:     strings.TrimSpace(get("comment-author")),
 		RequireBaseline:   oneOf("require-baseline", "true", "false") == "true",
 		RequireBaseConfig: oneOf("require-base-config", "true", "false") == "true",
+		Settle:            oneOf("settle", "auto", "off"),
 	}
 	in.RequestTimeout = durationInput(get, "request-timeout", &errs)
 	in.PublishBudget = durationInput(get, "publish-budget", &errs)

@@ -34,7 +34,7 @@ func TestReadInputs(t *testing.T) {
 		Config: "evalgate.yaml", Results: []string{"runs/a.jsonl", "runs/b.jsonl", "runs/c/*.jsonl"},
 		Token: "ghs_x", Comment: "on-failure", CheckName: "evalgate", FailOn: FailOnSoft, Mode: ModeCheck,
 		WorkingDirectory: ".", Refresh: RefreshPR, AcceptLabel: "evalgate/accept",
-		RequestTimeout: 30 * time.Second, PublishBudget: 3 * time.Minute,
+		RequestTimeout: 30 * time.Second, PublishBudget: 3 * time.Minute, Settle: "auto",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("readInputs (-want +got):\n%s", diff)

@@ -75,6 +75,10 @@ type CheckInput struct {
 	RequireBaseline bool
 	// MaxCostUSD is the max-cost-usd input: the judges' max_cost_usd (0: the config's).
 	MaxCostUSD float64
+	// Settle is the settle input set to auto: an inconclusive verdict re-runs items
+	// through the config's `run:` or `rerun:` block, except when Privileged, where the
+	// report gives the command for the unprivileged job instead.
+	Settle bool
 	// ReportDir is where the callback should write the full report (ReportPath).
 	ReportDir string
 }

@@ -31,6 +31,7 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 
 		RequireBaseline: r.in.RequireBaseline,
 		MaxCostUSD:      r.in.MaxCostUSD,
+		Settle:          r.in.Settle == "auto",
 	}
 	var err error
 	if in.Results, err = r.ws.expandResults(r.in.Results); err != nil {

@@ -355,6 +355,7 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 		ProtectedChanged: []string{"baselines/new.json", "evalgate.yaml"},
 		AcceptLabel:      "evalgate/accept",
 		ReportDir:        ws,
+		Settle:           true, // the settle input's default, auto
 	}
 	got := s.in
 	got.BaselinePath, got.ReadBase, got.ListBase, got.Root = "", nil, nil, ""

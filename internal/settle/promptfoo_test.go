@@ -40,7 +40,7 @@ func promptfooFor(t *testing.T, version string) (node, entry string) {
 
 // pfSettleConfig is a promptfoo project whose provider (provider.js, offline and
 // deterministic) states the fact for each of 8 support questions and thanks the user;
-// with SETTLE_BROKEN=1 in its environment it states the refund window wrong. Each
+// with SETTLE_BROKEN=1 in its environment it states the refund window wrong, curtly. Each
 // test checks the fact and the tone.
 var pfSettleConfig = `description: settle fixture
 prompts:
@@ -58,7 +58,7 @@ const pfProvider = `class Bot {
   id() { return 'support-bot'; }
   async callApi(prompt) {
     if (process.env.SETTLE_BROKEN === '1' && prompt === 'refund window') {
-      return { output: 'the window is 14 days, thanks' };
+      return { output: 'the window is 14 days' };
     }
     return { output: 'the fact for ' + prompt + ', thanks' };
   }
@@ -75,9 +75,10 @@ var pfTests = func() string {
 }()
 
 // A suite made by promptfoo settles through its `rerun:` command against promptfoo
-// itself: the pull request breaks one test's fact (partial credit: its tone holds), the
-// check without settle is inconclusive, and with --settle each round runs promptfoo
-// with --filter-pattern over the evidence items' descriptions, until it blocks.
+// itself: the pull request breaks one test (p = 0.03 on one run). With a budget of 16
+// extra item-runs the first look tests at p < 0.0226 (alpha spending): inconclusive;
+// the round runs promptfoo with --filter-pattern over the evidence item's description,
+// the test fails again, and the check blocks.
 func TestSettlePromptfooRerun(t *testing.T) {
 	node, entry := promptfooFor(t, importer.PromptfooNewest)
 	dir := t.TempDir()
@@ -139,12 +140,8 @@ grading:
 	if code, out, errOut := run("baseline", "--config", cfgPath, "--results", filepath.Join(dir, "base.json"), "--out", filepath.Join(dir, "baselines", "support-pf.json")); code != 0 {
 		t.Fatalf("baseline: exit %d\n%s\n%s", code, out, errOut)
 	}
-	code, out, errOut := run("check", "--config", cfgPath, "--results", filepath.Join(dir, "pr.json"))
-	if code != 0 || !strings.Contains(out, "inconclusive") {
-		t.Fatalf("check without settle: exit %d; want 0, inconclusive\n%s\n%s", code, out, errOut)
-	}
 	settleDir := filepath.Join(dir, "settled")
-	code, out, errOut = run("check", "--config", cfgPath, "--results", filepath.Join(dir, "pr.json"), "--settle", "--settle-budget", "8",
+	code, out, errOut := run("check", "--config", cfgPath, "--results", filepath.Join(dir, "pr.json"), "--settle", "--settle-budget", "16",
 		"--settle-dir", settleDir, "--format", "json")
 	if code != 1 {
 		t.Fatalf("check --settle: exit %d; want 1 (blocked)\n%s\n%s", code, out, errOut)

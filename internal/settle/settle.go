@@ -115,8 +115,8 @@ type Result struct {
 }
 
 // Run settles: it decides once at the first look's level and, while the decision is
-// inconclusive and no limit is reached, re-runs the evidence items (then others, the
-// least re-run first) and decides again at the next look's level. A Rerun error that
+// inconclusive and no limit is reached, re-runs the evidence items (or, when it names
+// none, others, the least re-run first) and decides again at the next look's level. A Rerun error that
 // is the context's ends settling as timed out; any other error is returned.
 func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) {
 	if o.Budget <= 0 {
@@ -210,11 +210,15 @@ func limit(look Look, res Result, o Options, perRun float64) (Stop, string) {
 	return "", ""
 }
 
-// roundSize is how many items the next round re-runs: every evidence item, and at
-// least a quarter of the budget (so a handful of looks spend it), within what is left
-// of the budget and, at the cost per item-run seen so far, of the dollars.
+// roundSize is how many items the next round re-runs: the evidence items (re-running
+// items that did not pull toward a drop adds little), or, when the decision names none,
+// a quarter of the budget; within what is left of the budget and, at the cost per
+// item-run seen so far, of the dollars.
 func roundSize(look Look, res Result, o Options, perRun float64) int {
-	n := max(len(look.Evidence), (o.Budget+3)/4)
+	n := len(look.Evidence)
+	if n == 0 {
+		n = (o.Budget + 3) / 4
+	}
 	n = min(n, o.Budget-res.ItemRuns)
 	if o.MaxCostUSD > 0 && perRun > 0 {
 		n = min(n, int((o.MaxCostUSD-valueOr(res.CostUSD))/perRun))

@@ -58,21 +58,34 @@ func TestRunDecides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Budget 8: rounds of max(1 evidence item, ⌈8/4⌉ = 2) items: the evidence first, then
-	// the least re-run others in order.
-	want := [][]string{{"c", "a"}, {"c", "b"}}
+	// Each round re-runs the evidence item alone.
+	want := [][]string{{"c"}, {"c"}}
 	if !slices.EqualFunc(r.rounds, want, slices.Equal) {
 		t.Errorf("rounds %v; want %v", r.rounds, want)
 	}
-	if res.Stop != Decided || res.Outcome != gate.Fail || res.Initial != gate.Inconclusive || res.ItemRuns != 4 || len(res.Rounds) != 2 {
-		t.Errorf("result %+v; want decided fail after 2 rounds, 4 item-runs", res)
+	if res.Stop != Decided || res.Outcome != gate.Fail || res.Initial != gate.Inconclusive || res.ItemRuns != 2 || len(res.Rounds) != 2 {
+		t.Errorf("result %+v; want decided fail after 2 rounds, 2 item-runs", res)
 	}
-	// Information fractions 10/18, 12/18, 14/18: the levels are Spending's.
+	// Information fractions 10/18, 11/18, 12/18: the levels are Spending's.
 	sp := NewSpending(gate.Alpha)
-	for i, x := range []float64{10.0 / 18, 12.0 / 18, 14.0 / 18} {
+	for i, x := range []float64{10.0 / 18, 11.0 / 18, 12.0 / 18} {
 		if l := sp.Next(x); d.levels[i] != l {
 			t.Errorf("look %d at %v; want %v", i, d.levels[i], l)
 		}
+	}
+}
+
+// With no evidence named, a round re-runs a quarter of the budget, the least re-run
+// items first.
+func TestRunNoEvidence(t *testing.T) {
+	d := &fakeDecider{looks: []Look{inconclusive()}}
+	r := &fakeRerunner{}
+	if _, err := Run(context.Background(), d, r, Options{Items: items10, Budget: 8}); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"a", "b"}, {"c", "d"}, {"e", "f"}, {"g", "h"}}
+	if !slices.EqualFunc(r.rounds, want, slices.Equal) {
+		t.Errorf("rounds %v; want %v", r.rounds, want)
 	}
 }
 
@@ -109,7 +122,7 @@ func TestRunTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Rounds at 0 and 4 min start; at 8 min one more starts (8 < 10); at 12 min it stops.
+	// Rounds start at 0, 4 and 8 min (8 < 10); at 12 min it stops.
 	if res.Stop != TimedOut || len(res.Rounds) != 3 || res.Elapsed != 12*time.Minute {
 		t.Errorf("result %+v; want timed out after 3 rounds at 12m", res)
 	}
@@ -125,13 +138,13 @@ func TestRunCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Rounds of ⌈100/4⌉ = 25 items are cut to what $0.55 buys at $0.10: 5, then 0.05
-	// is left, less than one item-run.
+	// Rounds of 1 evidence item at $0.10: 5 of them, then $0.05 is left, less than one
+	// item-run.
 	if res.Stop != CostSpent || res.ItemRuns != 5 || res.CostUSD == nil || *res.CostUSD < 0.4999 || *res.CostUSD > 0.5001 {
 		t.Errorf("result %+v (cost %v); want cost spent after 5 item-runs, $0.50", res, res.CostUSD)
 	}
-	if len(r.maxUSD) != 1 || r.maxUSD[0] != 0.55 {
-		t.Errorf("the rerunner was given %v; want the $0.55 left", r.maxUSD)
+	if len(r.maxUSD) != 5 || r.maxUSD[0] != 0.55 {
+		t.Errorf("the rerunner was given %v; want $0.55 left in the first of 5 rounds", r.maxUSD)
 	}
 }
 

@@ -44,8 +44,8 @@ func TestSplit(t *testing.T) {
 	for in, want := range map[string][]string{
 		`promptfoo eval -c promptfooconfig.yaml --filter-pattern {ids} -o {out}`: {"promptfoo", "eval", "-c", "promptfooconfig.yaml", "--filter-pattern", "{ids}", "-o", "{out}"},
 		`a 'b c' "d \"e\"" f\ g`: {"a", "b c", `d "e"`, "f g"},
-		`  x   y  `:               {"x", "y"},
-		`$HOME *.json | rm`:       {"$HOME", "*.json", "|", "rm"},
+		`  x   y  `:              {"x", "y"},
+		`$HOME *.json | rm`:      {"$HOME", "*.json", "|", "rm"},
 	} {
 		got, err := Split(in)
 		if err != nil || !slices.Equal(got, want) {
