@@ -79,12 +79,12 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		Progress: c.meter(o.Quiet, "scoring", "records", "building the report"),
 		JSONOnly: o.Format == report.FormatJSON,
 	}
+	if err := st.check(sh); err != nil {
+		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
+		return ExitBadInput
+	}
 	var r *report.Report
 	if st.On {
-		if err := st.check(sh); err != nil {
-			fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
-			return ExitBadInput
-		}
 		r, err = c.checkSettled(context.Background(), copts, st.options(c))
 	} else {
 		r, err = Check(context.Background(), copts)

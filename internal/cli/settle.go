@@ -418,13 +418,15 @@ func (f *settleFlags) register(fs *flag.FlagSet) {
 // check refuses settle flags that cannot hold.
 func (f *settleFlags) check(sh eval.Shard) error {
 	switch {
+	case !f.On && (f.Budget != 0 || f.Timeout != 0 || f.MaxCostUSD != 0 || f.Dir != ""):
+		return fmt.Errorf("--settle-budget, --settle-timeout, --settle-max-cost-usd and --settle-dir limit --settle: add --settle")
 	case f.Budget < 0:
 		return fmt.Errorf("--settle-budget is %d; want a number of extra item-runs", f.Budget)
 	case f.Timeout < 0:
 		return fmt.Errorf("--settle-timeout is %s; want a positive duration", f.Timeout)
 	case f.MaxCostUSD < 0:
 		return fmt.Errorf("--settle-max-cost-usd is %v; want a positive amount of US dollars", f.MaxCostUSD)
-	case sh.Count > 1:
+	case f.On && sh.Count > 1:
 		return fmt.Errorf("--settle decides on the whole suite: drop --shard (settle after `evalgate merge` with the whole suite's results)")
 	}
 	return nil

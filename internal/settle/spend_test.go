@@ -44,6 +44,7 @@ func TestSpendingKeepsAlpha(t *testing.T) {
 			}
 		}
 		rate := float64(crossed) / trials
+		t.Logf("%v: levels %v, false-block rate %.4f", ts, levels, rate)
 		// Binomial SE at 0.05 over 200,000 trials is 0.00049; the grid and the rounding
 		// down of each level err on the low side.
 		if rate > 0.0515 || rate < 0.045 {
