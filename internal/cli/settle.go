@@ -71,7 +71,7 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	// any level (pass does not read the test); anything else is decided again, at the
 	// level alpha spending gives the first look, so that over every look the chance of a
 	// false block stays at gate.Alpha.
-	first, err := d.look(ctx, gate.Alpha)
+	first, err := d.check(ctx, gate.Alpha)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ type settleDecider struct {
 	itemRuns int
 }
 
-func (d *settleDecider) look(ctx context.Context, level float64) (*report.Report, error) {
+func (d *settleDecider) check(ctx context.Context, level float64) (*report.Report, error) {
 	opts := d.opts
 	opts.Reruns = append(append([]string(nil), opts.Reruns...), d.rr.files...)
 	opts.Level = level
@@ -124,9 +124,9 @@ func (d *settleDecider) look(ctx context.Context, level float64) (*report.Report
 	return r, nil
 }
 
-// Decide implements settle.Decider.
-func (d *settleDecider) Decide(ctx context.Context, level float64) (settle.Look, error) {
-	r, err := d.look(ctx, level)
+// Look implements settle.Decider.
+func (d *settleDecider) Look(ctx context.Context, level float64) (settle.Look, error) {
+	r, err := d.check(ctx, level)
 	if err != nil {
 		return settle.Look{}, err
 	}

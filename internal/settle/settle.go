@@ -32,12 +32,12 @@ type Look struct {
 // Decider decides the regression gate with every re-run made so far, its one-sided
 // test at level.
 type Decider interface {
-	Decide(ctx context.Context, level float64) (Look, error)
+	Look(ctx context.Context, level float64) (Look, error)
 }
 
 // Rerunner runs each of ids once more, spending at most maxUSD (0: no dollar limit,
 // else a limit it must keep to when it can price calls before they start). round
-// counts from 1. The runs it made are what the next Decide reads.
+// counts from 1. The runs it made are what the next Look reads.
 type Rerunner interface {
 	Rerun(ctx context.Context, round int, ids []string, maxUSD float64) error
 }
@@ -137,7 +137,7 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 	sp := NewSpending(o.Alpha)
 	level := func(used int) float64 { return sp.Next(frac(used)) }
 	res.Level = level(0)
-	look, err := d.Decide(ctx, res.Level)
+	look, err := d.Look(ctx, res.Level)
 	if err != nil {
 		return res, err
 	}
@@ -175,7 +175,7 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 		res.ItemRuns += len(ids)
 		round := Round{Items: ids, Level: level(res.ItemRuns)}
 		before := res.CostUSD
-		if look, err = d.Decide(ctx, round.Level); err != nil {
+		if look, err = d.Look(ctx, round.Level); err != nil {
 			return res, err
 		}
 		round.Outcome, round.Figure = look.Outcome, look.Figure

@@ -16,7 +16,7 @@ type fakeDecider struct {
 	levels []float64
 }
 
-func (d *fakeDecider) Decide(_ context.Context, level float64) (Look, error) {
+func (d *fakeDecider) Look(_ context.Context, level float64) (Look, error) {
 	d.levels = append(d.levels, level)
 	i := min(len(d.levels)-1, len(d.looks)-1)
 	return d.looks[i], nil
@@ -150,7 +150,7 @@ func TestRunCost(t *testing.T) {
 
 type costDecider struct{ total *float64 }
 
-func (d *costDecider) Decide(context.Context, float64) (Look, error) {
+func (d *costDecider) Look(context.Context, float64) (Look, error) {
 	l := inconclusive("c")
 	l.TotalUSD = usd(*d.total)
 	return l, nil
