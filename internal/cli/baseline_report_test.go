@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +82,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 			t.Errorf("%s: baseline from reports differs from the one from results (-results +reports):\n%s", tc.name, diff)
 		}
 		check := func(base string) string {
-			r, err := Check(context.Background(), CheckOptions{Config: cfg, Results: files[2:], Baseline: base, Now: now, CodeVersion: "abc", StreamAbove: math.MaxInt64})
+			r, err := Check(context.Background(), CheckOptions{Config: cfg, Results: files[2:], Baseline: base, Now: now, CodeVersion: "abc"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -70,22 +70,19 @@ func TestStreamedBaselineMatchesInMemory(t *testing.T) {
 	if err := os.WriteFile(cfg2, []byte(strings.Replace(string(text), "scoringSystem/1.0.0", "scoringSystem/2.0.0", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	check := func(cfg, b string, above int64) string {
-		r, err := Check(context.Background(), CheckOptions{Config: cfg, Results: files[2:], Baseline: filepath.Join(dir, "baselines", b),
-			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc", StreamAbove: above})
-		if err != nil {
-			t.Fatal(err)
-		}
+	check := func(cfg, b string, held bool) string {
+		r := checkHeld(t, CheckOptions{Config: cfg, Results: files[2:], Baseline: filepath.Join(dir, "baselines", b),
+			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc"}, held)
 		defer r.Close()
 		return jsonAs(t, r, b, "B")
 	}
 	for _, cf := range []string{cfg, cfg2} {
-		want := check(cf, "mem.json", math.MaxInt64)
-		if diff := cmp.Diff(want, check(cf, "stream.json", math.MaxInt64)); diff != "" {
+		want := check(cf, "mem.json", true)
+		if diff := cmp.Diff(want, check(cf, "stream.json", true)); diff != "" {
 			t.Errorf("%s: checks against the two baselines differ (-memory +streamed):\n%s", cf, diff)
 		}
-		// A streamed check (its suite's fields released once scored) re-scores the same.
-		if diff := cmp.Diff(want, check(cf, "stream.json", -1)); diff != "" {
+		// Results read from their files as a stream re-score the same.
+		if diff := cmp.Diff(want, check(cf, "stream.json", false)); diff != "" {
 			t.Errorf("%s: streamed check differs (-memory +streamed):\n%s", cf, diff)
 		}
 		if rescored := strings.Contains(want, `"rescored": true`); rescored != (cf == cfg2) {
@@ -134,20 +131,17 @@ func TestStreamedCheckRescoresWithSuiteFile(t *testing.T) {
 	if _, _, err := c.MakeBaseline(context.Background(), BaselineOptions{Config: cfg1, Results: []string{run}, Out: base, StreamAbove: -1}); err != nil {
 		t.Fatal(err)
 	}
-	check := func(above int64) string {
-		r, err := Check(context.Background(), CheckOptions{Config: cfg2, Results: []string{run}, Baseline: base,
-			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc", StreamAbove: above})
-		if err != nil {
-			t.Fatal(err)
-		}
+	check := func(held bool) string {
+		r := checkHeld(t, CheckOptions{Config: cfg2, Results: []string{run}, Baseline: base,
+			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc"}, held)
 		defer r.Close()
 		return jsonAs(t, r, base, "B")
 	}
-	want := check(math.MaxInt64)
+	want := check(true)
 	if !strings.Contains(want, `"rescored": true`) || !strings.Contains(want, `"delta": 0,`) {
 		t.Fatalf("in memory: want a re-scored comparison with delta 0:\n%.2000s", want)
 	}
-	if diff := cmp.Diff(want, check(-1)); diff != "" {
+	if diff := cmp.Diff(want, check(false)); diff != "" {
 		t.Errorf("streamed check differs (-memory +streamed):\n%s", diff)
 	}
 }

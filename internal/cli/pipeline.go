@@ -44,10 +44,6 @@ type CheckOptions struct {
 	RunID       string
 	CodeVersion string
 	Env         *rubric.Env
-	// StreamAbove, when positive, reads results of at most that many bytes into memory
-	// instead of streaming them (tests compare the two paths); zero or negative: every
-	// JSONL results file streams, as the command line does.
-	StreamAbove int64
 	// Shard, when its Count is over 1, scores only that part of the suite.
 	Shard eval.Shard
 	// MaxMemory, when set, is the heap the scoring may hold (bytes): a suite that needs
@@ -223,14 +219,14 @@ func Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 
 // StreamAbove is the size of the results (bytes, all files) above which evalgate
 // baseline streams the release (and keeps its recorded outputs in a file beside the
-// baseline). Check and score stream every JSONL results file, a small one too (holding
-// every record cost a 10,000-item check 20 times the memory): compact per-item numbers
-// in memory, outputs and the report's items in temporary files, the diagnosis's look
-// at the outputs taken while scoring. Standard input and other tools' files
-// (importers) are read into memory.
+// baseline).
 const StreamAbove = 8 << 20
 
-// Check scores the runs and decides the gates.
+// Check scores the runs and decides the gates, one way for every input: the runs are
+// scored as streams (JSONL results files read record by record; standard input and
+// other tools' files, which their readers hold, from memory), keeping compact per-item
+// numbers, the report's items in a temporary file, and the diagnosis's look at the
+// outputs taken while scoring.
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 	if err := l.RunRubricTests(ctx, opts.Notice); err != nil {
 		return nil, err
@@ -240,16 +236,10 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 	} else {
 		tuneGC(total)
 	}
-	if opts.StreamAbove == 0 || l.Shard.Count > 0 {
-		opts.StreamAbove = -1 // a shard's report carries what Capture keeps of each item
-	}
-	if l.Runs == nil && !l.large(opts.StreamAbove) {
+	if l.Runs == nil && l.held() {
 		if err := l.LoadRuns(); err != nil {
 			return nil, err
 		}
-	}
-	if l.Runs != nil && l.Shard.Count == 0 {
-		return l.check(ctx, opts, nil)
 	}
 	stream, err := report.NewItemStream(&l.Config.Scoring)
 	if err != nil {
@@ -263,16 +253,20 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 	return r, nil
 }
 
-// large reports whether the results are streamed: over StreamAbove, or compressed.
+// held reports whether the results are read into memory before scoring: standard input
+// and other tools' files (their importers read them into runs).
+func (l *Loaded) held() bool {
+	return l.format != importer.Evalgate || slices.Contains(l.Paths, safeio.Stdin)
+}
+
+// large reports whether evalgate baseline streams the results: over above (0:
+// StreamAbove; negative: always), or compressed.
 func (l *Loaded) large(above int64) bool {
-	if l.format != importer.Evalgate {
-		return false // another tool's file: its importer reads it record by record into runs
+	if l.held() {
+		return false
 	}
 	if above == 0 {
 		above = StreamAbove
-	}
-	if slices.Contains(l.Paths, safeio.Stdin) {
-		return false
 	}
 	total, compressed := l.resultsSize()
 	return compressed || total > above
@@ -313,11 +307,8 @@ func (l *Loaded) sources() []rubric.RunSource {
 
 func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.ItemStream) (*report.Report, error) {
 	cfg := l.Config
-	so := rubric.ScoreOptions{KeepSamples: true, MaxMemory: opts.MaxMemory}
-	if stream != nil {
-		l.outputs = diagnose.NewOutputs(&cfg.Scoring)
-		so = rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.PutCaptured, FirstSample: l.outputs.Observe, DropFields: true, MaxMemory: opts.MaxMemory}
-	}
+	l.outputs = diagnose.NewOutputs(&cfg.Scoring)
+	so := rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.PutCaptured, FirstSample: l.outputs.Observe, DropFields: true, MaxMemory: opts.MaxMemory}
 	so.Shard = l.Shard
 	if len(opts.Unscored) > 0 {
 		so.Unscored = func(id string) bool { return opts.Unscored[id] }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,20 +151,37 @@ func jsonAs(t *testing.T, r *report.Report, file, as string) string {
 	return strings.Join(lines, "\n")
 }
 
-func checkWith(t *testing.T, cfg string, results []string, streamAbove int64) *report.Report {
+func checkWith(t *testing.T, cfg string, results []string, held bool) *report.Report {
 	t.Helper()
-	r, err := Check(context.Background(), CheckOptions{Config: cfg, Results: results, NoBaseline: true,
-		Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc", StreamAbove: streamAbove})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := checkHeld(t, CheckOptions{Config: cfg, Results: results, NoBaseline: true,
+		Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc"}, held)
 	t.Cleanup(func() { r.Close() })
 	return r
 }
 
-// TestStreamedCheckMatchesInMemory: a check that streams its results (compact
-// per-item numbers, outputs and items in temporary files, parallel decoding and
-// scoring) gives the very report of one that holds every record in memory, in every
+// checkHeld is Check with the results read into memory first when held (as standard
+// input and other tools' files are), else read from their files as a stream.
+func checkHeld(t *testing.T, opts CheckOptions, held bool) *report.Report {
+	t.Helper()
+	l, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held {
+		if err := l.LoadRuns(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := l.Check(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestStreamedCheckMatchesInMemory: a check that reads its results from their files as
+// a stream (parallel decoding and scoring) gives the very report of one whose records
+// are held in memory first (as standard input's and other tools' are), in every
 // format, from plain, gzip and zstd results.
 func TestStreamedCheckMatchesInMemory(t *testing.T) {
 	t.Parallel()
@@ -174,15 +190,15 @@ func TestStreamedCheckMatchesInMemory(t *testing.T) {
 	recs := benchRecords(3000)
 	plain := filepath.Join(dir, "items.jsonl")
 	writeJSONL(t, plain, recs)
-	mem := checkWith(t, cfg, []string{plain}, math.MaxInt64)
-	if diff := cmp.Diff(renderAll(t, mem), renderAll(t, checkWith(t, cfg, []string{plain}, -1))); diff != "" {
+	mem := checkWith(t, cfg, []string{plain}, true)
+	if diff := cmp.Diff(renderAll(t, mem), renderAll(t, checkWith(t, cfg, []string{plain}, false))); diff != "" {
 		t.Errorf("streamed differs from in memory (-memory +streamed):\n%s", diff)
 	}
 	want := jsonAs(t, mem, plain, plain)
 	for _, name := range []string{"items.jsonl.gz", "items.jsonl.zst"} {
 		p := filepath.Join(dir, name)
 		writeJSONL(t, p, recs)
-		if diff := cmp.Diff(want, jsonAs(t, checkWith(t, cfg, []string{p}, -1), p, plain)); diff != "" {
+		if diff := cmp.Diff(want, jsonAs(t, checkWith(t, cfg, []string{p}, false), p, plain)); diff != "" {
 			t.Errorf("%s streamed differs from in memory (-memory +streamed):\n%s", name, diff)
 		}
 	}
@@ -221,8 +237,8 @@ func TestStreamedCheckMatchesInMemoryRunsAndSuite(t *testing.T) {
 		return out
 	}
 	files := threeRuns(t, dir, strip(recs))
-	want := renderAll(t, checkWith(t, cfg, files, math.MaxInt64))
-	got := renderAll(t, checkWith(t, cfg, files, -1))
+	want := renderAll(t, checkWith(t, cfg, files, true))
+	got := renderAll(t, checkWith(t, cfg, files, false))
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("streamed differs from in memory (-memory +streamed):\n%s", diff)
 	}
@@ -303,7 +319,7 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 func mergedEqualsUnsharded(t *testing.T, name, cfg string, results []string) (*report.Report, []string) {
 	t.Helper()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	opts := CheckOptions{Config: cfg, Results: results, NoBaseline: true, Now: now, CodeVersion: "abc", StreamAbove: -1}
+	opts := CheckOptions{Config: cfg, Results: results, NoBaseline: true, Now: now, CodeVersion: "abc"}
 	whole, err := Check(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

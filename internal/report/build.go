@@ -26,16 +26,17 @@ type Options struct {
 	EvalgateVersion string
 	Command         string // reproduces the report locally
 	Mode            string // regression mode (absolute or relative)
-	// Stream holds the items of a scoring that kept no samples (ScoreOptions.OnFirst
-	// was its First).
+	// Stream holds the items, captured while the scoring read them (its Capture and
+	// PutCaptured were rubric.ScoreOptions.Capture and OnFirst). Required.
 	Stream *ItemStream
 	// JSONOnly: the report will only be written as JSON, so a streamed report keeps no
 	// items in memory for the other renderers (Render refuses the other formats).
 	JSONOnly bool
 }
 
-// Build assembles the report. With opts.Stream, the items come from the stream (the
-// scoring kept no samples) and the report's JSON lists them from its files.
+// Build assembles the report: its summary and the items the renderers list come from
+// one pass over opts.Stream, and the report's JSON lists every item from it as it is
+// written.
 func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Options) (*Report, error) {
 	r, err := build(sc, cmp, v, opts)
 	if err != nil {
@@ -110,31 +111,18 @@ func build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 		r.Runs = append(r.Runs, Run{File: run.File, Mean: run.Metrics[rubric.MetricMeanScore],
 			PassRate: run.Metrics[rubric.MetricPassRate], Missing: miss, Metrics: run.Metrics, Estimates: run.Estimates})
 	}
-	if opts.Stream != nil {
-		st, err := opts.Stream.build(sc, !opts.JSONOnly)
-		if err != nil {
-			return nil, err
-		}
-		r.Summary.Passed, r.Summary.Missing, r.Summary.Pending = st.passed, st.missing, st.pending
-		if len(r.Summary.Pending) == 0 {
-			r.Summary.Pending = nil
-		}
-		r.Items, r.stream, r.jsonOnly = st.kept, opts.Stream, opts.JSONOnly
-		return r, nil
+	if opts.Stream == nil {
+		return nil, fmt.Errorf("report: Build needs the items' stream")
 	}
-	for i := range sc.Items {
-		it := buildItem(sc, &sc.Items[i], firstSample(sc, i))
-		if it.Pass {
-			r.Summary.Passed++
-		}
-		if it.Missing {
-			r.Summary.Missing = append(r.Summary.Missing, it.ID)
-		}
-		if it.Pending {
-			r.Summary.Pending = append(r.Summary.Pending, it.ID)
-		}
-		r.Items = append(r.Items, it)
+	st, err := opts.Stream.build(sc, !opts.JSONOnly)
+	if err != nil {
+		return nil, err
 	}
+	r.Summary.Passed, r.Summary.Missing, r.Summary.Pending = st.passed, st.missing, st.pending
+	if len(r.Summary.Pending) == 0 {
+		r.Summary.Pending = nil
+	}
+	r.Items, r.stream, r.jsonOnly = st.kept, opts.Stream, opts.JSONOnly
 	return r, nil
 }
 
@@ -146,16 +134,14 @@ func sumOver(sc *rubric.Scored, metric string) float64 {
 	return t
 }
 
-// buildItem is one item of the report. first is the item's first sample with its
-// result (nil when the output-bearing parts come pre-rendered from an ItemStream).
-func buildItem(sc *rubric.Scored, is *rubric.ItemScore, first *rubric.Sample) Item {
+// buildItem is one item of the report from its scores; the parts its first sample
+// said (prompt, reference, output, per-sample fields, notes) come pre-rendered from the
+// ItemStream.
+func buildItem(sc *rubric.Scored, is *rubric.ItemScore) Item {
 	sys := sc.System
 	it := Item{ID: is.Item.ID, Line: is.Item.Line, Tags: is.Item.Tags, Prompt: is.Item.Prompt,
 		Expected: expectedOf(is.Item, sys), Score: is.Score, Pass: is.Pass, PassRuns: is.PassRuns,
 		Runs: is.Runs, CappedBy: is.CappedBy, Why: is.Why, Missing: is.Missing == is.Runs, MissingRuns: is.Missing, Pending: is.Pending}
-	if first != nil && first.Result != nil {
-		it.Got = first.Result.Output
-	}
 	for d, dim := range sys.Dimensions {
 		it.Breakdown = append(it.Breakdown, KV{dim.Name, is.Breakdown[d]})
 		it.Weighted = append(it.Weighted, KV{dim.Name, is.Weighted[d]})
@@ -170,12 +156,6 @@ func buildItem(sc *rubric.Scored, is *rubric.ItemScore, first *rubric.Sample) It
 		if is.Errors[d] != "" && it.EvaluatorError == "" {
 			it.EvaluatorError = is.Errors[d]
 		}
-		if first != nil && d < len(first.Values) && first.Values[d].Note != "" {
-			if it.Notes == nil {
-				it.Notes = map[string]string{}
-			}
-			it.Notes[dim.Name] = first.Values[d].Note
-		}
 		if dim.Key != "" && (dim.Scorer == "recorded" || dim.Scorer == "llm_judge") && !slices.Contains(rubric.ReportItemKeys, dim.Key) &&
 			!slices.ContainsFunc(it.Sample, func(kv KV) bool { return kv.Key == dim.Key }) {
 			// Under its key beside the item's own keys, once; a key the item already
@@ -183,20 +163,7 @@ func buildItem(sc *rubric.Scored, is *rubric.ItemScore, first *rubric.Sample) It
 			it.Sample = append(it.Sample, KV{dim.Key, raw})
 		}
 	}
-	if first != nil && first.Result != nil {
-		it.Sample = append(it.Sample, sampleFields(first.Result)...)
-	}
 	return it
-}
-
-// firstSample is the item's sample in the first run that has a result for it.
-func firstSample(sc *rubric.Scored, i int) *rubric.Sample {
-	for r := range sc.Runs {
-		if sm := &sc.Runs[r].Samples[i]; !sm.Missing {
-			return sm
-		}
-	}
-	return nil
 }
 
 // sampleFields are seed 001's per-sample fields, where recorded.

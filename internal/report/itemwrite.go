@@ -10,10 +10,9 @@ import (
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
-// itemWriter writes a streamed report's item straight from its score and the parts
-// captured from its first sample, indented as the report is: the bytes
-// jsonenc.AppendIndent(Item.appendJSON) gives, without building the Item, boxing its
-// numbers or indenting a second copy.
+// itemWriter writes a report's item straight from its score and the parts captured
+// from its first sample, indented as the report is, without building the Item, boxing
+// its numbers or indenting a second copy.
 type itemWriter struct {
 	b       []byte
 	prefix  string // the item's own indentation
@@ -119,8 +118,8 @@ func (w *itemWriter) object(dims []rubric.Dimension, v func(d int)) {
 	w.b = append(w.b, '}')
 }
 
-// appendItem appends item i's JSON (Item.appendJSON of buildItem with the captured
-// parts p, indented under prefix) to b.
+// appendItem appends item i's JSON (buildItem's item with the captured parts p,
+// indented under prefix) to b: the one writer of a report item.
 func appendItem(b []byte, prefix string, sc *rubric.Scored, is *rubric.ItemScore, p *detailParts, scratch *[]byte) ([]byte, error) {
 	sys := sc.System
 	w := itemWriter{b: append(b, '{'), prefix: prefix, first: true, scratch: *scratch}

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -45,38 +43,6 @@ func Render(w io.Writer, r *Report, format string) error {
 		return r.WriteHTML(w)
 	}
 	return fmt.Errorf("unknown format %q; want %s", format, strings.Join(Formats, ", "))
-}
-
-// WriteJSON writes the report as indented JSON. A streamed report's items are copied
-// from its files, so the whole report is never in memory.
-func (r *Report) WriteJSON(w io.Writer) error {
-	if r.stream == nil {
-		return writeJSON(w, r)
-	}
-	head := *r
-	head.Items = nil
-	var b bytes.Buffer
-	if err := writeJSON(&b, &head); err != nil {
-		return err
-	}
-	const hole = "\n  \"items\": null"
-	i := bytes.Index(b.Bytes(), []byte(hole))
-	if i < 0 {
-		return fmt.Errorf("report: no items in the report's JSON")
-	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.Write(b.Bytes()[:i])
-	if r.Scored.NumItems() == 0 {
-		bw.WriteString("\n  \"items\": []")
-	} else {
-		bw.WriteString("\n  \"items\": [\n    ")
-		if err := r.stream.writeItems(bw); err != nil {
-			return err
-		}
-		bw.WriteString("\n  ]")
-	}
-	bw.Write(b.Bytes()[i+len(hole):])
-	return bw.Flush()
 }
 
 // writeJSON writes v as indented JSON, without HTML escaping so model outputs read as

@@ -468,7 +468,7 @@ func (c *buildChunk) render(sc *rubric.Scored, mode passMode) {
 			}
 		}
 		if kept {
-			it := buildItem(sc, is, nil)
+			it := buildItem(sc, is)
 			it.pre = &p
 			c.items = append(c.items, it.materialize())
 			c.idx = append(c.idx, i)
