@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
@@ -71,6 +73,12 @@ func (l *Loaded) loadResultsFile(path string) ([]*eval.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.noteImported(meta)
+	return runs, nil
+}
+
+// noteImported keeps the run metadata an imported file carries (the first file's wins).
+func (l *Loaded) noteImported(meta *importer.Meta) {
 	for k, v := range meta.Metadata {
 		if l.imported == nil {
 			l.imported = map[string]string{}
@@ -79,7 +87,51 @@ func (l *Loaded) loadResultsFile(path string) ([]*eval.Run, error) {
 			l.imported[k] = v
 		}
 	}
-	return runs, nil
+}
+
+// convertImported writes every results file another tool wrote as evalgate JSONL, a
+// temporary file per run, in one pass each, so check and score stream them as they
+// stream evalgate's own files: memory holds no record. Standard input is left to
+// LoadRuns. removeConverted deletes the files.
+func (l *Loaded) convertImported() error {
+	if l.format == importer.Evalgate || l.converted != nil || slices.Contains(l.Paths, safeio.Stdin) {
+		return nil
+	}
+	opts := l.importOpts
+	opts.Format = l.format
+	for _, p := range l.Paths {
+		conv, err := importer.Convert(p, opts, "")
+		if err != nil {
+			l.removeConverted()
+			return err
+		}
+		l.converted = append(l.converted, conv)
+		l.noteImported(conv.Meta)
+	}
+	return nil
+}
+
+func (l *Loaded) removeConverted() {
+	for _, c := range l.converted {
+		c.Remove()
+	}
+	l.converted = nil
+}
+
+// convertedSources are the converted runs to score: each named by its tool's file, its
+// results placed in it; a re-run file's runs are partial.
+func (l *Loaded) convertedSources() []rubric.RunSource {
+	var out []rubric.RunSource
+	for k, conv := range l.converted {
+		for i, run := range conv.Runs {
+			src := rubric.FileRunFor(&l.Config.Scoring, run)
+			src.File = conv.File
+			src.Each = conv.Each(i, src.Each)
+			src.Partial = k >= l.full
+			out = append(out, src)
+		}
+	}
+	return out
 }
 
 // metadata is the config's run metadata, completed by what imported files say (the

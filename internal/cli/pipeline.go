@@ -100,6 +100,9 @@ type Loaded struct {
 	suiteItems int
 	// outputs is what the diagnosis read of the outputs while a streamed check scored.
 	outputs *diagnose.Outputs
+	// converted are other tools' results files written as evalgate JSONL for a check
+	// to stream (convertImported), one per path.
+	converted []*importer.Converted
 }
 
 // loadConfigOnly reads the config alone: the first step of Load, and all a merge needs
@@ -223,8 +226,8 @@ func Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 const StreamAbove = 8 << 20
 
 // Check scores the runs and decides the gates, one way for every input: the runs are
-// scored as streams (JSONL results files read record by record; standard input and
-// other tools' files, which their readers hold, from memory), keeping compact per-item
+// scored as streams (JSONL results files read record by record, other tools' files
+// converted to evalgate JSONL first; standard input from memory), keeping compact per-item
 // numbers, the report's items in a temporary file, and the diagnosis's look at the
 // outputs taken while scoring.
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
@@ -235,6 +238,12 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 		tuneGC(4 * total)
 	} else {
 		tuneGC(total)
+	}
+	if l.Runs == nil {
+		if err := l.convertImported(); err != nil {
+			return nil, err
+		}
+		defer l.removeConverted()
 	}
 	if l.Runs == nil && l.held() {
 		if err := l.LoadRuns(); err != nil {
@@ -253,10 +262,11 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 	return r, nil
 }
 
-// held reports whether the results are read into memory before scoring: standard input
-// and other tools' files (their importers read them into runs).
+// held reports whether the results are read into memory before scoring: standard input,
+// and other tools' files not converted to evalgate JSONL (convertImported; evalgate
+// baseline reads them into runs).
 func (l *Loaded) held() bool {
-	return l.format != importer.Evalgate || slices.Contains(l.Paths, safeio.Stdin)
+	return (l.format != importer.Evalgate && l.converted == nil) || slices.Contains(l.Paths, safeio.Stdin)
 }
 
 // large reports whether evalgate baseline streams the results: over above (0:
@@ -289,6 +299,9 @@ func (l *Loaded) resultsSize() (total int64, compressed bool) {
 // sources are the runs to score: the loaded ones, or the files streamed.
 func (l *Loaded) sources() []rubric.RunSource {
 	var out []rubric.RunSource
+	if l.converted != nil {
+		return l.convertedSources()
+	}
 	if l.Runs != nil {
 		for i, r := range l.Runs {
 			src := rubric.MemoryRun(r)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -115,7 +116,7 @@ func pfIsDocument(path string) (bool, error) {
 
 // pfTest is what the first pass learns about one distinct test.
 type pfTest struct {
-	key         string // description + hash of vars: repeats of a test share it
+	key         pfKey // description and vars: repeats of a test share it
 	description string
 	varsHash    string
 	idValue     string // the --id-field value
@@ -196,7 +197,7 @@ func pfTestOf(path string, line int, where string, rec map[string]any, idField s
 	b, _ := json.Marshal(vars) // maps marshal with sorted keys
 	sum := sha256.Sum256(b)
 	t.varsHash = hex.EncodeToString(sum[:])
-	t.key = t.description + "\x00" + t.varsHash
+	t.key = pfHash(t.description, t.varsHash)
 	if idField != "" {
 		var v any
 		var found bool
@@ -226,10 +227,10 @@ func pfTestOf(path string, line int, where string, rec map[string]any, idField s
 }
 
 // readPromptfoo reads a promptfoo export in two passes: the first names the tests and the
-// prompt/provider pairs (a few strings each), the second converts the results.
+// prompt/provider pairs (a few bytes per test, so a million tests fit in tens of
+// megabytes), the second converts the results.
 func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, error) {
-	tests := map[string]*pfTest{}
-	var order []*pfTest
+	ix := newPfIndex(opts.IDField)
 	combos := map[string]*pfCombo{}
 	var comboOrder []*pfCombo
 	err := pfRecords(path, func(line int, where string, rec map[string]any) error {
@@ -237,10 +238,7 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 		if err != nil {
 			return err
 		}
-		if _, ok := tests[t.key]; !ok {
-			tests[t.key] = t
-			order = append(order, t)
-		}
+		ix.add(t, line, where)
 		c := pfComboOf(rec)
 		if prev, ok := combos[c.key]; ok {
 			prev.count++
@@ -254,14 +252,14 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 	if err != nil {
 		return nil, err
 	}
-	if len(order) == 0 {
+	if len(ix.places) == 0 {
 		return nil, eval.Errorf(path, 0, "", "the promptfoo file holds no results")
 	}
 	chosen, err := pfChoose(path, comboOrder, opts.Prompt)
 	if err != nil {
 		return nil, err
 	}
-	ids, err := pfIDs(path, order, opts.IDField)
+	pick, err := ix.idRule(path)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +268,7 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 		meta.Metadata["model_id"] = chosen.provider
 	}
 	var dims dimTracker
-	seen := map[string]int{} // occurrences of a test: its repeats are runs
+	seen := make([]int32, len(ix.places)) // occurrences of a test: its repeats are runs
 	unmatched, firstUnmatched := 0, ""
 	err = pfRecords(path, func(line int, where string, rec map[string]any) error {
 		if pfComboOf(rec).key != chosen.key {
@@ -280,9 +278,10 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 		if err != nil {
 			return err
 		}
-		id := ids[t.key]
-		run := seen[t.key]
-		seen[t.key]++
+		id := pick(t)
+		n := ix.tests[t.key]
+		run := int(seen[n])
+		seen[n]++
 		fields, err := pfConvert(path, line, where, id, rec, func(i int) {
 			if unmatched == 0 {
 				firstUnmatched = fmt.Sprintf("%s componentResults[%d] (test %q)", pfPlace(line, where), i, id)
@@ -347,47 +346,112 @@ func pfList(combos []*pfCombo) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// pfIDs names the tests: --id-field's value, else the description when every test has a
-// unique one, else a hash of the vars.
-func pfIDs(path string, tests []*pfTest, idField string) (map[string]string, error) {
-	ids := map[string]string{}
-	byID := map[string]*pfTest{}
-	pick := func(t *pfTest) string { return t.idValue }
-	how := fmt.Sprintf("--id-field %q", idField)
-	if idField == "" {
-		unique := true
-		descs := map[string]bool{}
-		for _, t := range tests {
-			if t.description == "" || descs[t.description] {
-				unique = false
-				break
-			}
-			descs[t.description] = true
-		}
-		if unique {
-			pick = func(t *pfTest) string { return t.description }
-			how = "description"
-		} else {
-			pick = func(t *pfTest) string { return "vars-" + t.varsHash[:12] }
-			how = "hash of the vars"
-		}
+// pfKey identifies a test (its description and vars) or an id in the first pass's
+// maps: a hash, so a million tests take a few bytes each.
+type pfKey [16]byte
+
+func pfHash(parts ...string) pfKey {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
 	}
-	for _, t := range tests {
-		id := pick(t)
-		if prev, dup := byID[id]; dup {
-			return nil, errAt(path, 0, t.where, id, "two different tests get the same id by %s (the first at %s); name each test with a unique description, or pass --id-field VAR naming a variable that is unique per test", how, orLine(prev.where))
-		}
-		byID[id] = t
-		ids[t.key] = id
-	}
-	return ids, nil
+	var k pfKey
+	copy(k[:], h.Sum(nil))
+	return k
 }
 
-func orLine(where string) string {
-	if where == "" {
-		return "an earlier line"
+// pfPlaceOf is where a test was first seen: its line (JSONL) or its index in the
+// document's results list.
+type pfPlaceOf struct{ line, index int32 }
+
+func (p pfPlaceOf) String() string {
+	if p.line > 0 {
+		return fmt.Sprintf("line %d", p.line)
 	}
-	return where
+	return fmt.Sprintf("results.results[%d]", p.index)
+}
+
+// pfIndex is what the first pass learns about the distinct tests: their places, and
+// whether each way of naming them gives unique ids (the first clash of each).
+type pfIndex struct {
+	idField string
+	tests   map[pfKey]int32 // test key → its number, in first-seen order
+	places  []pfPlaceOf
+	// byDesc, byVars, byField: a candidate id's hash → the first test with it.
+	byDesc, byVars, byField map[pfKey]int32
+	noDesc                  bool     // a test has no description
+	clash                   [3]clash // description, vars hash, --id-field
+}
+
+type clash struct {
+	first, second int32
+	id            string
+	found         bool
+}
+
+func newPfIndex(idField string) *pfIndex {
+	return &pfIndex{idField: idField, tests: map[pfKey]int32{}, byDesc: map[pfKey]int32{}, byVars: map[pfKey]int32{}, byField: map[pfKey]int32{}}
+}
+
+func (x *pfIndex) add(t *pfTest, line int, where string) {
+	if _, ok := x.tests[t.key]; ok {
+		return
+	}
+	n := int32(len(x.places))
+	x.tests[t.key] = n
+	p := pfPlaceOf{line: int32(min(line, math.MaxInt32))}
+	if where != "" {
+		fmt.Sscanf(where, "results.results[%d]", &p.index)
+	}
+	x.places = append(x.places, p)
+	see := func(m map[pfKey]int32, c *clash, id string) {
+		k := pfHash(id)
+		if prev, ok := m[k]; ok {
+			if !c.found {
+				*c = clash{first: prev, second: n, id: id, found: true}
+			}
+			return
+		}
+		m[k] = n
+	}
+	if t.description == "" {
+		x.noDesc = true
+	} else if !x.noDesc {
+		see(x.byDesc, &x.clash[0], t.description)
+	}
+	see(x.byVars, &x.clash[1], pfVarsID(t))
+	if x.idField != "" {
+		see(x.byField, &x.clash[2], t.idValue)
+	}
+}
+
+func pfVarsID(t *pfTest) string { return "vars-" + t.varsHash[:12] }
+
+// idRule names the tests: --id-field's value, else the description when every test has
+// a unique one, else a hash of the vars; two tests named alike are refused.
+func (x *pfIndex) idRule(path string) (func(*pfTest) string, error) {
+	var c clash
+	var how string
+	var pick func(*pfTest) string
+	switch {
+	case x.idField != "":
+		c, how, pick = x.clash[2], fmt.Sprintf("--id-field %q", x.idField), func(t *pfTest) string { return t.idValue }
+	case !x.noDesc && !x.clash[0].found:
+		c, pick = clash{}, func(t *pfTest) string { return t.description }
+	default:
+		c, how, pick = x.clash[1], "hash of the vars", pfVarsID
+	}
+	x.byDesc, x.byVars, x.byField = nil, nil, nil // the second pass needs only tests and places
+	if c.found {
+		p := x.places[c.second]
+		where := ""
+		if p.line == 0 {
+			where = p.String()
+		}
+		return nil, errAt(path, int(p.line), where, c.id, "two different tests get the same id by %s (the first at %s); name each test with a unique description, or pass --id-field VAR naming a variable that is unique per test", how, x.places[c.first])
+	}
+	return pick, nil
 }
 
 // pfConvert maps one EvaluateResult to an evalgate results record.

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -9,6 +8,7 @@ import (
 	"io"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // MaxRecordBytes bounds one record: a JSONL line, one element of a JSON document's
@@ -187,46 +187,24 @@ func (d *docDecoder) skip(where string) error {
 	}
 }
 
-// jsonLines calls fn for each non-blank line of a JSONL stream with its decoded object.
+// jsonLines calls fn for each non-blank line of a JSONL stream with its decoded object;
+// a line is bounded by MaxRecordBytes (safeio's line reader).
 func jsonLines(file string, r io.Reader, fn func(line int, rec map[string]any) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for line := 1; ; line++ {
-		text, err := readLine(br)
-		if errors.Is(err, errRecordTooLarge) {
-			return eval.Errorf(file, line, "", "record is larger than %d bytes", MaxRecordBytes)
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return eval.Errorf(file, line, "", "cannot read: %v", err)
-		}
-		if t := bytes.TrimSpace(text); len(t) > 0 {
-			rec, derr := decodeLine(file, line, t)
-			if derr != nil {
-				return derr
-			}
-			if ferr := fn(line, rec); ferr != nil {
-				return ferr
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-	}
-}
-
-// readLine reads one line (without its newline), bounded by MaxRecordBytes.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) > MaxRecordBytes {
-			return nil, errRecordTooLarge
-		}
-		buf = append(buf, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
+	ls := safeio.NewLines(r, file, MaxRecordBytes)
+	for ls.Next() {
+		t := bytes.TrimSpace(ls.Bytes())
+		if len(t) == 0 {
 			continue
 		}
-		return bytes.TrimSuffix(buf, []byte("\n")), err
+		rec, err := decodeLine(file, ls.Line(), t)
+		if err != nil {
+			return err
+		}
+		if err := fn(ls.Line(), rec); err != nil {
+			return err
+		}
 	}
+	return ls.Err()
 }
 
 func decodeLine(file string, line int, text []byte) (map[string]any, error) {

@@ -244,7 +244,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			}
 			if build {
 				if prev, dup := suite.Item(res.ID); dup {
-					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
+					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first %s", lineWord(presentAt(prev.Line)))
 				}
 			} else {
 				if p.it == nil && opts.Unscored != nil && opts.Unscored(res.ID) {
