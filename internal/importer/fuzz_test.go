@@ -3,8 +3,10 @@ package importer_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -14,9 +16,44 @@ import (
 	"github.com/evalgate/evalgate/internal/importer"
 )
 
+// fuzzMaxDecompressed bounds a compressed input's content while fuzzing: a mutated gzip
+// or zstd input can expand towards safeio.MaxDecompressedBytes (16 GiB), which stalled a
+// fuzz run; the importers stop at this bound with an input error instead.
+const fuzzMaxDecompressed = 4 << 20
+
+// expandsBeyond reports whether data is gzip or zstd whose content is over limit bytes.
+func expandsBeyond(data []byte, limit int64) bool {
+	var r io.Reader
+	switch {
+	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return false
+		}
+		r = zr
+	case bytes.HasPrefix(data, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		zr, err := zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return false
+		}
+		defer zr.Close()
+		r = zr
+	default:
+		return false
+	}
+	n, _ := io.Copy(io.Discard, io.LimitReader(r, limit+1))
+	return n > limit
+}
+
 // fuzzImport writes data to a file named name and imports it: it must never panic or
-// hang, and every failure must be an input error naming the file.
+// hang, and every failure must be an input error naming the file. Compressed content
+// is bounded by fuzzMaxDecompressed; an input expanding beyond it is only detected (the
+// evalgate JSONL reader has its own bound, tested in internal/eval).
 func fuzzImport(t *testing.T, name string, data []byte, format importer.Format) {
+	defer importer.SetMaxDecompressed(fuzzMaxDecompressed)()
+	if format == "" && expandsBeyond(data, fuzzMaxDecompressed) {
+		format = importer.Promptfoo // never the evalgate reader, which reads to 16 GiB
+	}
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -90,4 +127,24 @@ func gzBytes(s string) []byte {
 func zstdBytes(s string) []byte {
 	zw, _ := zstd.NewWriter(nil)
 	return zw.EncodeAll([]byte(s), nil)
+}
+
+// A compressed file expanding beyond the bound is refused with the file and the bound,
+// in every format, whatever the bound (the fuzz targets lower it).
+func TestCompressedBeyondBound(t *testing.T) {
+	defer importer.SetMaxDecompressed(1 << 20)()
+	bomb := gzBytes(`{"evalId": "x", "results": {"results": [` + strings.Repeat(" ", 2<<20) + `]}}`)
+	for _, f := range []importer.Format{importer.Promptfoo, importer.Inspect, importer.LMEval} {
+		path := filepath.Join(t.TempDir(), "samples_t_"+lmDate+".jsonl")
+		if err := os.WriteFile(path, bomb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := importer.LoadRuns(path, importer.Options{Format: f})
+		if err == nil || !strings.Contains(err.Error(), path+": decompresses to more than 1 MiB, the limit") {
+			t.Errorf("%s: %v; want the bound", f, err)
+		}
+	}
+	if !expandsBeyond(bomb, 1<<20) || expandsBeyond(gzBytes("{}"), 1<<20) {
+		t.Error("expandsBeyond")
+	}
 }

@@ -16,7 +16,11 @@ import (
 
 // Compression: a tool's file may be gzip- or zstd-compressed (results.json.gz,
 // samples_x.jsonl.zst, log.json.gz); it is told by its first bytes, whatever its name,
-// and read through the decompressor, bounded by safeio.MaxDecompressedBytes.
+// and read through the decompressor, bounded by maxDecompressed.
+// maxDecompressed bounds what one compressed file may expand to: safeio's bound, which the
+// fuzz tests lower so that a mutated input expanding towards it cannot stall a fuzz run.
+var maxDecompressed int64 = safeio.MaxDecompressedBytes
+
 var (
 	gzipMagic = []byte{0x1f, 0x8b}
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
@@ -58,7 +62,7 @@ func openInput(path string) (*input, error) {
 			return nil, eval.Errorf(path, 0, "", "starts as gzip but is not a valid gzip file: %v", err)
 		}
 		in.closers = append(in.closers, gz)
-		in.Reader, in.compressed = safeio.Capped(gz, path, safeio.MaxDecompressedBytes), true
+		in.Reader, in.compressed = safeio.Capped(gz, path, maxDecompressed), true
 	case bytes.HasPrefix(head, zstdMagic):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
@@ -66,7 +70,7 @@ func openInput(path string) (*input, error) {
 			return nil, eval.Errorf(path, 0, "", "starts as zstd but is not a valid zstd file: %v", err)
 		}
 		in.closers = append(in.closers, zr.IOReadCloser())
-		in.Reader, in.compressed = safeio.Capped(zr, path, safeio.MaxDecompressedBytes), true
+		in.Reader, in.compressed = safeio.Capped(zr, path, maxDecompressed), true
 	case bytes.HasPrefix(head, lfsPointer):
 		in.Close()
 		return nil, lfsError(path)
