@@ -168,3 +168,56 @@ func TestInspectTokensAndModelPriced(t *testing.T) {
 		})
 	}
 }
+
+// Two tests named alike are refused, naming both places: by the hash of the vars when a
+// test has no description (both tests ask the same vars).
+func TestPromptfooIDClash(t *testing.T) {
+	a := pfLine(t, "first", "echo", map[string]any{})
+	b := strings.Replace(pfLine(t, "", "echo", map[string]any{}), `"description":"",`, "", 1)
+	path := writeLines(t, "results.jsonl", a, b)
+	_, _, err := importer.LoadRuns(path, importer.Options{})
+	if err == nil || !strings.Contains(err.Error(), "results.jsonl:2: item \"vars-") ||
+		!strings.Contains(err.Error(), "two different tests get the same id by hash of the vars (the first at line 1)") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// Convert writes each run as evalgate JSONL; read back through Each, every result
+// carries its place in the tool's file (0 inside a document) and the records equal
+// LoadRuns's.
+func TestConvertReadsBackAsLoadRuns(t *testing.T) {
+	for _, path := range []string{inspectFile("epochs.json"), lmFile("arc_easy")} {
+		c, err := importer.Convert(path, importer.Options{}, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, _, err := importer.LoadRuns(path, importer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Runs) != len(runs) {
+			t.Fatalf("%s: %d converted runs, %d loaded", path, len(c.Runs), len(runs))
+		}
+		for i, run := range c.Runs {
+			each := func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
+				return eval.ScanRun(run, eval.ScanOptions{Prep: prep}, fn)
+			}
+			k := 0
+			err := c.Each(i, each)(func(r *eval.Result) any { return r.Line }, func(r *eval.Result, prepped any) error {
+				want := runs[i].Results[k]
+				k++
+				if r.ID != want.ID || r.Output != want.Output || r.Line != want.Line || prepped != want.Line {
+					t.Errorf("%s run %d: %s line %d (prep saw %v); want %s line %d", path, i+1, r.ID, r.Line, prepped, want.ID, want.Line)
+				}
+				return nil
+			})
+			if err != nil || k != len(runs[i].Results) {
+				t.Errorf("%s run %d: %d records, %v", path, i+1, k, err)
+			}
+		}
+		c.Remove()
+		if _, err := os.Stat(c.Runs[0]); err == nil {
+			t.Errorf("%s: converted files left behind", path)
+		}
+	}
+}
