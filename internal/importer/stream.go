@@ -42,6 +42,7 @@ type docDecoder struct {
 	file string
 	win  *windowReader
 	dec  *json.Decoder
+	raw  json.RawMessage // skipRecordValue's buffer, reused
 }
 
 func newDocDecoder(file string, r io.Reader) *docDecoder {
@@ -160,6 +161,18 @@ func (d *docDecoder) decode(where string, v any) error {
 	d.win.mark()
 	if err := d.dec.Decode(v); err != nil {
 		return d.err(where, err)
+	}
+	return nil
+}
+
+// skipRecordValue consumes the next value, a part of one record (bounded by
+// MaxRecordBytes like the record), in one scan: much faster than skip's token by token.
+func (d *docDecoder) skipRecordValue(where string) error {
+	if err := d.dec.Decode(&d.raw); err != nil {
+		return d.err(where, err)
+	}
+	if cap(d.raw) > 1<<20 {
+		d.raw = nil // keep no huge buffer a huge value grew
 	}
 	return nil
 }
