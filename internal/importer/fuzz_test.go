@@ -19,7 +19,7 @@ import (
 // fuzzMaxDecompressed bounds a compressed input's content while fuzzing: a mutated gzip
 // or zstd input can expand towards safeio.MaxDecompressedBytes (16 GiB), which stalled a
 // fuzz run; the importers stop at this bound with an input error instead.
-const fuzzMaxDecompressed = 4 << 20
+const fuzzMaxDecompressed = 1 << 20
 
 // expandsBeyond reports whether data is gzip or zstd whose content is over limit bytes.
 func expandsBeyond(data []byte, limit int64) bool {
