@@ -61,9 +61,12 @@ type Baseline struct {
 	// they were recorded. JudgeReliability is the judges' self-agreement measured when
 	// the baseline was made (absent when not measured, e.g. a judge in replay mode).
 	// PanelMoments are each z-normalizing panel's per-reviewer and pooled moments, by
-	// dimension. All three are optional: older baselines read as before.
+	// dimension. JudgeCalibration is the judges' agreement with the config's human
+	// labels (calibration:) when the baseline was made. All are optional: older
+	// baselines read as before.
 	Judges           []reliability.Fingerprint    `json:"judges,omitempty"`
 	JudgeReliability *reliability.Measurement     `json:"judge_reliability,omitempty"`
+	JudgeCalibration *reliability.Calibration     `json:"judge_calibration,omitempty"`
 	PanelMoments     map[string]reliability.Panel `json:"panel_moments,omitempty"`
 
 	// FormatV1 is set when the file was schema version 1: its items have no per-run

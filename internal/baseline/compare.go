@@ -71,6 +71,9 @@ type Comparison struct {
 	OldJudge     *OldJudge            `json:"old_judge,omitempty"`
 	// JudgeReliability is the baseline's measurement of its judges' self-agreement.
 	JudgeReliability *reliability.Measurement `json:"judge_reliability,omitempty"`
+	// JudgeCalibration is the baseline's measurement of its judges' agreement with
+	// people (the config's calibration set).
+	JudgeCalibration *reliability.Calibration `json:"judge_calibration,omitempty"`
 	// BaselineMetrics are the metrics the baseline recorded (the means over its runs),
 	// for gates on a metric's change (max_increase). A baseline older than a metric
 	// lacks it.

@@ -29,6 +29,7 @@ func judgeSides(c *Comparison, b *Baseline, sys *rubric.System) {
 	c.JudgeReliability = b.JudgeReliability
 	c.JudgeChanges = reliability.Changes(b.Judges, sys.Fingerprints())
 	if len(c.JudgeChanges) == 0 {
+		c.JudgeCalibration = b.JudgeCalibration // the old judge's agreement says nothing of a new one
 		return
 	}
 	old := &OldJudge{Base: b.Mean, Cand: c.Cand, Delta: c.Cand - b.Mean}

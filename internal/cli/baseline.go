@@ -128,6 +128,9 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	}
 	b.Suite = cfg.SuiteName(sc.Suite)
 	b.PanelMoments, b.JudgeReliability = moments, rel
+	if b.JudgeCalibration, err = c.baselineCalibration(ctx, l, &o.judge); err != nil {
+		return "", nil, err
+	}
 	for i := range b.Runs {
 		b.Runs[i].File = relTo(filepath.Dir(out), b.Runs[i].File)
 	}

@@ -7,11 +7,13 @@ import (
 
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judgecheck"
+	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
 // judgeCheck is `evalgate judge-check`: re-judge a sample of one run's outputs several
-// times with the cache bypassed and print each judged dimension's self-agreement.
+// times with the cache bypassed and print each judged dimension's self-agreement, and
+// the judges' agreement with people on the config's calibration set.
 func (c *CLI) judgeCheck(args []string) int {
 	var o common
 	var chk judgeCheckFlags
@@ -44,13 +46,20 @@ func (c *CLI) judgeCheck(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	cal, err := c.calibrate(context.Background(), l, nil, &o)
+	if err != nil {
+		return c.fail(err)
+	}
 	floor := gate.DefaultJudgeAlphaFloor
 	if g := l.Config.Grading.Regression; g != nil {
 		floor = g.AlphaFloor()
 	}
 	switch o.Format {
 	case "json":
-		b, err := json.MarshalIndent(m, "", "  ")
+		b, err := json.MarshalIndent(struct {
+			*reliability.Measurement
+			Calibration *reliability.Calibration `json:"calibration,omitempty"`
+		}{m, cal}, "", "  ")
 		if err != nil {
 			return c.fail(err)
 		}
@@ -59,10 +68,12 @@ func (c *CLI) judgeCheck(args []string) int {
 		for _, l := range report.ReliabilityLines(m, floor) {
 			fmt.Fprintf(c.Stdout, "- %s\n", report.Escape(l))
 		}
+		printCalibration(c.Stdout, cal, true)
 	default:
 		for _, l := range report.ReliabilityLines(m, floor) {
 			fmt.Fprintln(c.Stdout, l)
 		}
+		printCalibration(c.Stdout, cal, false)
 	}
 	return ExitPass
 }

@@ -46,6 +46,10 @@ func (c *CLI) validate(args []string) int {
 	if err := l.RunRubricTests(context.Background(), c.notice); err != nil {
 		return c.fail(err)
 	}
+	cal, err := c.calibrate(context.Background(), l, nil, &o)
+	if err != nil {
+		return c.fail(err)
+	}
 	cfg := l.Config
 	sum := 0.0
 	for _, d := range cfg.Scoring.Dimensions {
@@ -60,10 +64,20 @@ func (c *CLI) validate(args []string) int {
 	if n := len(cfg.Fixtures); n > 0 {
 		fmt.Fprintf(c.Stdout, "; %d rubric test(s) pass", n)
 	}
+	if cal != nil {
+		fmt.Fprintf(c.Stdout, "; calibration: %d labelled output(s) judged", cal.Outputs)
+	}
 	if len(pending) > 0 {
 		fmt.Fprintf(c.Stdout, "\nno results yet (%s): `evalgate run` writes them; validate checks them once they are there", strings.Join(pending, ", "))
 	}
 	fmt.Fprintln(c.Stdout)
+	printCalibration(c.Stdout, cal, false)
+	if under := cal.Failures(); len(under) > 0 {
+		for _, u := range under {
+			fmt.Fprintf(c.Stderr, "evalgate: calibration: %s\n", u)
+		}
+		return ExitGateFailed
+	}
 	return ExitPass
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 
+	"github.com/evalgate/evalgate/internal/calibration"
 	"github.com/evalgate/evalgate/internal/diagnose"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/fixtures"
@@ -63,6 +64,9 @@ type Config struct {
 	// decoded into Fixtures. They are not part of the scoring system or its hash.
 	RubricTests any                `yaml:"rubric_tests,omitempty" json:"rubric_tests,omitempty"`
 	Fixtures    []fixtures.Fixture `yaml:"-" json:"-"`
+	// Calibration is the judges' check against people: outputs with human labels, and
+	// the agreement each labelled judged dimension must reach.
+	Calibration *calibration.Config `yaml:"calibration,omitempty" json:"calibration,omitempty"`
 
 	File string `yaml:"-" json:"-"`
 	Dir  string `yaml:"-" json:"-"`
@@ -215,6 +219,9 @@ func (c *Config) validate(env *rubric.Env) error {
 		dims = append(dims, d.Name)
 	}
 	if err := c.loadFixtures(); err != nil {
+		return err
+	}
+	if err := c.loadCalibration(); err != nil {
 		return err
 	}
 	if at, msg := c.Diagnose.Validate(); at != "" {

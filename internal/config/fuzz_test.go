@@ -38,6 +38,7 @@ func FuzzParseConfig(f *testing.F) {
 		"scoring:\n  version: scoringSystem/1.0.0\n  dimensions:\n    - {name: a, weight: 1, scorer: llm_judge, judge: j}\njudges: {j: {model: m, template: seed003}}\ngrading: {version: gradingSystem/1.0.0}\n",
 		"grading:\n  version: gradingSystem/1.0.0\n  regression: {max_drop: 2, mode: relative, dimensions: {x: 0.1}}\n",
 		"a: &a [*a]\n",
+		"scoring:\n  version: scoringSystem/1.0.0\n  dimensions:\n    - {name: a, weight: 1, scorer: llm_judge, key: accuracy_score, scale: 0-2}\njudges: {j: {model: m}}\ngrading: {version: gradingSystem/1.0.0}\ncalibration:\n  min_alpha: {a: 0.8}\n  outputs:\n    - {name: o, item: {prompt: p}, output: x, labels: {a: [2, 1, n/a]}}\n",
 		"a: &a0 [x]\nb: &a1 [*a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0]\nc: &a2 [*a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1]\nd: &a3 [*a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2]\ne: &a4 [*a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3]\nf: [*a4]\n",
 		"metadata: " + strings.Repeat("{a: ", 1001) + strings.Repeat("}", 1001) + "\n",
 	} {

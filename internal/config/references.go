@@ -11,8 +11,8 @@ import (
 // directory, or absolute): what must be read with the config from another commit for it
 // to load the same there. A block that names a file adds it here.
 type References struct {
-	// Files are the suite, a rubric tests file, JSON Schema files, judge templates (not
-	// the built-in ones) and a price file.
+	// Files are the suite, a rubric tests file, a calibration file, JSON Schema files,
+	// judge templates (not the built-in ones) and a price file.
 	Files []string
 	// Dirs are judge cache directories: every file under them belongs with the config.
 	Dirs []string
@@ -28,7 +28,10 @@ type referencedConfig struct {
 	Results     []string `yaml:"results"`
 	Baseline    string   `yaml:"baseline"`
 	RubricTests any      `yaml:"rubric_tests"`
-	Scoring     struct {
+	Calibration struct {
+		Outputs any `yaml:"outputs"`
+	} `yaml:"calibration"`
+	Scoring struct {
 		Dimensions []struct {
 			Schema string `yaml:"schema"`
 		} `yaml:"dimensions"`
@@ -61,6 +64,9 @@ func ReferencesOf(file string, data []byte) (References, error) {
 	}
 	add(c.Suite)
 	if s, ok := c.RubricTests.(string); ok {
+		add(s)
+	}
+	if s, ok := c.Calibration.Outputs.(string); ok {
 		add(s)
 	}
 	for _, d := range c.Scoring.Dimensions {

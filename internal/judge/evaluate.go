@@ -145,12 +145,15 @@ func (j *Judge) reportAllCached(n int) {
 	})
 }
 
+// ErrReplayMiss is a judge in replay mode asked for a verdict its cache lacks.
+var ErrReplayMiss = errors.New("judge replay: no cached verdict")
+
 // evaluateOne judges one request the cache does not answer, by calling the model
 // (twice at most for the parse rule, each call with its own retries).
 func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgment, cost, error) {
 	if j.client == nil {
-		return Judgment{}, cost{}, fmt.Errorf("judge replay: no cached verdict for item %q (key %s) in %s; "+
-			"run once without replay to record it", r.ID, key[:12], j.cfg.CacheDir)
+		return Judgment{}, cost{}, fmt.Errorf("%w for item %q (key %s) in %s; "+
+			"run once without replay to record it", ErrReplayMiss, r.ID, key[:12], j.cfg.CacheDir)
 	}
 
 	prompt := j.tmpl.Render(r)

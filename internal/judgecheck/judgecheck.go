@@ -84,12 +84,7 @@ func Measure(ctx context.Context, o Options) (*reliability.Measurement, error) {
 				units[u] = append(units[u], repeats[r][j].Values[u])
 			}
 		}
-		level := LevelOf(d)
-		judgeName := d.Judge
-		if first.Reviewers != nil {
-			judgeName = strings.Join(first.Reviewers, ", ")
-		}
-		dim, err := reliability.MeasureDimension(d.Name, judgeName, d.Weight, level, units)
+		dim, err := reliability.MeasureDimension(d.Name, JudgeName(first), d.Weight, LevelOf(d), units)
 		if err != nil {
 			return nil, err
 		}
@@ -119,6 +114,15 @@ func LevelOf(d rubric.Dimension) stats.Level {
 		return stats.LevelNominal
 	}
 	return stats.LevelInterval
+}
+
+// JudgeName names the judge of a judged dimension: its judge, or a panel's reviewers
+// joined by ", ".
+func JudgeName(j rubric.Judged) string {
+	if j.Reviewers != nil {
+		return strings.Join(j.Reviewers, ", ")
+	}
+	return j.Judge
 }
 
 // Sample returns k indices of 0..n−1 (all of them when n ≤ k), in increasing order,

@@ -103,6 +103,9 @@ func (r *Report) deriveNotices() {
 	for _, l := range r.judgeReliabilityLines() {
 		r.AddNotice(NoticeNote, l)
 	}
+	for _, l := range r.judgeCalibrationLines() {
+		r.AddNotice(NoticeNote, l)
+	}
 	if e := r.Summary.Estimates; e != nil {
 		r.AddNotice(NoticeNote, estimatesNotice(e))
 	}

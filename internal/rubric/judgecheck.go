@@ -11,8 +11,13 @@ import (
 type Judged struct {
 	// Dimension is the dimension's index in the scoring system.
 	Dimension int
+	// Judge names the dimension's judge; empty for a panel (see Reviewers).
+	Judge string
 	// Values are the normalized values, one per sample (NaN: the judge gave none).
 	Values []float64
+	// Verdicts are the values as scored, one per sample (ValueText reads them on the
+	// scale).
+	Verdicts []Value
 	// Reviewers are a panel's reviewers, and Reviewer[r][i] reviewer r's normalized raw
 	// value on sample i (NaN: none); empty for a single judge.
 	Reviewers []string
@@ -37,6 +42,8 @@ type judgedScorer interface {
 	// reviewerValues returns each reviewer's name and normalized raw value of the
 	// sample (nil for a single judge).
 	reviewerValues(in *Input) ([]string, []float64)
+	// judgeName names the judge ("" for a panel).
+	judgeName() string
 }
 
 // JudgeOnce judges every sample (item, result) once on each llm_judge dimension, in
@@ -54,12 +61,13 @@ func (s *System) JudgeOnce(ctx context.Context, items []*eval.Item, results []*e
 		if err := sc.Prepare(ctx, ins); err != nil {
 			return nil, err
 		}
-		j := Judged{Dimension: d, Values: make([]float64, len(ins))}
+		j := Judged{Dimension: d, Judge: sc.judgeName(), Values: make([]float64, len(ins)), Verdicts: make([]Value, len(ins))}
 		for i, in := range ins {
 			v, err := sc.Score(in)
 			if err != nil {
 				return nil, err
 			}
+			j.Verdicts[i] = v
 			j.Values[i] = math.NaN()
 			if v.Raw != nil && v.Error == "" {
 				j.Values[i] = v.Norm

@@ -314,6 +314,8 @@ func givenValue(verdict map[string]any, judgeName, key string, sc Scale, byMax b
 
 func (s *llmJudgeScorer) reviewerValues(*Input) ([]string, []float64) { return nil, nil }
 
+func (s *llmJudgeScorer) judgeName() string { return s.sj.name }
+
 // ContentHash puts the judge into the rubric hash: another model, template or generation
 // parameter scores differently, so a baseline judged otherwise must be re-scored.
 func (s *llmJudgeScorer) ContentHash() string { return s.sj.contentHash() }

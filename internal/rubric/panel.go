@@ -267,6 +267,8 @@ func Aggregate(how string, xs []float64) float64 {
 	}
 }
 
+func (s *panelScorer) judgeName() string { return "" }
+
 func (s *panelScorer) reviewerValues(in *Input) ([]string, []float64) {
 	raws, _, _, err := s.raws(in)
 	names := s.reviewerNames()
