@@ -2,8 +2,8 @@ package calibration_test
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"

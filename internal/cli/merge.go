@@ -20,7 +20,7 @@ import (
 // check --report): every item's place and captured parts, every run's numbers.
 func shardState(l *Loaded, sc *rubric.Scored, stream *report.ItemStream) (*report.ShardState, error) {
 	st := &report.ShardState{Shard: l.Shard.String(), SuiteFile: sc.Suite.File, SuiteFromResults: l.Config.Suite == "",
-		Runs: sc.State()}
+		Runs: sc.State(), JudgeCost: sc.JudgeCost}
 	st.SuiteItems = l.suiteItems
 	for i, it := range sc.Suite.All() {
 		parts, err := stream.Captured(i)
@@ -141,7 +141,7 @@ func mergeShards(sys *rubric.System, paths []string, m *progress.Meter) (*rubric
 	var sps []rubric.ShardPart
 	for i := 1; i <= first.shard.Count; i++ {
 		p := byShard[i]
-		sp := rubric.ShardPart{Runs: p.ShardState.Runs}
+		sp := rubric.ShardPart{Runs: p.ShardState.Runs, Judge: p.ShardState.JudgeCost}
 		for _, it := range p.ShardState.Items {
 			if it.Pos < 0 || it.Pos >= n {
 				return nil, nil, nil, eval.Errorf(p.file, 0, it.ID, "place %d is outside the suite's %d items", it.Pos, n)
@@ -219,7 +219,7 @@ func (l *Loaded) checkReports(ctx context.Context, opts CheckOptions, paths []st
 		return nil, err
 	}
 	st := *first.ShardState
-	st.Shard, st.Items, st.Runs = "1/1", items, sc.State()
+	st.Shard, st.Items, st.Runs, st.JudgeCost = "1/1", items, sc.State(), sc.JudgeCost
 	r.ShardState = &st
 	return r, nil
 }

@@ -13,6 +13,9 @@ type ShardState struct {
 	SuiteFromResults bool              `json:"suite_from_results"` // the suite is the first results file's records
 	Items            []ShardItem       `json:"items"`
 	Runs             []rubric.RunState `json:"runs"`
+	// JudgeCost is what the shard's judges' calls cost (a merged report: all shards');
+	// absent without a judge, and in reports made before shards carried it.
+	JudgeCost *rubric.JudgeCost `json:"judge_cost,omitempty"`
 }
 
 // ShardItem is one item of a shard.

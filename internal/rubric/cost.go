@@ -25,14 +25,53 @@ var CostMetrics = []string{MetricCostUSD, MetricCostPerItemUSD, MetricCostPerCor
 // IsCostMetric reports whether a metric is one of CostMetrics.
 func IsCostMetric(name string) bool { return slices.Contains(CostMetrics, name) }
 
-// JudgeCost is what the judges' calls of one check cost.
+// JudgeCost is what the judges' calls of one check cost. A shard's report carries it,
+// so merged shards add up their judges' spend.
 type JudgeCost struct {
 	// USD is the priced calls' cost; Known is false when a judge that made calls has
-	// no price (its model is then in Scored.CostUnknown).
-	USD   float64
-	Known bool
+	// no price (Unknown then names its model, as Scored.CostUnknown does: "judge m").
+	USD     float64  `json:"usd"`
+	Known   bool     `json:"known"`
+	Unknown []string `json:"unknown,omitempty"`
 	// Calls are the calls made; CacheHits the verdicts that cost nothing.
-	Calls, CacheHits int
+	Calls     int `json:"calls"`
+	CacheHits int `json:"cache_hits"`
+}
+
+// mergeJudgeCost adds the shards' judge spend up (cache hits and calls as made by each
+// shard's check) and sets judge_cost_usd when every shard's is known. Shards that
+// carry none (made before shards carried it, or without a judge) add nothing.
+func (sc *Scored) mergeJudgeCost(parts []ShardPart) {
+	var jc *JudgeCost
+	for _, p := range parts {
+		if p.Judge == nil {
+			continue
+		}
+		if jc == nil {
+			jc = &JudgeCost{Known: true}
+		}
+		jc.USD += p.Judge.USD
+		jc.Known = jc.Known && p.Judge.Known
+		jc.Calls += p.Judge.Calls
+		jc.CacheHits += p.Judge.CacheHits
+		for _, m := range p.Judge.Unknown {
+			if !slices.Contains(jc.Unknown, m) {
+				jc.Unknown = append(jc.Unknown, m)
+			}
+		}
+	}
+	if jc == nil {
+		return
+	}
+	sort.Strings(jc.Unknown)
+	jc.USD = Round9(jc.USD)
+	sc.JudgeCost = jc
+	sc.CostUnknown = append(sc.CostUnknown, jc.Unknown...)
+	sort.Strings(sc.CostUnknown)
+	sc.CostUnknown = slices.Compact(sc.CostUnknown)
+	if jc.Known {
+		sc.Metrics[MetricJudgeCostUSD] = jc.USD
+	}
 }
 
 // putCost prices the sample of item i from the tokens its result recorded.
@@ -136,6 +175,7 @@ func (sc *Scored) addJudgeCost() {
 			Input: float64(st.PromptTokens), CachedInput: float64(st.CachedPromptTokens), Output: float64(st.CompletionTokens)})
 		if !ok {
 			jc.Known = false
+			jc.Unknown = append(jc.Unknown, "judge "+model)
 			sc.CostUnknown = append(sc.CostUnknown, "judge "+model)
 			continue
 		}

@@ -85,10 +85,12 @@ func nullable(xs []float64) []*float64 {
 	return out
 }
 
-// ShardPart is one shard's runs, and where its items sit in the whole suite.
+// ShardPart is one shard's runs, where its items sit in the whole suite, and what its
+// judges' calls cost (nil: no judge, or a shard report older than judge costs).
 type ShardPart struct {
-	Pos  []int // per item of the shard, its position in the whole suite
-	Runs []RunState
+	Pos   []int // per item of the shard, its position in the whole suite
+	Runs  []RunState
+	Judge *JudgeCost
 }
 
 // Merge joins shards' states into the scoring of the whole suite (whose items are in
@@ -127,6 +129,7 @@ func Merge(sys *System, suite *eval.Suite, parts []ShardPart) (*Scored, error) {
 	}
 	out.Metrics, out.MetricsStd = acrossRuns(out.Runs)
 	out.setCostUnknown()
+	out.mergeJudgeCost(parts)
 	return out, nil
 }
 
