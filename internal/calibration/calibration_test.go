@@ -215,3 +215,19 @@ func TestBadLabelsNameFileLineAndItem(t *testing.T) {
 		t.Errorf("judge calls = %d; a config refused calls no judge", srv.Calls())
 	}
 }
+
+func TestAnItemNotInTheSuiteIsNamed(t *testing.T) {
+	srv := truthJudge(t, 0)
+	cfg := load(t, srv, calibrationConfig, "- {name: o1, item: q-404, output: x, labels: {accuracy: 1, faithfulness: 1}}\n")
+	suite, err := eval.ParseSuite("suite.jsonl", []byte(`{"id": "q-1", "prompt": "p"}`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = calibration.Measure(context.Background(), &cfg.Scoring, suite, cfg.Calibration)
+	if err == nil || !strings.Contains(err.Error(), `labels.yaml:1: item "q-404": calibration output "o1": item "q-404" is not in suite.jsonl`) {
+		t.Errorf("err = %v; want the file, line, item and output named", err)
+	}
+	if srv.Calls() != 0 {
+		t.Errorf("%d judge calls for a bad set; want 0", srv.Calls())
+	}
+}

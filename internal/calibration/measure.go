@@ -161,6 +161,14 @@ func (c *confusion) table() *reliability.Confusion {
 // sample is the case's item and its output as a result record, built as a rubric
 // test's are.
 func (c *Case) sample(suite *eval.Suite) (*eval.Item, *eval.Result, error) {
+	if id, ok := c.Item.(string); ok {
+		if suite == nil {
+			return nil, nil, c.Errorf(0, "item %q names a suite item, and there is no suite; give the item's fields inline", id)
+		}
+		if _, ok := suite.Item(id); !ok {
+			return nil, nil, c.Errorf(0, "item %q is not in %s", id, suite.File)
+		}
+	}
 	fx := fixtures.Fixture{Name: c.Name, Item: c.Item, Output: c.Output, Result: c.Result, File: c.File, Line: c.Line}
 	return fx.Sample(suite)
 }
