@@ -225,11 +225,17 @@ func TestJudgeReliabilityDecidesWhetherAJudgedDropBlocks(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		flips    float64
+		method   string
 		wantCode int
 		outcome  string
 	}{
-		{"unreliable", 0.45, cli.ExitPass, "inconclusive"},
-		{"reliable", 0, cli.ExitGateFailed, "fail"},
+		{"unreliable", 0.45, "significance", cli.ExitPass, "inconclusive"},
+		{"reliable", 0, "significance", cli.ExitGateFailed, "fail"},
+		// The default method finds this drop within the suite's noise even with a
+		// perfect judge (see the report: its model reads the baseline's 0.75 items as
+		// coin flips), so only the unreliable half is checked under it: inconclusive,
+		// and it says the judge could not have blocked.
+		{"unreliable, evidence", 0.45, "evidence", cli.ExitPass, "inconclusive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := scoringJudge(t, func(_ string, truth, asked int, prompt string) int {
@@ -241,6 +247,13 @@ func TestJudgeReliabilityDecidesWhetherAJudgedDropBlocks(t *testing.T) {
 			env := judgeEnv(srv)
 			cfg := judgedProject(t, "judge-a")
 			dir := filepath.Dir(cfg)
+			if tc.method != "significance" {
+				b, err := os.ReadFile(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				write(t, cfg, strings.Replace(string(b), "{method: significance}", "{method: "+tc.method+"}", 1))
+			}
 			if code, _, stderr := runWithEnv(t, env, "baseline", "--config", cfg); code != cli.ExitPass {
 				t.Fatalf("baseline: exit %d\n%s", code, stderr)
 			}

@@ -85,7 +85,7 @@ func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Compar
 			}
 		}
 	}
-	if d.Outcome != Fail || len(unreliable) == 0 {
+	if (d.Outcome != Fail && d.Outcome != Inconclusive) || len(unreliable) == 0 {
 		return
 	}
 	// The drop without the unreliable dimensions' part: their weighted change taken
@@ -113,7 +113,13 @@ func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Compar
 	if len(carried) > 0 && !DropExceeds(rest, d.Threshold) {
 		jn.Reason = unreliableReason(carried, jn.Floor) +
 			fmt.Sprintf("; without them the drop is %s ≤ %s", FormatDrop2(rest, d.Mode), FormatDrop2(d.Threshold, d.Mode))
-		demote(d, jn.Reason)
+		if d.Outcome == Fail {
+			demote(d, jn.Reason)
+		} else {
+			// Inconclusive already (within the suite's noise): say too that the judge
+			// could not have made it a block.
+			d.DecidedBy += "; " + jn.Reason
+		}
 	}
 }
 
