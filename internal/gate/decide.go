@@ -11,18 +11,23 @@ import (
 
 // Decide applies the regression rule to a comparison: the score's decision, with one
 // per configured dimension in Dimensions. It is the only place a regression is decided.
+// Its tests run at level Alpha; DecideAt runs them at another level.
 func (r *Regression) Decide(cmp *baseline.Comparison) *RegressionDecision {
 	return r.DecideAt(cmp, Alpha)
 }
 
-// DecideAt is Decide with the one-sided test at level instead of Alpha (0 or more than
-// Alpha: Alpha). Settle asks each of its looks at a level its alpha spending allows, so
-// looking several times keeps the false-block rate at Alpha (internal/settle).
-func (r *Regression) DecideAt(cmp *baseline.Comparison, level float64) *RegressionDecision {
-	if !(level > 0 && level <= Alpha) {
-		level = Alpha
+// DecideAt is Decide with the tests at level alpha in (0, 1): the evidence method
+// rejects "no drop" when p < alpha, the significance method when the drop's p-value,
+// read from its interval, is below alpha/2 (at alpha = Alpha, exactly when the 95 %
+// interval lies wholly below 0). A sequential procedure that looks at the same
+// comparison several times (settling an inconclusive verdict with re-runs) spends its
+// overall level across the looks and decides each look at its share. plain has no test
+// and ignores alpha. An alpha outside (0, 1) is taken as Alpha.
+func (r *Regression) DecideAt(cmp *baseline.Comparison, alpha float64) *RegressionDecision {
+	if !(alpha > 0 && alpha < 1) {
+		alpha = Alpha
 	}
-	d := r.decideOne("regression", *r.MaxDrop, r.Mode, level, measured{
+	d := r.decideOne("regression", *r.MaxDrop, r.Mode, alpha, measured{
 		base: cmp.Base, delta: cmp.Delta, relDelta: cmp.RelDelta, ci: cmp.CI,
 		ev: &cmp.Evidence, evidence: cmp.EvidenceItems,
 	})
@@ -41,7 +46,7 @@ func (r *Regression) DecideAt(cmp *baseline.Comparison, level float64) *Regressi
 			m.ci = *dd.CI
 		}
 		// Per-dimension max drops are absolute points of the dimension's mean.
-		d.Dimensions = append(d.Dimensions, r.decideOne("regression: "+dd.Name, maxDrop, Absolute, level, m))
+		d.Dimensions = append(d.Dimensions, r.decideOne("regression: "+dd.Name, maxDrop, Absolute, alpha, m))
 	}
 	r.applyJudgeNoise(&d, cmp)
 	return &d
@@ -55,8 +60,8 @@ type measured struct {
 	evidence              []baseline.EvidenceItem
 }
 
-func (r *Regression) decideOne(name string, maxDrop float64, mode string, level float64, m measured) RegressionDecision {
-	d := RegressionDecision{Gate: name, Method: r.Method, Mode: mode, Unit: Unit(mode), Threshold: maxDrop, Alpha: level}
+func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha float64, m measured) RegressionDecision {
+	d := RegressionDecision{Gate: name, Method: r.Method, Mode: mode, Unit: Unit(mode), Threshold: maxDrop, Alpha: alpha}
 	if r.Notice != "" {
 		d.RequestedMethod, d.Notice = MethodStable, r.Notice
 	}
@@ -87,7 +92,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, level 
 		d.Interval = stats.Interval{Lo: relOr(ev.Drop-half, base, mode), Hi: relOr(ev.Drop+half, base, mode), Level: 0.95}
 		p := ev.PValue
 		d.PValue = &p
-		d.Rejects = p < level // the p-value is the one figure the test is read from and printed as
+		d.Rejects = p < alpha // the p-value is the one figure the test is read from and printed as
 		d.Evidence = m.evidence
 	default:
 		d.Statistic = "drop"
@@ -96,8 +101,8 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, level 
 		d.Rejects = true
 		if method == MethodSignificance {
 			p := oneSidedFromCI(m.ci)
-			d.Rejects = m.ci.Hi < 0 && (level >= Alpha || p < level) // a lower level (settle's looks) reads p
 			d.PValue = &p
+			d.Rejects = significant(m.ci.Hi, p, alpha)
 		}
 	}
 	if mode == Relative && m.base == 0 {
@@ -153,8 +158,10 @@ func relOr(drop, base float64, mode string) float64 {
 	return drop / base
 }
 
-// oneSidedFromCI is the p-value the significance method reports: the level at which
-// the interval's upper end would touch 0, read from the normal approximation.
+// oneSidedFromCI is the p-value the significance method reports for "no drop", from
+// the 95 % interval of Δ = cand − base read as a normal one: Φ(mid/se), with mid the
+// interval's middle and se its half-width over 1.96. A clear drop (the interval far
+// below 0) gives p near 0; Δ near 0 gives p near 0.5.
 func oneSidedFromCI(ci stats.Interval) float64 {
 	mid, half := (ci.Lo+ci.Hi)/2, (ci.Hi-ci.Lo)/2
 	if half <= 0 {
@@ -164,7 +171,17 @@ func oneSidedFromCI(ci stats.Interval) float64 {
 		return 1
 	}
 	se := half / stats.Z95
-	return 0.5 * math.Erfc(mid/se/math.Sqrt2)
+	return 0.5 * math.Erfc(-mid/se/math.Sqrt2)
+}
+
+// significant is the significance method's test at level alpha: the 95 % interval's
+// upper end hi below 0 at the default level, p < alpha/2 at any other (the two-sided
+// interval at 1 − alpha lying below 0).
+func significant(hi, p, alpha float64) bool {
+	if alpha == Alpha {
+		return hi < 0
+	}
+	return p < alpha/2
 }
 
 // decidedBy is the full line that says what decided: the figure, its threshold, the

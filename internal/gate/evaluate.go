@@ -80,8 +80,9 @@ type Inputs struct {
 	// have write access), AcceptLabel the label. When the regression gate is the only
 	// blocking gate, the verdict becomes Accepted.
 	AcceptedBy, AcceptLabel string
-	// Level is the regression test's one-sided level: 0 is Alpha; settle lowers it at
-	// each of its looks (Regression.DecideAt).
+	// Level is the level of the regression gate's test (Regression.DecideAt); 0 means
+	// Alpha. A sequential procedure deciding the same pull request several times (settle)
+	// sets each look's share of its overall level.
 	Level float64
 }
 

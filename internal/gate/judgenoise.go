@@ -142,9 +142,9 @@ func widen(d *RegressionDecision, judgeSE float64) {
 	switch {
 	case d.Method == MethodSignificance:
 		// Significant when the widened interval of the drop lies wholly above 0.
-		d.Rejects = d.Interval.Lo > 0
 		p := oneSidedFromCI(stats.Interval{Lo: -d.Interval.Hi, Hi: -d.Interval.Lo, Level: d.Interval.Level})
 		d.PValue = &p
+		d.Rejects = significant(-d.Interval.Lo, p, d.Alpha)
 	case se > 0 && d.PValue != nil:
 		// The evidence statistic shrinks by se/wide; its p-value is read again from
 		// the normal distribution.

@@ -1,0 +1,88 @@
+package gate_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/stats"
+)
+
+func regression(t *testing.T, method string) *gate.Regression {
+	t.Helper()
+	r := &gate.Regression{Method: method}
+	g := gate.System{Version: "gradingSystem/1.0.0", Regression: r}
+	if err := g.Validate("$.grading", func(string) bool { return true }, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// The significance method's p-value of "no drop" is Φ(mid/se) of the interval of Δ: a
+// clear drop gives p near 0 (it printed p = 1 before). Interval of Δ −13 to −7 pts:
+// mid −0.10, se 0.03/1.96 = 0.015307, z = −6.533, Φ(−6.533) = 3.2e-11.
+func TestSignificancePValueOfAClearDrop(t *testing.T) {
+	r := regression(t, gate.MethodSignificance)
+	d := r.Decide(&baseline.Comparison{Base: 0.8, Cand: 0.7, Delta: -0.10, Compared: 100,
+		CI: stats.Interval{Lo: -0.13, Hi: -0.07, Level: 0.95}})
+	if d.PValue == nil || *d.PValue > 1e-10 || *d.PValue <= 0 || d.Outcome != gate.Fail {
+		t.Fatalf("clear drop: p %v, outcome %s (%q); want p ≈ 3e-11 and fail", d.PValue, d.Outcome, d.DecidedBy)
+	}
+	if strings.Contains(d.DecidedBy, "p = 1") {
+		t.Errorf("decided by %q prints p = 1 for a clear drop", d.DecidedBy)
+	}
+	// No change at all (interval −3 to +3 pts around 0): p = Φ(0) = 0.5.
+	d = r.Decide(&baseline.Comparison{Base: 0.8, Cand: 0.8, Compared: 100, CI: stats.Interval{Lo: -0.03, Hi: 0.03, Level: 0.95}})
+	if math.Abs(*d.PValue-0.5) > 1e-12 {
+		t.Errorf("no change: p %v; want 0.5", *d.PValue)
+	}
+}
+
+// DecideAt runs the tests at another level. Significance, interval of Δ −7 to +1 pts:
+// mid −0.03, se 0.04/1.96 = 0.020408, z = −1.470, p = Φ(−1.470) = 0.0708. The drop
+// 3 pts is over max_drop 2 pts. At the default level the interval reaches above 0:
+// inconclusive. At alpha 0.2 the test is p < 0.1: fail. At alpha 0.1, p < 0.05 does not
+// hold: inconclusive.
+func TestDecideAtSignificance(t *testing.T) {
+	r := regression(t, gate.MethodSignificance)
+	cmp := &baseline.Comparison{Base: 0.8, Cand: 0.77, Delta: -0.03, Compared: 100, CI: stats.Interval{Lo: -0.07, Hi: 0.01, Level: 0.95}}
+	want := 0.5 * math.Erfc(0.03/(0.04/stats.Z95)/math.Sqrt2)
+	for _, c := range []struct {
+		alpha float64
+		out   gate.Status
+	}{{gate.Alpha, gate.Inconclusive}, {0.2, gate.Fail}, {0.1, gate.Inconclusive}} {
+		d := r.DecideAt(cmp, c.alpha)
+		if d.Outcome != c.out || d.Alpha != c.alpha || math.Abs(*d.PValue-want) > 1e-12 {
+			t.Errorf("alpha %v: outcome %s, alpha %v, p %v; want %s, p %v", c.alpha, d.Outcome, d.Alpha, *d.PValue, c.out, want)
+		}
+	}
+	if math.Abs(want-0.0708) > 5e-4 {
+		t.Errorf("p %v; the comment says 0.0708", want)
+	}
+}
+
+// The evidence method rejects when p < alpha: an estimated drop of 5 pts with p = 0.01
+// blocks at 5 %, is inconclusive at a look that spends 0.5 %, and says so at that level.
+// An alpha outside (0, 1) is the default level.
+func TestDecideAtEvidence(t *testing.T) {
+	r := regression(t, gate.MethodEvidence)
+	cmp := &baseline.Comparison{Base: 0.8, Cand: 0.75, Delta: -0.05, Compared: 100,
+		Evidence: stats.EvidenceResult{Items: 100, PredictedMean: 0.8, CandMean: 0.75, Drop: 0.05, SE: 0.02, PValue: 0.01}}
+	if d := r.Decide(cmp); d.Outcome != gate.Fail || d.Alpha != 0.05 {
+		t.Fatalf("default level: %s at alpha %v; want fail at 0.05", d.Outcome, d.Alpha)
+	}
+	d := r.DecideAt(cmp, 0.005)
+	if d.Outcome != gate.Inconclusive || !strings.Contains(d.DecidedBy, "0.005") {
+		t.Fatalf("alpha 0.005: %s (%q); want inconclusive, naming 0.005", d.Outcome, d.DecidedBy)
+	}
+	if d := r.DecideAt(cmp, 0); d.Alpha != gate.Alpha || d.Outcome != gate.Fail {
+		t.Errorf("alpha 0: %s at %v; want fail at the default level", d.Outcome, d.Alpha)
+	}
+	suite, run := binaryRun("yes", 100)
+	cfg, sc, _ := checked(t, binaryScoring+"grading: {version: gradingSystem/1.0.0}\n", suite, run)
+	if v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{Level: 0.005}); v.Regression.Outcome != gate.Inconclusive {
+		t.Errorf("Evaluate at Inputs.Level 0.005: %s; want inconclusive", v.Regression.Outcome)
+	}
+}
