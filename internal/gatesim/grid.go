@@ -7,16 +7,20 @@ import (
 	"sync"
 )
 
-// Grid is the simulation's cells: models A and B, the three shapes, n ∈ {50, 200,
-// 1000}, 1 or 3 candidate runs, no drop and drops of 2, 4 and 8 pts. Rows whose target
+// Grid is the simulation's cells: models A and B, the four shapes, n ∈ {50, 200,
+// 1000}, 1 or 3 candidate runs, no drop and drops of 2, 4 and 8 pts (6 for flaky items,
+// which hold at most 7.5). Rows whose target
 // is ≤ 1 % (no drop) get nullTrials, the others altTrials.
 func Grid(nullTrials, altTrials int) []Cell {
 	var cells []Cell
 	for _, m := range []Model{ModelA, ModelB} {
-		for _, sh := range []Shape{ShapeBreak, ShapeUniform, ShapeDrift} {
+		for _, sh := range []Shape{ShapeBreak, ShapeUniform, ShapeDrift, ShapeFlaky} {
 			for _, n := range []int{50, 200, 1000} {
 				for _, nc := range []int{1, 3} {
 					for _, d := range []float64{0, 0.02, 0.04, 0.08} {
+						if sh == ShapeFlaky && d > FlakyShare*FlakyP {
+							d = 0.06 // the flaky items hold at most 7.5 pts
+						}
 						t := altTrials
 						if d == 0 {
 							t = nullTrials

@@ -51,6 +51,10 @@ const (
 	ShapeUniform Shape = "uniform drop"
 	// ShapeDrift: graded 0–2 scores (0, 0.5, 1 once normalized) drift down a notch.
 	ShapeDrift Shape = "graded drift"
+	// ShapeFlaky: only the flaky items get worse (their pass probability falls by the
+	// same amount); no stable item breaks. A prompt change that makes borderline cases
+	// worse.
+	ShapeFlaky Shape = "flaky items drop"
 )
 
 // item is one simulated item: for pass/fail shapes its per-run pass probability; for the
@@ -112,6 +116,14 @@ func suite(m Model, shape Shape, n int, drop float64, rng *rand.Rand) (base, can
 		}
 		for i := range cand {
 			cand[i].p = math.Max(0, base[i].p-hi)
+		}
+	case ShapeFlaky:
+		per := drop * float64(n) / float64(flaky)
+		if per > FlakyP {
+			panic(fmt.Sprintf("gatesim: a %.0f-pt drop is more than the flaky items can lose", 100*drop))
+		}
+		for i := range flaky {
+			cand[i].p = base[i].p - per
 		}
 	case ShapeDrift:
 		// Each run's score falls a notch with probability ε (from 1 to 0.5, from 0.5

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/stats"
 )
 
 // The report states one figure in its headline: the one that decided, with its
@@ -25,13 +26,8 @@ func (r *Report) statisticsLines() []string {
 	}
 	out := []string{"Regression (" + d.Method + "): " + d.DecidedBy}
 	if ev := c.Evidence; d.Method == gate.MethodEvidence && ev.Items > 0 {
-		s := fmt.Sprintf("Evidence model: %d items; baseline predicts %.3f, candidate %.3f; precision-weighted z = %.2f (skew %.2f)",
-			ev.Items, ev.PredictedMean, ev.CandMean, ev.Z, ev.Skew)
-		if ev.ChangeItems > 0 {
-			s += fmt.Sprintf("; change model on %d items: %.1f %% changed on their own, suite-wide drift %s",
-				ev.ChangeItems, 100*ev.ChangedShare, gate.FormatPts(-ev.Drift))
-		}
-		out = append(out, s)
+		out = append(out, fmt.Sprintf("Evidence model: %d items; baseline predicts %.3f, candidate %.3f; precision-weighted z = %.2f (skew %.2f, p = %.3g), unweighted z = %.2f (skew %.2f, p = %.3g); p = min(p_w/%.2g, p_u/%.2g)",
+			ev.Items, ev.PredictedMean, ev.CandMean, ev.Z, ev.Skew, ev.PW, ev.ZU, ev.SkewU, ev.PU, 1-stats.UnweightedShare, stats.UnweightedShare))
 	}
 	out = append(out, fmt.Sprintf("Observed Δ %s: paired per-item bootstrap 95 %% interval [%s, %s], two-sided sign-flip p = %s (describes Δ; %s)",
 		gate.FormatDelta(c.Delta, c.RelDelta, r.Mode), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), fmt.Sprintf("%.3g", c.PValue), decidingWord(d)))

@@ -32,15 +32,21 @@ import (
 // where the second term is the baseline's own uncertainty about the item. Then:
 //
 //   - the estimated drop is Σ(μ̂_i − y_i)/n, in points of the whole suite, with
-//     standard error √(ΣV_i)/n; items with ChangeMinRuns candidate runs or more on
-//     pass/fail scores enter it through the change model instead (evidence_change.go),
-//     which reads the candidate's runs too and leaves out an unchanged item's noise;
-//   - the test statistic weighs each item by its precision, Z = Σ(μ̂_i − y_i)/V_i /
-//     √(Σ1/V_i): a stable item that now fails moves Z a lot, a flip of an item that
-//     already flipped moves it little;
-//   - the one-sided p-value of "no drop" reads Z against the normal distribution with a
-//     Cornish–Fisher correction for the skewness of the weighted sum (a handful of
-//     stable items failing is a count, not a bell curve).
+//     standard error √(ΣV_i)/n. It is unbiased for any change, wherever it lands: a
+//     shift of flaky items' pass rates counts in full, never pooled away as noise;
+//   - two test statistics. The precision-weighted Z = Σ(μ̂_i − y_i)/V_i / √(Σ1/V_i):
+//     a stable item that now fails moves it a lot, a flip of an item that already
+//     flipped moves it little, so it finds stable items breaking. The unweighted
+//     Z_u = Σ(μ̂_i − y_i)/√(ΣV_i), the estimated drop over its standard error, weighs
+//     every item alike, so it finds a shift of the flaky items' pass rates, which the
+//     weighted statistic barely counts;
+//   - each is read against the normal distribution with a Cornish–Fisher correction for
+//     its skewness (a handful of stable items failing is a count, not a bell curve),
+//     giving p_w and p_u, and the one-sided p-value of "no drop" is the weighted
+//     Bonferroni combination min(p_w/(1 − β), p_u/β) with β = UnweightedShare: the test
+//     at level α rejects when the weighted statistic does at (1 − β)·α or the
+//     unweighted one at β·α, so the two looks together keep the level α. Most of the
+//     level goes to the weighted statistic, whose false blocks are rarest.
 //
 // Everything is closed form and one pass over the items after the prior: O(n) time, and
 // with EvidenceAccumulator O(1) memory per item besides the K largest contributions.
@@ -215,6 +221,11 @@ func (f *PriorFit) fit(end float64) Prior {
 	return p
 }
 
+// EndValue is where the estimate's prior puts the grid's end values: 0.005 % from 0
+// and 1 (the test's grid ends at 0.5 %), so an item that never fails in a suite whose
+// items never fail is predicted to pass, not 0.5 % short of it.
+const EndValue = 0.00005
+
 // grid is the g-th value of the prior's grid.
 func grid(g int) float64 { return (float64(g) + 0.5) / GridPoints }
 
@@ -338,24 +349,24 @@ type EvidenceResult struct {
 	PredictedMean float64 `json:"predicted_mean"`
 	CandMean      float64 `json:"candidate_mean"`
 	// Drop is the estimated drop, absolute points of the 0–1 score (0.02 = 2 pts):
-	// PredictedMean − CandMean, except that the items with ChangeMinRuns candidate runs
-	// or more on pass/fail scores are measured by the change model (evidence_change.go)
-	// instead of by their prediction error. SE is the standard error of the prediction
-	// error PredictedMean − CandMean under "nothing changed"; the change model's
-	// estimate has less noise, so its interval is conservative.
+	// PredictedMean − CandMean. SE is its standard error under "nothing changed".
 	Drop float64 `json:"drop"`
 	SE   float64 `json:"se"`
-	// ChangeItems is how many items the change model measured (0: none); ChangedShare
-	// its fitted share of items that changed on their own and Drift its fitted
-	// suite-wide drift of the others (positive: a drop).
-	ChangeItems  int     `json:"change_items,omitempty"`
-	ChangedShare float64 `json:"changed_share,omitempty"`
-	Drift        float64 `json:"drift,omitempty"`
 	// Z is the precision-weighted test statistic and Skew its skewness under "nothing
-	// changed"; PValue the one-sided p-value of "no drop" (Cornish–Fisher corrected).
+	// changed", PW its one-sided p-value (Cornish–Fisher corrected); ZU, SkewU and PU
+	// the same of the unweighted statistic. PValue is the one-sided p-value of "no
+	// drop", the two combined: min(PW/(1 − UnweightedShare), PU/UnweightedShare), at
+	// most 1.
 	Z      float64 `json:"z"`
 	Skew   float64 `json:"skew"`
+	PW     float64 `json:"p_weighted"`
+	ZU     float64 `json:"z_unweighted"`
+	SkewU  float64 `json:"skew_unweighted"`
+	PU     float64 `json:"p_unweighted"`
 	PValue float64 `json:"p_value"`
+	// Exact says PW and PU are the exact tails of a one-run pass/fail candidate
+	// (exacttail.go), not Cornish–Fisher readings.
+	Exact bool `json:"exact,omitempty"`
 	// SumPQ and SumVarP are ΣλE[p(1−p)] and ΣVar(p) over the items: with them the
 	// standard error for any number of candidate runs M is √(SumPQ/M + SumVarP)/Items.
 	SumPQ   float64 `json:"sum_pq"`
@@ -382,13 +393,14 @@ type EvidenceAccumulator struct {
 	sumPred, sumCand  float64
 	sumV, sumW, sumWE float64
 	sumW3M3           float64
+	sumE, sumM3       float64 // the unweighted statistic's Σe and third moment
 	sumPQ, sumVarP    float64
+	// coins are the items of a one-run pass/fail candidate, for the exact tails
+	// (exacttail.go); noCoins once an item is not one, or there are too many.
+	coins   []coin
+	noCoins bool
 	top               *topk.Keeper[Contribution]
 	err               error
-	// Items with ChangeMinRuns candidate runs or more: counted for the change model.
-	change    map[changeKey]int
-	changeN   int
-	plainDrop float64 // Σ(μ̂ − y) over the other items
 }
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
@@ -416,15 +428,6 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	v := pq/m + post.varP
 	e := post.mean - o.CandMean
 	a.n++
-	if o.CandRuns >= ChangeMinRuns && a.prior.Lambda >= ChangeMinLambda {
-		if a.change == nil {
-			a.change = map[changeKey]int{}
-		}
-		a.change[changeKey{b: keyOf(o.BaseMean, o.BaseRuns), c: keyOf(o.CandMean, o.CandRuns)}]++
-		a.changeN++
-	} else {
-		a.plainDrop += predicted - o.CandMean
-	}
 	a.sumPred += predicted
 	a.sumCand += o.CandMean
 	a.sumV += v
@@ -435,7 +438,17 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.sumWE += w * e
 	// Third central moment of e: a run's skewness shrinks as 1/√M over M runs.
 	skew := post.skew1 / math.Sqrt(m/a.prior.Lambda)
-	a.sumW3M3 += w * w * w * skew * math.Pow(v, 1.5)
+	m3 := skew * math.Pow(v, 1.5)
+	a.sumW3M3 += w * w * w * m3
+	a.sumE += e
+	a.sumM3 += m3
+	if !a.noCoins {
+		if o.CandRuns == 1 && (o.CandMean == 0 || o.CandMean == 1) && a.prior.Lambda >= ExactMinLambda && len(a.coins) < ExactTailItems {
+			a.coins = append(a.coins, coin{w: w, q: 1 - post.mean, failed: o.CandMean == 0})
+		} else {
+			a.coins, a.noCoins = nil, true
+		}
+	}
 	if a.k > 0 {
 		c := Contribution{Index: o.Index, Predicted: post.mean, Z: e / math.Sqrt(v), Weight: w * e}
 		a.top.Offer(c)
@@ -455,14 +468,18 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		SumPQ: a.sumPQ, SumVarP: a.sumVarP}
 	r.Drop = r.PredictedMean - r.CandMean
 	r.SE = math.Sqrt(a.sumV) / n
-	if len(a.change) > 0 {
-		ce := a.est.measureChange(a.change)
-		r.Drop = (a.plainDrop + ce.drop) / n
-		r.ChangeItems, r.ChangedShare, r.Drift = a.changeN, ce.w, ce.delta
-	}
 	r.Z = a.sumWE / math.Sqrt(a.sumW)
 	r.Skew = a.sumW3M3 / math.Pow(a.sumW, 1.5)
-	r.PValue = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
+	r.ZU = a.sumE / math.Sqrt(a.sumV)
+	r.SkewU = a.sumM3 / math.Pow(a.sumV, 1.5)
+	r.PW = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
+	r.PU = 1 - normalCDF(cornishFisher(r.ZU, r.SkewU))
+	if !a.noCoins {
+		if pw, pu, ok := exactTails(a.coins); ok {
+			r.PW, r.PU, r.Exact = pw, pu, true
+		}
+	}
+	r.PValue = CombineP(r.PW, r.PU)
 	r.Top = a.top.Best()
 	return r, nil
 }
@@ -483,6 +500,23 @@ func MeasureEvidence(obs []Observation, baseVar []float64, k int) (EvidenceResul
 		acc.Add(o)
 	}
 	return acc.Result()
+}
+
+// ExactMinLambda is the smallest Prior.Lambda the exact tails apply to: scores that
+// vary from run to run as pass/fail scores do (λ = 1).
+const ExactMinLambda = 0.99
+
+// UnweightedShare is β, the share of the test's level the unweighted statistic gets
+// (CombineP): at the default 5 %, 1 % for the unweighted statistic (z > 2.33) and 4 %
+// for the weighted one (z > 1.75).
+const UnweightedShare = 0.2
+
+// CombineP is the weighted Bonferroni combination of the weighted statistic's p-value
+// pw and the unweighted one's pu: min(pw/(1 − β), pu/β, 1) with β = UnweightedShare.
+// It is below α exactly when pw < (1 − β)·α or pu < β·α, and under "nothing changed"
+// that happens with probability at most α whatever the two statistics' dependence.
+func CombineP(pw, pu float64) float64 {
+	return math.Min(1, math.Min(pw/(1-UnweightedShare), pu/UnweightedShare))
 }
 
 // cornishFisher maps a statistic with skewness g to the standard normal scale: the
