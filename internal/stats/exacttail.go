@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -83,11 +84,15 @@ func exactTails(coins []coin) (pw, pu float64, ok bool) {
 		return 1, math.Min(1, pu), true
 	}
 	scale := 1e9 / maxSum
+	// The sums are visited in increasing order, so the float sums do not depend on a
+	// map's order (the same inputs give the same p-value to the last bit).
 	dist := map[int64]float64{0: 1}
+	keys := []int64{0}
 	for _, g := range groups {
 		pmf := binomialPMF(g.n, g.q)
 		next := map[int64]float64{}
-		for s, p := range dist {
+		for _, s := range keys {
+			p := dist[s]
 			for k, pk := range pmf {
 				if v := p * pk; v > negligible {
 					next[s+int64(math.Round(float64(k)*g.w*scale))] += v
@@ -97,12 +102,12 @@ func exactTails(coins []coin) (pw, pu float64, ok bool) {
 		if len(next) > exactTailStates {
 			return 0, 0, false
 		}
-		dist = next
+		dist, keys = next, sortedKeys(next)
 	}
 	obs := int64(math.Round(obsW * scale))
-	for s, p := range dist {
+	for _, s := range keys {
 		if s >= obs {
-			pw += p
+			pw += dist[s]
 		}
 	}
 	return math.Min(1, pw), math.Min(1, pu), true
@@ -145,5 +150,14 @@ func convolve(a, b []float64) []float64 {
 			out[i+j] += x * y
 		}
 	}
+	return out
+}
+
+func sortedKeys(m map[int64]float64) []int64 {
+	out := make([]int64, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }
