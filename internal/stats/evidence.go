@@ -399,8 +399,8 @@ type EvidenceAccumulator struct {
 	// (exacttail.go); noCoins once an item is not one, or there are too many.
 	coins   []coin
 	noCoins bool
-	top               *topk.Keeper[Contribution]
-	err               error
+	top     *topk.Keeper[Contribution]
+	err     error
 }
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
