@@ -200,11 +200,23 @@ type CompareOptions struct {
 	RescoreSuite func() (*eval.Suite, error)
 	// MaxMemory bounds the live heap while re-scoring (rubric.ScoreOptions.MaxMemory).
 	MaxMemory int64
+	// History are earlier releases' runs of the suite (baselines/<suite>.history), each
+	// a group whose run-to-run spread adds to what the baseline's runs say about
+	// run-level noise.
+	History []stats.RunGroup
 }
 
 // compareScored is Compare once the baseline's items are in bs: it re-scores the
 // recorded outputs (rec) when the scoring changed, then measures.
 func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, cs candSide, rec recorded, opts CompareOptions) (*Comparison, error) {
+	for _, g := range opts.History {
+		// The baseline's own record (its commit, or its run count and std when either
+		// has no commit) is counted from the baseline's runs already.
+		own := g.Source == b.Source.SHA || g.Runs == len(b.Runs) && math.Abs(g.Std-b.Std) < 1e-9
+		if !own {
+			bs.history = append(bs.history, g)
+		}
+	}
 	sys := cand.System
 	var notes []string
 	rescored, unbumped := false, ""
@@ -281,8 +293,11 @@ type Candidate struct {
 // candSide is the side compared with the baseline: n items found by id, handed out in
 // order one at a time.
 type candSide struct {
-	n    int
-	dims []string
+	n int
+	// runMeans are the candidate's full runs' suite means (re-runs of some items left
+	// out), for the run-level noise.
+	runMeans []float64
+	dims     []string
 	// find returns an item's position and hash.
 	find func(id string) (int, string, bool)
 	// each calls fn with every item in order; c is valid only during the call.
@@ -297,7 +312,13 @@ func scoredSide(sc *rubric.Scored) candSide {
 	for _, d := range sc.System.Dimensions {
 		dims = append(dims, d.Name)
 	}
-	return candSide{n: sc.NumItems(), dims: dims,
+	var means []float64
+	for _, r := range sc.Runs {
+		if m, ok := r.Metrics[rubric.MetricMeanScore]; ok && !r.Partial {
+			means = append(means, m)
+		}
+	}
+	return candSide{n: sc.NumItems(), dims: dims, runMeans: means,
 		find: func(id string) (int, string, bool) {
 			i, ok := sc.Suite.Index(id)
 			if !ok {
@@ -325,7 +346,7 @@ func snapshotSide(b *Baseline, dims []string) candSide {
 	for i, it := range b.Items {
 		pos[it.ID] = i
 	}
-	return candSide{n: len(b.Items), dims: dims,
+	return candSide{n: len(b.Items), dims: dims, runMeans: b.runMeans(),
 		find: func(id string) (int, string, bool) {
 			i, ok := pos[id]
 			if !ok {
@@ -495,7 +516,8 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	c.Base, c.Cand = rubric.Round9(m.BaseMean), rubric.Round9(m.CandMean)
 	c.Delta, c.RelDelta = rubric.Round9(m.Delta), rubric.Round9(m.RelDelta)
 	c.CI, c.PValue, c.PValueWorse = m.CI, m.PValue, m.PValueWorse
-	ev, err := measureEvidence(n, func(k int) (float64, float64, float64) { return base[k], bs.variance(k), cm.cand[k] }, bs.runs, cm.runs)
+	ev, err := measureEvidence(n, func(k int) (float64, float64, float64) { return base[k], bs.variance(k), cm.cand[k] }, bs.runs, cm.runs,
+		bs.runBits, runGroups(b, bs, cs)...)
 	if err != nil {
 		return nil, err
 	}
@@ -533,7 +555,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 				baseRuns[j], candRuns[j] = bs.runs[k], cm.runs[k]
 			}
 		}
-		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns)
+		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns, nil)
 		if err == nil {
 			for t := range dev.Top {
 				dev.Top[t].Index = ks[dev.Top[t].Index]
@@ -558,17 +580,25 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 
 // measureEvidence fits the prior on the n compared items' baseline figures and measures
 // each candidate figure against it, one item at a time; item(k) gives the baseline
-// mean, the baseline's variance over its runs and the candidate mean.
-func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), baseRuns, candRuns []int32) (stats.EvidenceResult, error) {
+// mean, the baseline's variance over its runs and the candidate mean, bits(k) (nil:
+// none) the baseline's per-run scores when known, and groups the runs known by their
+// means, for the run-level noise.
+func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), baseRuns, candRuns []int32,
+	bits func(k int) (uint64, bool), groups ...stats.RunGroup) (stats.EvidenceResult, error) {
 	var fit stats.PriorFit
 	for k := range n {
 		b, v, _ := item(k)
 		fit.Add(clamp01(b), v, int(baseRuns[k]))
 	}
 	acc := stats.NewEvidenceAccumulator(fit.Prior(), EvidenceTop)
+	acc.RunGroups(groups...)
 	for k := range n {
-		b, _, y := item(k)
-		acc.Add(stats.Observation{Index: k, BaseMean: clamp01(b), BaseRuns: int(baseRuns[k]), CandMean: clamp01(y), CandRuns: int(candRuns[k])})
+		b, v, y := item(k)
+		o := stats.Observation{Index: k, BaseMean: clamp01(b), BaseRuns: int(baseRuns[k]), CandMean: clamp01(y), CandRuns: int(candRuns[k]), BaseVar: v}
+		if bits != nil {
+			o.BaseBits, o.HasBits = bits(k)
+		}
+		acc.Add(o)
 	}
 	return acc.Result()
 }

@@ -1,6 +1,11 @@
 package baseline
 
-import "math"
+import (
+	"math"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/stats"
+)
 
 // baseSide is what a comparison keeps of the baseline: a few numbers per item, in
 // columns indexed by the candidate's item position (about 33 bytes per item plus 8 per
@@ -8,6 +13,9 @@ import "math"
 // has none), never the items' maps or the recorded outputs. A baseline item the
 // candidate lacks is kept only as its id, in Removed.
 type baseSide struct {
+	// history are earlier releases' runs of the suite (CompareOptions.History), pooled
+	// into the run-level noise.
+	history  []stats.RunGroup
 	dims     []string
 	flags    []uint8 // sidePresent, sideChanged, sideBits
 	line     []int32 // where the item is in the baseline (refusing repeats)
@@ -15,6 +23,9 @@ type baseSide struct {
 	std      []float64
 	passRate []float64
 	runs     []int32
+	// bits are the per-run pass bits of an item whose scores are pass/fail (bit r: run
+	// r passed; sideScores set), for the run-level noise; nil while no item has them.
+	bits     []uint64
 	bd, bdSD [][]float64 // per dimension, per item: mean and sample std over the runs
 	removed  []string
 	// removedAt is where each removed item is in the baseline (refusing repeats).
@@ -25,6 +36,7 @@ const (
 	sidePresent uint8 = 1 << iota // the baseline has the item
 	sideChanged                   // its hash differs from the candidate's: the item changed
 	sideBits                      // it records per-run pass bits (version 2)
+	sideScores                    // its pass bits are its per-run scores (pass/fail scores, ≤ 64 runs)
 )
 
 func newBaseSide(n int, dims []string) *baseSide {
@@ -58,6 +70,13 @@ func (s *baseSide) override(i int, it *Item) {
 func (s *baseSide) set(i int, it *Item, f uint8, pos int) {
 	if it.PassBits != "" {
 		f |= sideBits
+	}
+	if b, ok := scoreBits(it); ok {
+		f |= sideScores
+		if s.bits == nil {
+			s.bits = make([]uint64, len(s.score))
+		}
+		s.bits[i] = b
 	}
 	s.flags[i] = f
 	s.line[i] = int32(min(pos, 1<<31-1))
@@ -107,6 +126,9 @@ func (s *baseSide) move(k, i int) {
 		return
 	}
 	s.flags[k], s.line[k], s.score[k], s.passRate[k], s.runs[k] = s.flags[i], s.line[i], s.score[i], s.passRate[i], s.runs[i]
+	if s.bits != nil {
+		s.bits[k] = s.bits[i]
+	}
 	if s.std != nil {
 		s.std[k] = s.std[i]
 	}
@@ -128,4 +150,27 @@ func (s *baseSide) variance(k int) float64 {
 	}
 	p := s.passRate[k]
 	return p * (1 - p) * float64(runs) / float64(runs-1)
+}
+
+// scoreBits reads an item's pass bits as its per-run scores: when its scores are
+// pass/fail, its mean score is its pass rate, and the bits are the scores themselves.
+func scoreBits(it *Item) (uint64, bool) {
+	if it.PassBits == "" || len(it.PassBits) > 64 || it.Score != it.PassRate || strings.Trim(it.PassBits, "01") != "" {
+		return 0, false
+	}
+	var b uint64
+	for r := range len(it.PassBits) {
+		if it.PassBits[r] == '1' {
+			b |= 1 << r
+		}
+	}
+	return b, true
+}
+
+// runBits is compacted item k's per-run scores as bits, when they are known.
+func (s *baseSide) runBits(k int) (uint64, bool) {
+	if s.flags[k]&sideScores == 0 || s.bits == nil {
+		return 0, false
+	}
+	return s.bits[k], true
 }

@@ -385,8 +385,12 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 			break
 		}
 		var b *baseline.Baseline
-		var err error
-		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream), MaxMemory: opts.MaxMemory}); err != nil {
+		hist, err := history.Load(history.PathFor(bpath))
+		if err != nil {
+			return nil, err
+		}
+		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream), MaxMemory: opts.MaxMemory,
+			History: history.RunGroups(hist)}); err != nil {
 			return nil, err
 		}
 		baseMetrics, baseRuns = b.Metrics, baselineRunMetrics(b)

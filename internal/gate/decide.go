@@ -88,7 +88,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 			base = ev.PredictedMean
 		}
 		d.Value = relOr(ev.Drop, base, mode)
-		half := stats.Z95 * ev.SE
+		half := ev.HalfWidth95()
 		d.Interval = stats.Interval{Lo: relOr(ev.Drop-half, base, mode), Hi: relOr(ev.Drop+half, base, mode), Level: 0.95}
 		p := ev.PValue
 		d.PValue = &p

@@ -70,6 +70,8 @@ func Evaluate(base, cand [][]float64) (Outcome, error) {
 		b.Items[i] = itemOf(itemID(i), base[i])
 		c.Items[i] = itemOf(itemID(i), cand[i])
 	}
+	runMeans(b, base)
+	runMeans(c, cand)
 	cmp, err := baseline.CompareSnapshotsWith(b, c, "baseline.json", stats.ResampleOptions{Analytic: true})
 	if err != nil {
 		return Outcome{}, err
@@ -82,6 +84,18 @@ func Evaluate(base, cand [][]float64) (Outcome, error) {
 		out.Status[m], out.Value[m] = d.Outcome, d.Value
 	}
 	return out, nil
+}
+
+// runMeans records each run's suite mean, as evalgate baseline does (the run-level
+// noise reads them).
+func runMeans(b *baseline.Baseline, scores [][]float64) {
+	for r := range b.Runs {
+		var s float64
+		for i := range scores {
+			s += scores[i][r]
+		}
+		b.Runs[r].MeanScore = s / float64(len(scores))
+	}
 }
 
 // itemOf is an item's figures over its runs, as evalgate baseline records them.

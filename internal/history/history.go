@@ -21,6 +21,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/safeio"
+	"github.com/evalgate/evalgate/internal/stats"
 )
 
 // MaxFileBytes bounds how much of a history file is read (about 100,000 records).
@@ -220,4 +221,16 @@ func EnsureUnionMerge(dir string) error {
 	}
 	data = append(data, GitAttributesLine+"\n"...)
 	return os.WriteFile(path, data, 0o644)
+}
+
+// RunGroups are the records' runs as groups for the run-level noise
+// (stats.MeasureRunNoise): each release's std of run means over its runs.
+func RunGroups(recs []Record) []stats.RunGroup {
+	var out []stats.RunGroup
+	for _, r := range recs {
+		if r.Runs >= 2 {
+			out = append(out, stats.RunGroup{Std: r.Std, Runs: r.Runs, Source: r.Commit})
+		}
+	}
+	return out
 }

@@ -323,6 +323,12 @@ type Observation struct {
 	// differ from item to item (a re-run of a few items adds runs to those only).
 	CandMean float64
 	CandRuns int
+	// BaseVar is the sample variance of the item's baseline runs (0 with one run), and
+	// BaseBits, when HasBits, its per-run pass/fail scores (bit r: run r passed), for
+	// the run-level noise (runnoise.go).
+	BaseVar  float64
+	BaseBits uint64
+	HasBits  bool
 }
 
 // Contribution is one item's share of the evidence: how far the candidate fell below
@@ -364,6 +370,11 @@ type EvidenceResult struct {
 	SkewU  float64 `json:"skew_unweighted"`
 	PU     float64 `json:"p_unweighted"`
 	PValue float64 `json:"p_value"`
+	// RunNoise is the run-level noise measured from the runs (runnoise.go); DF the
+	// degrees of freedom of SE once a counted run-level component is in it (0: SE is
+	// the item-level one and the interval is ±1.96·SE).
+	RunNoise *RunNoise `json:"run_noise,omitempty"`
+	DF       float64   `json:"df,omitempty"`
 	// Exact says PW and PU are the exact tails of a one-run pass/fail candidate
 	// (exacttail.go), not Cornish–Fisher readings.
 	Exact bool `json:"exact,omitempty"`
@@ -373,6 +384,16 @@ type EvidenceResult struct {
 	SumVarP float64 `json:"sum_var_p"`
 	// Top are the items with the largest contributions, largest first.
 	Top []Contribution `json:"top"`
+}
+
+// HalfWidth95 is the half-width of the estimated drop's 95 % interval: 1.96·SE, or
+// Student's t quantile when a run-level component known to few degrees of freedom is in
+// SE.
+func (r EvidenceResult) HalfWidth95() float64 {
+	if r.DF > 0 {
+		return StudentQuantile(0.975, r.DF) * r.SE
+	}
+	return Z95 * r.SE
 }
 
 // SEForRuns is the standard error of Drop had every item M candidate runs.
@@ -399,6 +420,11 @@ type EvidenceAccumulator struct {
 	// (exacttail.go); noCoins once an item is not one, or there are too many.
 	coins   []coin
 	noCoins bool
+	// rs and groups measure the run-level noise; minBase and minCand are the fewest
+	// baseline and candidate runs of an item.
+	rs               runSums
+	groups           []RunGroup
+	minBase, minCand int
 	top     *topk.Keeper[Contribution]
 	err     error
 }
@@ -442,6 +468,13 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.sumW3M3 += w * w * w * m3
 	a.sumE += e
 	a.sumM3 += m3
+	a.rs.add(w, o.BaseVar, o.BaseBits, o.BaseRuns, o.HasBits)
+	if a.n == 1 || o.BaseRuns < a.minBase {
+		a.minBase = o.BaseRuns
+	}
+	if a.n == 1 || o.CandRuns < a.minCand {
+		a.minCand = o.CandRuns
+	}
 	if !a.noCoins {
 		if o.CandRuns == 1 && (o.CandMean == 0 || o.CandMean == 1) && a.prior.Lambda >= ExactMinLambda && len(a.coins) < ExactTailItems {
 			a.coins = append(a.coins, coin{w: w, q: 1 - post.mean, failed: o.CandMean == 0})
@@ -453,6 +486,13 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 		c := Contribution{Index: o.Index, Predicted: post.mean, Z: e / math.Sqrt(v), Weight: w * e}
 		a.top.Offer(c)
 	}
+}
+
+// RunGroups adds groups of runs of one system known by their run means (the baseline's,
+// with Source BaselineSource; the candidate's full runs; the history's releases) to the
+// run-level noise's measurement.
+func (a *EvidenceAccumulator) RunGroups(groups ...RunGroup) {
+	a.groups = append(a.groups, groups...)
 }
 
 // Result returns the measurement; an error for malformed input or no items.
@@ -474,10 +514,24 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	r.SkewU = a.sumM3 / math.Pow(a.sumV, 1.5)
 	r.PW = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
 	r.PU = 1 - normalCDF(cornishFisher(r.ZU, r.SkewU))
-	if !a.noCoins {
+	rn := a.rs.measure(a.groups, a.n)
+	r.RunNoise = &rn
+	if !a.noCoins && !rn.Counted && !rn.WeightedCounted {
 		if pw, pu, ok := exactTails(a.coins); ok {
 			r.PW, r.PU, r.Exact = pw, pu, true
 		}
+	}
+	// A counted run-level component: each side's mean carries it over its runs.
+	f := 1/float64(max(a.minCand, 1)) + 1/float64(max(a.minBase, 1))
+	if rn.WeightedCounted {
+		r.Z, r.PW = withRunNoise(a.sumWE, a.sumW, rn.Weighted*f, rn.DF, r.Skew)
+	}
+	if rn.Counted {
+		b := rn.Variance * n * n * f
+		r.ZU, r.PU = withRunNoise(a.sumE, a.sumV, b, rn.DF, r.SkewU)
+		se2, run := r.SE*r.SE, rn.Variance*f
+		r.SE = math.Sqrt(se2 + run)
+		r.DF = (se2 + run) * (se2 + run) / (run * run / float64(rn.DF))
 	}
 	r.PValue = CombineP(r.PW, r.PU)
 	r.Top = a.top.Best()
@@ -496,7 +550,8 @@ func MeasureEvidence(obs []Observation, baseVar []float64, k int) (EvidenceResul
 		fit.Add(o.BaseMean, baseVar[i], o.BaseRuns)
 	}
 	acc := NewEvidenceAccumulator(fit.Prior(), k)
-	for _, o := range obs {
+	for i, o := range obs {
+		o.BaseVar = baseVar[i]
 		acc.Add(o)
 	}
 	return acc.Result()

@@ -1,0 +1,284 @@
+package stats
+
+import "math"
+
+// Run-level noise: some runs are worse (or better) across many items at once (a
+// provider's bad day, rate limiting, a drifting judge). The item-level model
+// (evidence.go) reads runs as independent draws of each item, so it would take a bad
+// candidate run for a regression. The run-level component is measured from runs known
+// to share one system: the baseline's runs, the candidate's runs and the runs of
+// earlier releases in the suite's history.
+//
+// For a group of k ≥ 2 runs of one system, the sample variance of the runs' suite sums
+// (Σ over items of the item's score in the run) is, in expectation, the item-level part
+// Σσ²_i plus the run-level part τ², the variance of the shared shift a run adds to the
+// sum. The same holds for any weighting of the items: the precision-weighted sum
+// Σw_i·x_ir has item-level part Σw²_i·σ²_i and run-level part τ²_w. The baseline's
+// per-run pass bits (pass/fail scores) give the weighted sums directly; groups known only
+// by their run means (the candidate's runs, the history's releases, a graded baseline)
+// are translated to the weighted scale by ρ = Σw²_i·s²_i / Σs²_i, the weighted share of
+// the item-level variance: the run-level noise is taken to hit items in proportion to
+// their own noise (a bad run makes borderline items fail, not items that never fail),
+// unless the pass bits show otherwise.
+//
+// Three runs say little about a variance (2 degrees of freedom), and a σ̂² that is
+// positive by chance would weaken the test for nothing. The run-level component is
+// therefore counted only when the groups' spread exceeds the item-level part
+// significantly: Σ(k − 1)·S²/W over the groups, χ² with Σ(k − 1) degrees of freedom
+// when there is no run-level noise, beyond its 90 % quantile (RunNoiseLevel). Once
+// counted, its estimate τ̂² = Σ(k − 1)(S² − W)/Σ(k − 1) enters the test with its degrees
+// of freedom: the statistic is read against Student's t with the Welch–Satterthwaite
+// degrees of freedom of (item part, known) + (run part, estimated), so a τ̂² from three
+// runs does not pass for a known one.
+
+// RunNoiseLevel is the pretest's level: the run-level component is counted when the
+// runs' spread exceeds what item-level noise explains at this level.
+const RunNoiseLevel = 0.10
+
+// RunGroup is one group of runs of a single system, by their suite means (0–1); or,
+// when only a summary is kept (a history record), their sample std and number.
+type RunGroup struct {
+	Means []float64
+	Std   float64
+	Runs  int
+	// Source names where the runs came from (a history record's commit), so a caller
+	// can leave out a group it already counts.
+	Source string
+}
+
+// runs is the group's number of runs and the sample variance of its means.
+func (g RunGroup) runs() (int, float64) {
+	if len(g.Means) > 0 {
+		s := SampleStd(g.Means)
+		return len(g.Means), s * s
+	}
+	return g.Runs, g.Std * g.Std
+}
+
+// RunNoise is the measured run-level component, in the scale of the suite mean (a
+// fraction of the 0–1 score squared: 0.0009 is a run-to-run std of 3 pts).
+type RunNoise struct {
+	// Variance is σ̂² of a run's suite mean beyond item-level noise, Within the variance
+	// item-level noise alone gives a run mean, DF the degrees of freedom pooled.
+	Variance float64 `json:"variance"`
+	Within   float64 `json:"within"`
+	DF       int     `json:"df"`
+	// Counted says the pretest found the spread beyond item-level noise (RunNoiseLevel):
+	// only then does the run-level component enter the test and the interval.
+	Counted bool `json:"counted"`
+	// Weighted is τ̂²_w, the component in the precision-weighted statistic's sum;
+	// WeightedCounted its pretest's outcome.
+	Weighted        float64 `json:"weighted"`
+	WeightedCounted bool    `json:"weighted_counted"`
+	// Groups is how many groups of runs were pooled (the baseline, the candidate, the
+	// history's releases).
+	Groups int `json:"groups"`
+}
+
+// runSums accumulates the baseline's per-run item scores: the deviation of each run's
+// weighted and unweighted sums from the items' own means.
+type runSums struct {
+	runs      int // the common run count (0: not started)
+	off       bool
+	t, u      [64]float64 // per run: Σw·d and Σd
+	items     int
+	sw2s2     float64 // Σw²s² over the items with per-run scores
+	ss2       float64 // Σs² over them
+	allW2S2   float64 // Σw²s² over all items
+	allS2     float64 // Σs² over all items
+	allItems  int
+}
+
+// add counts one item: its weight, its baseline's sample variance and, when known, its
+// per-run scores (bit r of bits is run r's pass, runs of them).
+func (s *runSums) add(w, variance float64, bits uint64, runs int, known bool) {
+	s.allW2S2 += w * w * variance
+	s.allS2 += variance
+	s.allItems++
+	if s.off {
+		return
+	}
+	if !known || runs < 2 || runs > 64 || s.runs != 0 && runs != s.runs {
+		s.off = true
+		return
+	}
+	s.runs = runs
+	var mean float64
+	for r := range runs {
+		mean += float64(bits >> r & 1)
+	}
+	mean /= float64(runs)
+	var ss float64
+	for r := range runs {
+		d := float64(bits>>r&1) - mean
+		s.t[r] += w * d
+		s.u[r] += d
+		ss += d * d
+	}
+	s2 := ss / float64(runs-1)
+	s.sw2s2 += w * w * s2
+	s.ss2 += s2
+	s.items++
+}
+
+// measure pools the run-level component over the baseline's per-run sums (when every
+// item had them) and the groups, for n items.
+func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
+	nf := float64(n)
+	rn := RunNoise{Within: s.allS2 / (nf * nf)}
+	direct := !s.off && s.items == s.allItems && s.runs >= 2
+	rho := 0.0
+	if s.allS2 > 0 {
+		rho = s.allW2S2 / s.allS2
+	}
+	// Unweighted, in the sum's scale (n × the run mean): item part Σs².
+	var num, chi, chiW, numW float64
+	df := 0
+	if direct {
+		var st, su float64
+		for r := range s.runs {
+			st += s.t[r] * s.t[r]
+			su += s.u[r] * s.u[r]
+		}
+		k := float64(s.runs - 1)
+		num += su - k*s.ss2
+		numW += st - k*s.sw2s2
+		if s.ss2 > 0 {
+			chi += su / s.ss2
+		}
+		if s.sw2s2 > 0 {
+			chiW += st / s.sw2s2
+		}
+		df += s.runs - 1
+		rn.Groups++
+	}
+	for _, g := range groups {
+		k, v := g.runs()
+		if k < 2 || math.IsNaN(v) {
+			continue
+		}
+		if direct && g.Source == BaselineSource {
+			continue // counted from the per-run scores
+		}
+		sum := v * nf * nf // the variance of a run's sum
+		num += float64(k-1) * (sum - s.allS2)
+		numW += float64(k-1) * rho * (sum - s.allS2)
+		if s.allS2 > 0 {
+			chi += float64(k-1) * sum / s.allS2
+			chiW += float64(k-1) * sum / s.allS2
+		}
+		df += k - 1
+		rn.Groups++
+	}
+	rn.DF = df
+	if df == 0 {
+		return rn
+	}
+	crit := chiSquareQuantile(1-RunNoiseLevel, float64(df))
+	rn.Variance = math.Max(0, num/float64(df)) / (nf * nf)
+	rn.Weighted = math.Max(0, numW/float64(df))
+	rn.Counted = rn.Variance > 0 && (s.allS2 == 0 || chi > crit)
+	rn.WeightedCounted = rn.Weighted > 0 && (s.allW2S2 == 0 || chiW > crit)
+	return rn
+}
+
+// BaselineSource is RunGroup.Source of the baseline's own runs: left out when the
+// baseline's per-run scores already measured them.
+const BaselineSource = "baseline"
+
+// withRunNoise adds a counted run-level component to a statistic: sum the numerator
+// (Σw·e or Σe), a its item-level variance, b the run part's variance (known to df
+// degrees of freedom), skew the item part's skewness. It returns the one-sided p-value
+// read against Student's t with the Welch–Satterthwaite degrees of freedom.
+func withRunNoise(sum, a, b float64, df int, skew float64) (z, p float64) {
+	share := a / (a + b)
+	z = sum / math.Sqrt(a+b)
+	nu := (a + b) * (a + b) / (b * b / float64(df))
+	return z, 1 - StudentCDF(cornishFisher(z, skew*math.Pow(share, 1.5)), nu)
+}
+
+// chiSquareQuantile is the p-quantile of χ² with k degrees of freedom (Wilson and
+// Hilferty's cube-root approximation: within 1 % of the tables' 4.605 at k = 2 and
+// 6.251 at k = 3 for p = 0.9).
+func chiSquareQuantile(p, k float64) float64 {
+	z := NormalQuantile(p)
+	c := 2 / (9 * k)
+	x := 1 - c + z*math.Sqrt(c)
+	return k * x * x * x
+}
+
+// StudentCDF is the distribution function of Student's t with nu degrees of freedom
+// (the normal's beyond 1e6).
+func StudentCDF(t, nu float64) float64 {
+	if nu > 1e6 || math.IsInf(nu, 1) || math.IsNaN(nu) {
+		return normalCDF(t)
+	}
+	x := nu / (nu + t*t)
+	tail := 0.5 * regIncBeta(nu/2, 0.5, x)
+	if t > 0 {
+		return 1 - tail
+	}
+	return tail
+}
+
+// StudentQuantile is the p-quantile of Student's t with nu degrees of freedom, by
+// bisection on StudentCDF.
+func StudentQuantile(p, nu float64) float64 {
+	lo, hi := -1e3, 1e3
+	for range 200 {
+		mid := (lo + hi) / 2
+		if StudentCDF(mid, nu) < p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// regIncBeta is the regularized incomplete beta function I_x(a, b), by its continued
+// fraction (Lentz's method).
+func regIncBeta(a, b, x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	if x >= 1 {
+		return 1
+	}
+	if x > (a+1)/(a+b+2) {
+		return 1 - regIncBeta(b, a, 1-x)
+	}
+	la, _ := math.Lgamma(a)
+	lb, _ := math.Lgamma(b)
+	lab, _ := math.Lgamma(a + b)
+	front := math.Exp(lab - la - lb + a*math.Log(x) + b*math.Log(1-x))
+	const tiny = 1e-300
+	f, c, d := 1.0, 1.0, 0.0
+	for i := 0; i <= 300; i++ {
+		m := float64(i / 2)
+		var num float64
+		switch {
+		case i == 0:
+			num = 1
+		case i%2 == 0:
+			num = m * (b - m) * x / ((a + 2*m - 1) * (a + 2*m))
+		default:
+			num = -(a + m) * (a + b + m) * x / ((a + 2*m) * (a + 2*m + 1))
+		}
+		d = 1 + num*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		d = 1 / d
+		c = 1 + num/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		cd := c * d
+		f *= cd
+		if math.Abs(1-cd) < 1e-14 {
+			break
+		}
+	}
+	return front * (f - 1) / a
+}
