@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/gatesim            # the full grid, ≥ 2,000 trials per no-change row
 //	go run ./cmd/gatesim -quick     # 200 trials per row, for a first look
+//	go run ./cmd/gatesim -targets 400  # the trust table's cases, 400 trials each
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/gatesim"
@@ -17,8 +19,33 @@ import (
 
 func main() {
 	quick := flag.Bool("quick", false, "200 trials per row instead of 2,000 (no change) and 1,000 (a drop)")
-	only := flag.String("only", "", "simulate only the cells of this model and shape, e.g. \"A/stable items break\"")
+	only := flag.String("only", "", "simulate only the cells of this model and shape, e.g. \"A/stable items break\" (with -targets: the cases whose name holds it)")
+	targets := flag.Int("targets", 0, "simulate the trust table's cases (run-level noise, flaky-item drops, all-pass, 1-run baselines, graded) with this many trials each, instead of the grid")
 	flag.Parse()
+	if *targets > 0 {
+		start := time.Now()
+		for _, m := range []gatesim.Model{gatesim.ModelR, gatesim.ModelE} {
+			fmt.Printf("Model %s: run-to-run std of the suite mean at 200 items %.2f pts\n", m.Name, 100*gatesim.RunSpread(m, 200, 3, 2000))
+		}
+		ts := gatesim.Targets(*targets)
+		if *only != "" {
+			var keep []gatesim.Target
+			for _, t := range ts {
+				if strings.Contains(t.Case, *only) {
+					keep = append(keep, t)
+				}
+			}
+			ts = keep
+		}
+		res, err := gatesim.RunTargets(ts)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "gatesim: %v\n", err)
+			os.Exit(1)
+		}
+		gatesim.WriteTargets(os.Stdout, ts, res)
+		fmt.Printf("\nSimulated in %s on %d CPU(s).\n", time.Since(start).Round(time.Second), runtime.GOMAXPROCS(0))
+		return
+	}
 	nullT, altT := 2000, 1000
 	if *quick {
 		nullT, altT = 200, 200

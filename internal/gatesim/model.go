@@ -19,19 +19,58 @@ import (
 
 // Model is a noise model of a suite: what each item's score does from run to run.
 type Model struct {
-	// Name is A or B.
+	// Name is A, B, R, E or P.
 	Name string
 	// Stable is the per-run pass probability of a stable-pass item (1 for model A,
 	// 0.97 for B); a stable-fail item passes with 1 − Stable.
 	Stable float64
+	// AllPass: every item is stable-pass (no flaky or stable-fail items).
+	AllPass bool
+	// RunLogitSD is run-level noise on the logit scale: each run draws a shift η ~
+	// N(0, RunLogitSD²) and every item's pass probability p becomes
+	// 1/(1 + e^−(logit p + η)) in that run (a bad day makes borderline items fail;
+	// items at exactly 0 or 1 do not move).
+	RunLogitSD float64
+	// RunFailMax is run-level noise that hits every item: each run draws ε uniform in
+	// [0, RunFailMax] and every item fails in it with extra probability ε (rate limits,
+	// an outage: stable items fail too).
+	RunFailMax float64
 }
 
-// The two noise models of the issue: 15 % of items flaky at p = 0.5, the rest stable at
-// exactly 1 or 0 (A), or at 0.97 or 0.03 (B).
+// The noise models: 15 % of items flaky at p = 0.5, the rest stable at exactly 1 or 0
+// (A), or at 0.97 or 0.03 (B); A with run-level noise on the logit scale (R) or with
+// runs that fail items at random (E), both with a run-to-run std of the suite mean of
+// about 3 pts at 200 items; and an all-pass suite (P).
 var (
 	ModelA = Model{Name: "A", Stable: 1}
 	ModelB = Model{Name: "B", Stable: 0.97}
+	ModelR = Model{Name: "R", Stable: 0.99, RunLogitSD: 0.6}
+	ModelE = Model{Name: "E", Stable: 1, RunFailMax: 0.12}
+	ModelP = Model{Name: "P", Stable: 1, AllPass: true}
 )
+
+// runEffect is one run's run-level noise.
+type runEffect struct{ eta, fail float64 }
+
+// runEffect draws one run's run-level noise.
+func (m Model) runEffect(rng *rand.Rand) runEffect {
+	var e runEffect
+	if m.RunLogitSD > 0 {
+		e.eta = m.RunLogitSD * rng.NormFloat64()
+	}
+	if m.RunFailMax > 0 {
+		e.fail = m.RunFailMax * rng.Float64()
+	}
+	return e
+}
+
+// apply is an item's pass probability p in a run with this noise.
+func (e runEffect) apply(p float64) float64 {
+	if e.eta != 0 && p > 0 && p < 1 {
+		p = 1 / (1 + math.Exp(-(math.Log(p/(1-p)) + e.eta)))
+	}
+	return p * (1 - e.fail)
+}
 
 // Shares of the item kinds.
 const (
@@ -69,6 +108,9 @@ type item struct {
 func suite(m Model, shape Shape, n int, drop float64, rng *rand.Rand) (base, cand []item) {
 	flaky := int(math.Round(FlakyShare * float64(n)))
 	fail := int(math.Round(StableFailShare * float64(n)))
+	if m.AllPass {
+		flaky, fail = 0, 0
+	}
 	base = make([]item, n)
 	for i := range base {
 		switch {
@@ -171,8 +213,8 @@ func meanDrop(items []item, delta float64) float64 {
 	return s / float64(len(items))
 }
 
-// draw is one run's score of an item.
-func (it item) draw(shape Shape, rng *rand.Rand) float64 {
+// draw is one run's score of an item in a run with run-level noise e.
+func (it item) draw(shape Shape, e runEffect, rng *rand.Rand) float64 {
 	u := rng.Float64()
 	if shape == ShapeDrift {
 		switch {
@@ -183,7 +225,7 @@ func (it item) draw(shape Shape, rng *rand.Rand) float64 {
 		}
 		return 1
 	}
-	if u < it.p {
+	if u < e.apply(it.p) {
 		return 1
 	}
 	return 0

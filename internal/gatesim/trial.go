@@ -33,6 +33,16 @@ type Cell struct {
 	CandRuns int
 	Drop     float64 // true drop, a fraction of the 0–1 score (0.04 = 4 pts)
 	Trials   int
+	// BaseRuns is the baseline's number of runs (0: BaselineRuns).
+	BaseRuns int
+}
+
+// baseRuns is the cell's baseline run count.
+func (c Cell) baseRuns() int {
+	if c.BaseRuns > 0 {
+		return c.BaseRuns
+	}
+	return BaselineRuns
 }
 
 // Outcome is what one trial's decisions were, per method, with the plain drop.
@@ -40,6 +50,8 @@ type Outcome struct {
 	Status    map[string]gate.Status // per method: pass, inconclusive or fail
 	Value     map[string]float64     // per method: the figure that decided
 	PlainDrop float64                // the observed drop (plain's statistic)
+	// Interval is the evidence method's 95 % interval of the drop.
+	Interval stats.Interval
 }
 
 // Draw simulates one pull request's scores: per item, the BaselineRuns baseline runs'
@@ -48,12 +60,19 @@ func Draw(cell Cell, seed uint64) (base, cand [][]float64) {
 	rng := rand.New(rand.NewPCG(seed, uint64(cell.Items)*1000003+uint64(cell.CandRuns)))
 	baseItems, candItems := suite(cell.Model, cell.Shape, cell.Items, cell.Drop, rng)
 	base, cand = make([][]float64, cell.Items), make([][]float64, cell.Items)
+	be, ce := make([]runEffect, cell.baseRuns()), make([]runEffect, cell.CandRuns)
+	for r := range be {
+		be[r] = cell.Model.runEffect(rng)
+	}
+	for r := range ce {
+		ce[r] = cell.Model.runEffect(rng)
+	}
 	for i := range baseItems {
-		for range BaselineRuns {
-			base[i] = append(base[i], baseItems[i].draw(cell.Shape, rng))
+		for _, e := range be {
+			base[i] = append(base[i], baseItems[i].draw(cell.Shape, e, rng))
 		}
-		for range cell.CandRuns {
-			cand[i] = append(cand[i], candItems[i].draw(cell.Shape, rng))
+		for _, e := range ce {
+			cand[i] = append(cand[i], candItems[i].draw(cell.Shape, e, rng))
 		}
 	}
 	return base, cand
@@ -82,6 +101,9 @@ func Evaluate(base, cand [][]float64) (Outcome, error) {
 		rg := &gate.Regression{MaxDrop: &md, Mode: gate.Absolute, Level: gate.Hard, Method: m, Inconclusive: gate.InconclusiveWarn}
 		d := rg.Decide(cmp)
 		out.Status[m], out.Value[m] = d.Outcome, d.Value
+		if m == gate.MethodEvidence {
+			out.Interval = d.Interval
+		}
 	}
 	return out, nil
 }
@@ -140,6 +162,8 @@ type Result struct {
 	Fails        map[string]int // trials the method failed (a block means fail only)
 	Inconclusive map[string]int
 	PlainDrops   []float64 // the observed drop of every trial, sorted
+	// Covered counts the trials whose evidence interval held the true drop.
+	Covered int
 }
 
 // Rate is k of n as a fraction, with its 95 % Wilson interval.
@@ -174,6 +198,9 @@ func Run(cell Cell) (Result, error) {
 			}
 		}
 		r.PlainDrops = append(r.PlainDrops, o.PlainDrop)
+		if o.Interval.Lo <= cell.Drop+1e-9 && cell.Drop-1e-9 <= o.Interval.Hi {
+			r.Covered++
+		}
 	}
 	sort.Float64s(r.PlainDrops)
 	return r, nil
