@@ -64,7 +64,6 @@ func RunSpread(m Model, n, runs, trials int) float64 {
 	return math.Sqrt(sum / float64(trials))
 }
 
-
 // RunTargets simulates every target's cells on every CPU.
 func RunTargets(ts []Target) (map[*Cell]Result, error) {
 	var cells []Cell

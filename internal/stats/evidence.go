@@ -425,8 +425,8 @@ type EvidenceAccumulator struct {
 	rs               runSums
 	groups           []RunGroup
 	minBase, minCand int
-	top     *topk.Keeper[Contribution]
-	err     error
+	top              *topk.Keeper[Contribution]
+	err              error
 }
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
@@ -515,7 +515,9 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	r.PW = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
 	r.PU = 1 - normalCDF(cornishFisher(r.ZU, r.SkewU))
 	rn := a.rs.measure(a.groups, a.n)
-	r.RunNoise = &rn
+	if rn.DF > 0 {
+		r.RunNoise = &rn
+	}
 	if !a.noCoins && !rn.Counted && !rn.WeightedCounted {
 		if pw, pu, ok := exactTails(a.coins); ok {
 			r.PW, r.PU, r.Exact = pw, pu, true

@@ -78,15 +78,15 @@ type RunNoise struct {
 // runSums accumulates the baseline's per-run item scores: the deviation of each run's
 // weighted and unweighted sums from the items' own means.
 type runSums struct {
-	runs      int // the common run count (0: not started)
-	off       bool
-	t, u      [64]float64 // per run: Σw·d and Σd
-	items     int
-	sw2s2     float64 // Σw²s² over the items with per-run scores
-	ss2       float64 // Σs² over them
-	allW2S2   float64 // Σw²s² over all items
-	allS2     float64 // Σs² over all items
-	allItems  int
+	runs     int // the common run count (0: not started)
+	off      bool
+	t, u     [64]float64 // per run: Σw·d and Σd
+	items    int
+	sw2s2    float64 // Σw²s² over the items with per-run scores
+	ss2      float64 // Σs² over them
+	allW2S2  float64 // Σw²s² over all items
+	allS2    float64 // Σs² over all items
+	allItems int
 }
 
 // add counts one item: its weight, its baseline's sample variance and, when known, its
