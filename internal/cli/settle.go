@@ -115,6 +115,7 @@ func (d *settleDecider) check(ctx context.Context, level float64) (*report.Repor
 	d.close()
 	d.last = r
 	d.rr.suite = l.Suite
+	d.rr.sources, d.rr.importOpts = l.Paths[:l.full], l.importOpts
 	if d.items == nil {
 		for _, it := range l.Suite.All() {
 			d.items = append(d.items, it.ID)
@@ -212,8 +213,13 @@ type rerunner struct {
 	cfgDir string
 	prices *pricing.Table
 	suite  *eval.Suite
-	files  []string
-	out    func(string)
+	// sources are the full runs' results files and importOpts how they are read: where
+	// a promptfoo test's description is found when a streamed check released the
+	// suite's fields.
+	sources    []string
+	importOpts importer.Options
+	files      []string
+	out        func(string)
 }
 
 func newRerunner(c *CLI, l *Loaded, opts CheckOptions, so settleOptions) (*rerunner, error) {
@@ -292,7 +298,7 @@ func (rr *rerunner) rerunRun(ctx context.Context, round int, ids []string, maxUS
 // rerunTool runs the `rerun:` command with the items' selectors in the tool's terms,
 // directly (no shell), from the config's folder, and reads what it wrote to {out}.
 func (rr *rerunner) rerunTool(ctx context.Context, round int, ids []string) error {
-	sel, err := selectors(rr.tool, rr.suite, ids)
+	sel, err := selectors(rr.tool, rr.descriptions(), ids)
 	if err != nil {
 		return err
 	}
@@ -328,7 +334,7 @@ func (rr *rerunner) rerunTool(ctx context.Context, round int, ids []string) erro
 
 // selectors are the items' selectors in the tool's own terms: a promptfoo test's
 // description, an Inspect sample id, an lm-eval task:doc_id (evalgate's id for both).
-func selectors(tool importer.Format, suite *eval.Suite, ids []string) ([]string, error) {
+func selectors(tool importer.Format, descs func(id string) string, ids []string) ([]string, error) {
 	out := make([]string, 0, len(ids))
 	var blind []string
 	for _, id := range ids {
@@ -336,11 +342,7 @@ func selectors(tool importer.Format, suite *eval.Suite, ids []string) ([]string,
 			out = append(out, id)
 			continue
 		}
-		it, ok := suite.Item(id)
-		desc, _ := "", false
-		if ok {
-			desc, _ = it.Fields["description"].(string)
-		}
+		desc := descs(id)
 		if desc == "" {
 			blind = append(blind, id)
 			continue
@@ -351,6 +353,35 @@ func selectors(tool importer.Format, suite *eval.Suite, ids []string) ([]string,
 		return nil, fmt.Errorf("rerun: promptfoo cannot select %s: its --filter-pattern matches test descriptions, and these tests have none. Give every test in promptfooconfig.yaml a unique `description:`", quoteList(blind))
 	}
 	return out, nil
+}
+
+// descriptions gives a promptfoo item's test description: from the suite's fields, else
+// (a streamed check releases them once scored) from the results files themselves, read
+// once, record by record.
+func (rr *rerunner) descriptions() func(id string) string {
+	var byID map[string]string
+	return func(id string) string {
+		if rr.suite != nil {
+			if it, ok := rr.suite.Item(id); ok {
+				if d, _ := it.Fields["description"].(string); d != "" {
+					return d
+				}
+			}
+		}
+		if byID == nil {
+			byID = map[string]string{}
+			for _, path := range rr.sources {
+				importer.Read(path, rr.importOpts, func(rec importer.Record) error {
+					rid, _ := rec.Fields["id"].(string)
+					if d, _ := rec.Fields["description"].(string); rid != "" && d != "" {
+						byID[rid] = d
+					}
+					return nil
+				})
+			}
+		}
+		return byID[id]
+	}
 }
 
 // rerunOutput is the results file a tool wrote at out: out itself, or, when the tool
