@@ -7,10 +7,10 @@ import (
 	"slices"
 
 	"github.com/evalgate/evalgate/internal/eval"
-	"github.com/evalgate/evalgate/internal/fixtures"
 	"github.com/evalgate/evalgate/internal/judgecheck"
 	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/rubrictests"
 	"github.com/evalgate/evalgate/internal/stats"
 )
 
@@ -169,6 +169,6 @@ func (c *Case) sample(suite *eval.Suite) (*eval.Item, *eval.Result, error) {
 			return nil, nil, c.Errorf(0, "item %q is not in %s", id, suite.File)
 		}
 	}
-	fx := fixtures.Fixture{Name: c.Name, Item: c.Item, Output: c.Output, Result: c.Result, File: c.File, Line: c.Line}
+	fx := rubrictests.Case{Name: c.Name, Item: c.Item, Output: c.Output, Result: c.Result, File: c.File, Line: c.Line}
 	return fx.Sample(suite)
 }

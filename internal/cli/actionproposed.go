@@ -104,7 +104,7 @@ func definitionChanges(base, proposed *gateRun) []string {
 		{"pass rule", bc.Scoring.Pass, pc.Scoring.Pass},
 		{"correct dimension", bc.Scoring.CorrectDimension, pc.Scoring.CorrectDimension},
 		{"grading system (gates, regression, grades)", bc.Grading, pc.Grading},
-		{"rubric tests", bc.Fixtures, pc.Fixtures},
+		{"rubric tests", bc.RubricCases, pc.RubricCases},
 	} {
 		if !sameJSON(part.b, part.p) {
 			add("%s changed", part.what)

@@ -61,7 +61,7 @@ func (c *CLI) validate(args []string) int {
 		fmt.Fprintf(c.Stdout, "suite %s: %d items; ", l.Suite.File, l.Suite.Len())
 	}
 	fmt.Fprintf(c.Stdout, "%d results file(s)", len(l.Runs))
-	if n := len(cfg.Fixtures); n > 0 {
+	if n := len(cfg.RubricCases); n > 0 {
 		fmt.Fprintf(c.Stdout, "; %d rubric test(s) pass", n)
 	}
 	if cal != nil {

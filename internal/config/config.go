@@ -20,11 +20,11 @@ import (
 	"github.com/evalgate/evalgate/internal/calibration"
 	"github.com/evalgate/evalgate/internal/diagnose"
 	"github.com/evalgate/evalgate/internal/eval"
-	"github.com/evalgate/evalgate/internal/fixtures"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/rubrictests"
 	"github.com/evalgate/evalgate/internal/runner"
 	"github.com/evalgate/evalgate/internal/safeio"
 	"github.com/evalgate/evalgate/internal/settle"
@@ -60,10 +60,10 @@ type Config struct {
 	Prices  *pricing.Table  `yaml:"-" json:"-"`
 	// Diagnose tunes the diagnosis rules (thresholds, or `enabled: false` to turn one off).
 	Diagnose *diagnose.Config `yaml:"diagnose,omitempty" json:"diagnose,omitempty"`
-	// RubricTests are fixtures the rubric must reproduce (a list, or a file naming one);
-	// decoded into Fixtures. They are not part of the scoring system or its hash.
+	// RubricTests are outputs the rubric must reproduce (a list, or a file naming one);
+	// decoded into RubricCases. They are not part of the scoring system or its hash.
 	RubricTests any                `yaml:"rubric_tests,omitempty" json:"rubric_tests,omitempty"`
-	Fixtures    []fixtures.Fixture `yaml:"-" json:"-"`
+	RubricCases []rubrictests.Case `yaml:"-" json:"-"`
 	// Calibration is the judges' check against people: outputs with human labels, and
 	// the agreement each labelled judged dimension must reach.
 	Calibration *calibration.Config `yaml:"calibration,omitempty" json:"calibration,omitempty"`
@@ -218,7 +218,7 @@ func (c *Config) validate(env *rubric.Env) error {
 	for _, d := range c.Scoring.Dimensions {
 		dims = append(dims, d.Name)
 	}
-	if err := c.loadFixtures(); err != nil {
+	if err := c.loadRubricTests(); err != nil {
 		return err
 	}
 	if err := c.loadCalibration(); err != nil {
@@ -355,9 +355,9 @@ func (c *Config) SuiteName(s *eval.Suite) string {
 	return s.Name
 }
 
-// loadFixtures decodes `rubric_tests:` and checks that every dimension a fixture names
+// loadRubricTests decodes `rubric_tests:` and checks that every dimension a rubric test names
 // is one of the scoring system's.
-func (c *Config) loadFixtures() error {
+func (c *Config) loadRubricTests() error {
 	if c.RubricTests == nil {
 		return nil
 	}
@@ -369,13 +369,13 @@ func (c *Config) loadFixtures() error {
 	if err != nil {
 		return c.errAt("$.rubric_tests", fmt.Sprintf("rubric_tests: %v", err))
 	}
-	c.Fixtures, err = fixtures.FromNode(c.File, c.Dir, node)
+	c.RubricCases, err = rubrictests.FromNode(c.File, c.Dir, node)
 	if err != nil {
 		return err
 	}
-	for _, fx := range c.Fixtures {
+	for _, fx := range c.RubricCases {
 		for dim := range fx.Want {
-			if c.Scoring.DimensionIndex(dim) < 0 && dim != fixtures.ScoreKey {
+			if c.Scoring.DimensionIndex(dim) < 0 && dim != rubrictests.ScoreKey {
 				var names []string
 				for _, d := range c.Scoring.Dimensions {
 					names = append(names, d.Name)

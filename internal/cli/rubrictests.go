@@ -5,18 +5,18 @@ import (
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
-	"github.com/evalgate/evalgate/internal/fixtures"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/rubrictests"
 )
 
-// RunRubricTests runs the config's rubric fixtures, before anything is scored or
+// RunRubricTests runs the config's rubric tests, before anything is scored or
 // compared. A fixture the rubric no longer reproduces is an error (exit 2). Judge
 // dimensions are answered from the judge's cache only: the scoring system is built again
 // with every judge in replay mode, so a fixture never calls a paid judge.
 func (l *Loaded) RunRubricTests(ctx context.Context, notice func(string)) error {
 	cfg := l.Config
-	if len(cfg.Fixtures) == 0 {
+	if len(cfg.RubricCases) == 0 {
 		return nil
 	}
 	sys := &cfg.Scoring
@@ -37,7 +37,7 @@ func (l *Loaded) RunRubricTests(ctx context.Context, notice func(string)) error 
 			return err
 		}
 	}
-	notices, err := fixtures.Run(ctx, sys, suite, cfg.Fixtures)
+	notices, err := rubrictests.Run(ctx, sys, suite, cfg.RubricCases)
 	if notice != nil {
 		for _, n := range notices {
 			notice(n)
