@@ -8,7 +8,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/judge"
-	"github.com/evalgate/evalgate/internal/judge/progress"
+	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/suggest"

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/evalgate/evalgate/internal/eval"
-	jprogress "github.com/evalgate/evalgate/internal/judge/progress"
+
 	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
@@ -25,7 +25,7 @@ func (c *CLI) meter(quiet bool, label, noun, next string) *progress.Meter {
 	if quiet {
 		return nil
 	}
-	return progress.New(c.Stderr, label, noun, progress.Options{Terminal: c.Stderr == os.Stderr && jprogress.StderrIsTerminal(), Now: c.Now, Next: next})
+	return progress.New(c.Stderr, label, noun, progress.Options{Terminal: c.Stderr == os.Stderr && progress.StderrIsTerminal(), Now: c.Now, Next: next})
 }
 
 // withProgress counts every record the scoring reads from srcs on m, naming the file

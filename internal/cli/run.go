@@ -9,7 +9,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
-	"github.com/evalgate/evalgate/internal/judge/progress"
+	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/runner"
 )
@@ -139,9 +139,9 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 		}
 	}
 	defer f.Close()
-	var prog *progress.Progress
+	var prog *progress.Bar
 	if !quiet {
-		prog = progress.New(c.Stderr, progress.StderrIsTerminal, label, len(items))
+		prog = progress.NewBar(c.Stderr, progress.StderrIsTerminal, label, len(items))
 	}
 	opts := runner.Options{Concurrency: cfg.Run.Concurrency, Progress: prog}
 	if rb != nil {

@@ -4,6 +4,6 @@
 // sandboxed; calls are cached on disk by content, pooled, rate limited, retried and
 // budgeted.
 //
-// The package imports no other evalgate package (only its own chat and progress
-// helpers): the scoring core adapts Judgments to its rubric, not the other way round.
+// The package imports no other evalgate package besides its own chat client and
+// internal/progress: the scoring core adapts Judgments to its rubric, not the other way round.
 package judge

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/evalgate/evalgate/internal/judge/chat"
-	"github.com/evalgate/evalgate/internal/judge/progress"
+	"github.com/evalgate/evalgate/internal/progress"
 )
 
 // parseAttempts is seed 001 §2.2's "retry evaluator once with identical inputs".
@@ -50,9 +50,9 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 	if len(misses) == 0 {
 		j.reportAllCached(len(reqs))
 	}
-	var prog *progress.Progress
+	var prog *progress.Bar
 	if len(misses) > 0 {
-		prog = progress.New(j.progress.w, j.progress.isTerminal, "judge", len(misses))
+		prog = progress.NewBar(j.progress.w, j.progress.isTerminal, "judge", len(misses))
 	}
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)

@@ -6,9 +6,9 @@
 // run for Options.Delay (2 s by default), so quick runs, examples and tests keep their
 // output unchanged. Stdout is never written.
 //
-// It imports no evalgate package. The judge's and the runner's bars over a known
-// number of calls are internal/judge/progress; this package counts records whose
-// total is usually unknown until the end (a results file is streamed).
+// It imports no evalgate package. A Meter counts records whose total is usually unknown
+// until the end (a results file is streamed); a Bar counts a known number of tasks
+// (the judge's and the runner's calls).
 package progress
 
 import (

@@ -10,6 +10,6 @@
 // results to items by id, so the order carries no meaning. Completed reads such a file
 // back so a rerun can skip what is done.
 //
-// The package imports no evalgate package besides the judge's transport helpers
-// (internal/judge/chat, internal/judge/progress), which import none themselves.
+// The package imports no evalgate package besides the judge's transport helper
+// (internal/judge/chat) and internal/progress, which import none themselves.
 package runner

@@ -19,7 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/evalgate/evalgate/internal/judge/progress"
+	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/runner"
 )
 
@@ -154,7 +154,7 @@ func TestRunWritesJSONL(t *testing.T) {
 	sleepTimesOut(t, sut, pidFile)
 	items := []runner.Item{item("a", "echo"), item("b", "fail"), item("s", "sleep"), item("d", "env")}
 	var prog bytes.Buffer
-	p := progress.New(&prog, nil, "run", len(items))
+	p := progress.NewBar(&prog, nil, "run", len(items))
 	sum, err := runner.Run(context.Background(), sut, items, &out, runner.Options{Concurrency: 4, Progress: p})
 	if err != nil {
 		t.Fatal(err)

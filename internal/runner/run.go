@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/evalgate/evalgate/internal/judge/progress"
 	"github.com/evalgate/evalgate/internal/pricing"
+	"github.com/evalgate/evalgate/internal/progress"
 )
 
 // DefaultConcurrency is how many items run at once unless Options says otherwise.
@@ -39,7 +39,7 @@ type Options struct {
 	// Concurrency bounds the items in flight; 0 means DefaultConcurrency.
 	Concurrency int
 	// Progress receives one Add per finished item; nil reports nothing.
-	Progress *progress.Progress
+	Progress *progress.Bar
 	// Budget, when set, caps the run's spend: an item starts only when the budget can
 	// reserve the cost of its worst case at Price, besides the worst case of every
 	// item in flight; the first refusal stops the run from starting more, and what is

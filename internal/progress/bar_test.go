@@ -44,7 +44,7 @@ func TestPlainLines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var buf bytes.Buffer
-			p := New(&buf, func() bool { return false }, "judge", tt.total)
+			p := NewBar(&buf, func() bool { return false }, "judge", tt.total)
 			for _, n := range tt.adds {
 				p.Add(n)
 			}
@@ -61,7 +61,7 @@ func TestPlainLines(t *testing.T) {
 func TestTerminalDrawsBar(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	p := New(&buf, func() bool { return true }, "judge", 4)
+	p := NewBar(&buf, func() bool { return true }, "judge", 4)
 	p.Add(4)
 	p.Finish()
 	// The bar shows the count as "4/4"; plain mode would print "(100%)" instead.
@@ -72,7 +72,7 @@ func TestTerminalDrawsBar(t *testing.T) {
 
 func TestNilIsSilent(t *testing.T) {
 	t.Parallel()
-	var p *Progress
+	var p *Bar
 	p.Add(1) // must not panic
 	p.Finish()
 }

@@ -1,8 +1,8 @@
-// Package progress reports how far a batch of work has got, on stderr: an animated bar
-// for a person at a terminal, plain lines for a CI log that cannot redraw a line.
-//
-// It imports no evalgate package, so both the judge and the runner use it.
 package progress
+
+// A Bar is the other kind of progress: a known number of tasks (judge calls, runner
+// calls), drawn as an animated bar for a person at a terminal, or as plain lines for a
+// CI log that cannot redraw a line.
 
 import (
 	"fmt"
@@ -18,9 +18,9 @@ import (
 // final one: enough to show a CI log is alive, few enough not to bury it.
 const lineSteps = 10
 
-// Progress counts finished tasks out of a known total. A nil *Progress is valid and
+// Bar counts finished tasks out of a known total. A nil *Bar is valid and
 // reports nothing, so callers never need to check.
-type Progress struct {
+type Bar struct {
 	mu    sync.Mutex
 	w     io.Writer
 	bar   *progressbar.ProgressBar
@@ -31,14 +31,14 @@ type Progress struct {
 	ended bool
 }
 
-// New returns a Progress for total tasks written to w. When isTerminal reports true it
+// NewBar returns a Bar for total tasks written to w. When isTerminal reports true it
 // draws a progress bar; otherwise it prints a line such as "judge: 300/1000 (30%)"
 // every tenth of the way and at the end. A nil isTerminal means "not a terminal".
-func New(w io.Writer, isTerminal func() bool, label string, total int) *Progress {
+func NewBar(w io.Writer, isTerminal func() bool, label string, total int) *Bar {
 	if w == nil {
 		w = io.Discard
 	}
-	p := &Progress{w: w, label: label, total: total}
+	p := &Bar{w: w, label: label, total: total}
 	if isTerminal != nil && isTerminal() {
 		p.bar = progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(w),
@@ -55,12 +55,12 @@ func New(w io.Writer, isTerminal func() bool, label string, total int) *Progress
 }
 
 // step is the number of tasks between two plain lines, at least 1.
-func (p *Progress) step() int {
+func (p *Bar) step() int {
 	return max(1, (p.total+lineSteps-1)/lineSteps)
 }
 
 // Add records n more finished tasks.
-func (p *Progress) Add(n int) {
+func (p *Bar) Add(n int) {
 	if p == nil {
 		return
 	}
@@ -80,7 +80,7 @@ func (p *Progress) Add(n int) {
 }
 
 // Finish prints the final state once; later calls do nothing.
-func (p *Progress) Finish() {
+func (p *Bar) Finish() {
 	if p == nil {
 		return
 	}
@@ -97,7 +97,7 @@ func (p *Progress) Finish() {
 	p.line()
 }
 
-func (p *Progress) line() {
+func (p *Bar) line() {
 	pct := 100
 	if p.total > 0 {
 		pct = p.done * 100 / p.total
@@ -106,7 +106,7 @@ func (p *Progress) line() {
 }
 
 // StderrIsTerminal reports whether os.Stderr is a terminal (a character device), which
-// is the usual value for New's isTerminal.
+// is the usual value for NewBar's isTerminal.
 func StderrIsTerminal() bool {
 	fi, err := os.Stderr.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
