@@ -251,7 +251,7 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 	c.BaselineMetrics = b.Metrics
 	if !rescored { // re-scored, the baseline's recorded failure counts are another rubric's
 		for i := range c.Dimensions {
-			if f, ok := b.Metrics[c.Dimensions[i].Name+"_failures"]; ok {
+			if f, ok := b.Metrics[rubric.DimensionMetric(c.Dimensions[i].Name, rubric.SuffixFailures)]; ok {
 				c.Dimensions[i].BaseFailures = &f
 			}
 		}

@@ -58,10 +58,10 @@ func HeaderOf(sc *rubric.Scored, opts Options) *Baseline {
 	var means []float64
 	for _, r := range sc.Runs {
 		ra := RunAggregate{File: r.File, MeanScore: r.Metrics[rubric.MetricMeanScore], PassRate: r.Metrics[rubric.MetricPassRate]}
-		if v, ok := r.Metrics["latency_e2e_p50_ms"]; ok {
+		if v, ok := r.Metrics[rubric.MetricLatencyE2EP50]; ok {
 			ra.P50Ms = &v
 		}
-		if v, ok := r.Metrics["latency_e2e_p95_ms"]; ok {
+		if v, ok := r.Metrics[rubric.MetricLatencyE2EP95]; ok {
 			ra.P95Ms = &v
 		}
 		if v, ok := r.Metrics[rubric.MetricCostUSD]; ok {
@@ -74,7 +74,7 @@ func HeaderOf(sc *rubric.Scored, opts Options) *Baseline {
 	b.Std = rubric.Round9(stats.SampleStd(means))
 	b.PassRate = sc.Metrics[rubric.MetricPassRate]
 	for _, d := range sc.System.Dimensions {
-		if v, ok := sc.Metrics[d.Name+"_score"]; ok {
+		if v, ok := sc.Metrics[rubric.DimensionMetric(d.Name, rubric.SuffixScore)]; ok {
 			b.Dimensions[d.Name] = v
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judgecheck"
 	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/report"
@@ -50,10 +49,7 @@ func (c *CLI) judgeCheck(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	floor := gate.DefaultJudgeAlphaFloor
-	if g := l.Config.Grading.Regression; g != nil {
-		floor = g.AlphaFloor()
-	}
+	floor := l.Config.Grading.Regression.AlphaFloor()
 	switch o.Format {
 	case "json":
 		b, err := json.MarshalIndent(struct {

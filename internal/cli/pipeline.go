@@ -486,10 +486,10 @@ func baselineRunMetrics(b *baseline.Baseline) map[string][]float64 {
 	out := map[string][]float64{}
 	for _, r := range b.Runs {
 		if r.P50Ms != nil {
-			out["latency_e2e_p50_ms"] = append(out["latency_e2e_p50_ms"], *r.P50Ms)
+			out[rubric.MetricLatencyE2EP50] = append(out[rubric.MetricLatencyE2EP50], *r.P50Ms)
 		}
 		if r.P95Ms != nil {
-			out["latency_e2e_p95_ms"] = append(out["latency_e2e_p95_ms"], *r.P95Ms)
+			out[rubric.MetricLatencyE2EP95] = append(out[rubric.MetricLatencyE2EP95], *r.P95Ms)
 		}
 	}
 	return out

@@ -9,8 +9,8 @@ import (
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/eval"
-	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/pricing"
+	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/runner"
 )
 

@@ -209,7 +209,7 @@ func (c *Config) validate(env *rubric.Env) error {
 	if err := c.Scoring.Build("$.scoring", env); err != nil {
 		return c.fieldErr(err)
 	}
-	names := MetricNames(&c.Scoring)
+	names := c.Scoring.MetricNames()
 	known := map[string]bool{}
 	for _, n := range names {
 		known[n] = true

@@ -84,7 +84,7 @@ func FuzzParseConfig(f *testing.F) {
 		if sum < 0.999 || sum > 1.001 {
 			t.Fatalf("config accepted with weights summing to %v", sum)
 		}
-		_ = config.MetricNames(&cfg.Scoring)
+		_ = cfg.Scoring.MetricNames()
 		_ = cfg.Scoring.Hash()
 	})
 }

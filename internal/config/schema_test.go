@@ -175,12 +175,12 @@ func TestConfigSchemaEnumsMatchCode(t *testing.T) {
 		run = append(run, v.(string))
 	}
 	sort.Strings(run)
-	if diff := cmp.Diff(config.MetricNames(&rubric.System{}), run); diff != "" {
+	if diff := cmp.Diff((&rubric.System{}).MetricNames(), run); diff != "" {
 		t.Errorf("run metrics (-code +schema):\n%s", diff)
 	}
 	pat := regexp.MustCompile(alts[1].(map[string]any)["pattern"].(string))
 	sys := &rubric.System{Dimensions: []rubric.Dimension{{Name: "accuracy"}, {Name: "spanish_gloss"}}}
-	for _, m := range config.MetricNames(sys) {
+	for _, m := range sys.MetricNames() {
 		if !slices.Contains(run, m) && !pat.MatchString(m) {
 			t.Errorf("metric %q is neither in the schema's enum nor matches %s", m, pat)
 		}

@@ -9,8 +9,8 @@ import (
 
 // budgets are the run metrics whose rise against the baseline is drift.
 var budgets = []struct{ metric, label, unit string }{
-	{"latency_e2e_p50_ms", "latency p50", "ms"},
-	{"latency_e2e_p95_ms", "latency p95", "ms"},
+	{rubric.MetricLatencyE2EP50, "latency p50", "ms"},
+	{rubric.MetricLatencyE2EP95, "latency p95", "ms"},
 	{"tokens_per_item", "tokens per item", "tokens"},
 }
 
@@ -75,7 +75,7 @@ func withPerItem(m map[string]float64) map[string]float64 {
 	for k, v := range m {
 		out[k] = v
 	}
-	if t, ok := m["total_tokens"]; ok {
+	if t, ok := m[rubric.MetricTotalTokens]; ok {
 		if n := m[rubric.MetricScoredItems]; n > 0 {
 			out["tokens_per_item"] = t / n
 		}

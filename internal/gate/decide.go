@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
 )
 
@@ -271,7 +272,7 @@ func regressionResults(rg *Regression, cmp *baseline.Comparison, d *RegressionDe
 	if rg.Disabled {
 		return nil
 	}
-	r := Result{Name: "regression", Kind: KindRegression, Level: rg.Level, Metric: "mean_score", Op: "drop <=", Threshold: *rg.MaxDrop}
+	r := Result{Name: "regression", Kind: KindRegression, Level: rg.Level, Metric: rubric.MetricMeanScore, Op: "drop <=", Threshold: *rg.MaxDrop}
 	if cmp == nil || d == nil {
 		r.Status = Skipped
 		r.Message = "no baseline: nothing to compare with"
@@ -280,7 +281,7 @@ func regressionResults(rg *Regression, cmp *baseline.Comparison, d *RegressionDe
 	out := []Result{decisionResult(r, rg, *d, fmt.Sprintf("Δ %s, %s → %s", FormatDelta(cmp.Delta, cmp.RelDelta, rg.Mode), fmtScore(cmp.Base), fmtScore(cmp.Cand)))}
 	for _, dd := range d.Dimensions {
 		dim := strings.TrimPrefix(dd.Gate, "regression: ")
-		dr := Result{Name: dd.Gate, Kind: KindRegression, Level: rg.Level, Metric: dim + "_score", Op: "drop <=", Threshold: dd.Threshold}
+		dr := Result{Name: dd.Gate, Kind: KindRegression, Level: rg.Level, Metric: rubric.DimensionMetric(dim, rubric.SuffixScore), Op: "drop <=", Threshold: dd.Threshold}
 		var delta float64
 		for _, c := range cmp.Dimensions {
 			if c.Name == dim {

@@ -166,7 +166,7 @@ func failOrWarn(level string) Status {
 func (s *System) vetoResults(sc *rubric.Scored) []Result {
 	var out []Result
 	for _, vt := range sc.System.Vetoes {
-		metric := vt.Dimension + "_failures"
+		metric := rubric.DimensionMetric(vt.Dimension, rubric.SuffixFailures)
 		explicit := false
 		for _, g := range s.Gates {
 			explicit = explicit || g.Metric == metric

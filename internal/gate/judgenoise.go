@@ -30,9 +30,10 @@ type JudgeNoise struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// AlphaFloor is the judge α floor in force.
+// AlphaFloor is the judge α floor in force; a nil Regression (none configured) has
+// the default.
 func (r *Regression) AlphaFloor() float64 {
-	if r.JudgeAlphaFloor != nil {
+	if r != nil && r.JudgeAlphaFloor != nil {
 		return *r.JudgeAlphaFloor
 	}
 	return DefaultJudgeAlphaFloor

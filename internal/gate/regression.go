@@ -49,25 +49,26 @@ const (
 	Relative = "relative"
 )
 
-func (r *Regression) validate(base string, dims []string) error {
+// DefaultRegression is the regression gate of a grading system that configures none:
+// every setting at its default (hard, 2 absolute points, evidence, inconclusive warns).
+func DefaultRegression() *Regression {
+	r := &Regression{}
+	r.fillDefaults()
+	return r
+}
+
+// fillDefaults sets every unset setting to its default; the one place they are stated.
+// A deprecated method is replaced, with a Notice.
+func (r *Regression) fillDefaults() {
 	if r.MaxDrop == nil {
 		d := DefaultMaxDrop
 		r.MaxDrop = &d
 	}
-	if !(*r.MaxDrop >= 0 && *r.MaxDrop <= 1) { // NaN too: it compares false with every drop
-		return &FieldError{Path: base + ".max_drop", Msg: fmt.Sprintf("max_drop %v; want a fraction in [0, 1] (0.02 = 2 points)", *r.MaxDrop)}
-	}
 	if r.Mode == "" {
 		r.Mode = Absolute
 	}
-	if r.Mode != Absolute && r.Mode != Relative {
-		return &FieldError{Path: base + ".mode", Msg: fmt.Sprintf("mode %q; want absolute or relative", r.Mode)}
-	}
 	if r.Level == "" {
 		r.Level = Hard
-	}
-	if r.Level != Hard && r.Level != Soft {
-		return &FieldError{Path: base + ".level", Msg: fmt.Sprintf("level %q; want hard or soft", r.Level)}
 	}
 	switch r.Method {
 	case "":
@@ -80,13 +81,29 @@ func (r *Regression) validate(base string, dims []string) error {
 	case MethodStable:
 		r.Method = MethodEvidence
 		r.Notice = "regression method \"stable\" is deprecated and now means \"evidence\": write `method: evidence` (docs/gate-trust.md)"
+	}
+	if r.Inconclusive == "" {
+		r.Inconclusive = InconclusiveWarn
+	}
+}
+
+func (r *Regression) validate(base string, dims []string) error {
+	r.fillDefaults()
+	if !(*r.MaxDrop >= 0 && *r.MaxDrop <= 1) { // NaN too: it compares false with every drop
+		return &FieldError{Path: base + ".max_drop", Msg: fmt.Sprintf("max_drop %v; want a fraction in [0, 1] (0.02 = 2 points)", *r.MaxDrop)}
+	}
+	if r.Mode != Absolute && r.Mode != Relative {
+		return &FieldError{Path: base + ".mode", Msg: fmt.Sprintf("mode %q; want absolute or relative", r.Mode)}
+	}
+	if r.Level != Hard && r.Level != Soft {
+		return &FieldError{Path: base + ".level", Msg: fmt.Sprintf("level %q; want hard or soft", r.Level)}
+	}
+	switch r.Method {
 	case MethodEvidence, MethodPlain, MethodSignificance:
 	default:
 		return &FieldError{Path: base + ".method", Msg: fmt.Sprintf("method %q; want evidence, plain or significance", r.Method)}
 	}
 	switch r.Inconclusive {
-	case "":
-		r.Inconclusive = InconclusiveWarn
 	case InconclusiveWarn, InconclusiveBlock:
 	default:
 		return &FieldError{Path: base + ".inconclusive", Msg: fmt.Sprintf("inconclusive %q; want warn or block", r.Inconclusive)}
@@ -116,6 +133,5 @@ func (s *System) RegressionGate() *Regression {
 	if s.Regression != nil {
 		return s.Regression
 	}
-	d := DefaultMaxDrop
-	return &Regression{MaxDrop: &d, Mode: Absolute, Level: Hard, Method: MethodEvidence, Inconclusive: InconclusiveWarn}
+	return DefaultRegression()
 }

@@ -98,7 +98,8 @@ func Evaluate(base, cand [][]float64) (Outcome, error) {
 	out := Outcome{Status: map[string]gate.Status{}, Value: map[string]float64{}, PlainDrop: -cmp.Delta}
 	for _, m := range Methods {
 		md := MaxDrop
-		rg := &gate.Regression{MaxDrop: &md, Mode: gate.Absolute, Level: gate.Hard, Method: m, Inconclusive: gate.InconclusiveWarn}
+		rg := gate.DefaultRegression()
+		rg.MaxDrop, rg.Method = &md, m
 		d := rg.Decide(cmp)
 		out.Status[m], out.Value[m] = d.Outcome, d.Value
 		if m == gate.MethodEvidence {

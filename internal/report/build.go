@@ -91,14 +91,14 @@ func build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 	}
 	for _, d := range sc.System.Dimensions {
 		dim := Dimension{Name: d.Name, Weight: d.Weight, Scorer: d.Scorer, Scale: d.Scale,
-			Mean: sc.Metrics[d.Name+"_score"], Failures: sc.Metrics[d.Name+"_failures"]}
-		if m, ok := sc.Metrics[d.Name+"_mean"]; ok {
+			Mean: sc.Metrics[rubric.DimensionMetric(d.Name, rubric.SuffixScore)], Failures: sc.Metrics[rubric.DimensionMetric(d.Name, rubric.SuffixFailures)]}
+		if m, ok := sc.Metrics[rubric.DimensionMetric(d.Name, rubric.SuffixMean)]; ok {
 			dim.RawMean = &m
 		}
 		if n, ok := sc.Metrics[d.Name+rubric.MetricApplicableSuffix]; ok {
 			dim.Items = &n
 		}
-		if _, ok := sc.Metrics[d.Name+"_score"]; !ok {
+		if _, ok := sc.Metrics[rubric.DimensionMetric(d.Name, rubric.SuffixScore)]; !ok {
 			dim.NA = true // n/a on every item of every run
 		}
 		r.Dimensions = append(r.Dimensions, dim)

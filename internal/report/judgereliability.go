@@ -56,7 +56,7 @@ func (r *Report) judgeReliabilityLines() []string {
 	if r.Comparison == nil {
 		return nil
 	}
-	floor := gate.DefaultJudgeAlphaFloor
+	floor := gate.DefaultJudgeAlphaFloor // no regression decision
 	if r.Regression != nil && r.Regression.Judge != nil {
 		floor = r.Regression.Judge.Floor
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/rubric"
 )
 
 // FormatJUnit is the JUnit XML format CI test reporters read.
@@ -81,7 +82,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	doc := junitSuites{Name: "evalgate " + r.Suite, Time: "0"}
 	gates := junitSuite{Name: r.Suite + " gates", Time: "0", Timestamp: r.Metadata.TimestampUTC, Properties: &junitProps{[]junitProperty{
 		{"scoringSystem", r.ScoringSystem}, {"gradingSystem", r.GradingSystem},
-		{"mean_score", fmt.Sprintf("%.4f", r.Summary.Mean)}, {"verdict", string(r.Verdict.Status)},
+		{rubric.MetricMeanScore, fmt.Sprintf("%.4f", r.Summary.Mean)}, {"verdict", string(r.Verdict.Status)},
 	}}}
 	for _, g := range r.gateRows(termIcon) {
 		c := junitCase{Name: g.name, Classname: "evalgate.gates." + g.kind, Time: "0"}

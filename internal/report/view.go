@@ -326,12 +326,12 @@ func (r *Report) repeatability() string {
 		return ""
 	}
 	s := fmt.Sprintf("%d runs: aggregate %.3f ± %.3f", r.Summary.Runs, r.Summary.Mean, r.Summary.Std)
-	if p95, ok := r.Summary.Metrics["latency_e2e_p95_ms"]; ok {
+	if p95, ok := r.Summary.Metrics[rubric.MetricLatencyE2EP95]; ok {
 		approx := ""
-		if _, ok := r.Summary.Estimates["latency_e2e_p95_ms"]; ok {
+		if _, ok := r.Summary.Estimates[rubric.MetricLatencyE2EP95]; ok {
 			approx = "≈"
 		}
-		s += fmt.Sprintf(" · latency p95 %s%s ± %s ms", approx, num(p95), num(r.Summary.MetricsStd["latency_e2e_p95_ms"]))
+		s += fmt.Sprintf(" · latency p95 %s%s ± %s ms", approx, num(p95), num(r.Summary.MetricsStd[rubric.MetricLatencyE2EP95]))
 	}
 	return s
 }

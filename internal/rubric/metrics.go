@@ -23,7 +23,10 @@ func (m Metrics) Names() []string {
 	return out
 }
 
-// Metric names that are always present (per-dimension ones are <dimension>_<suffix>).
+// Metric names of a run: the one list of them. Gates, reports, baselines and
+// diagnosis name a metric by these constants, or by DimensionMetric for a dimension's.
+// Latency and token metrics exist when results record them; the cost metrics are in
+// cost.go (CostMetrics).
 const (
 	MetricMeanScore      = "mean_score"
 	MetricAggregateScore = "aggregate_score" // seed 001's name for mean_score
@@ -36,12 +39,60 @@ const (
 	MetricErrors         = "errors"
 	MetricJudgeErrors    = "judge_errors"
 	MetricCappedItems    = "capped_items"
+
+	MetricLatencyE2EP50   = "latency_e2e_p50_ms"
+	MetricLatencyE2EP95   = "latency_e2e_p95_ms"
+	MetricLatencyModelP50 = "latency_model_p50_ms"
+	MetricLatencyModelP95 = "latency_model_p95_ms"
+
+	MetricInputTokens          = "total_input_tokens"
+	MetricOutputTokens         = "total_output_tokens"
+	MetricTotalTokens          = "total_tokens"
+	MetricTokensPerCorrect     = "tokens_per_correct_answer"
+	MetricTokenEfficiencyRatio = "token_efficiency_ratio_mean"
 )
 
-// DimensionMetricSuffixes are appended to a dimension's name: _score (mean normalized
+// runMetricNames are the metrics every run may have, in the constants' order.
+var runMetricNames = []string{
+	MetricMeanScore, MetricAggregateScore, MetricPassRate,
+	MetricItems, MetricScoredItems, MetricMissingItems,
+	MetricPendingItems, MetricTimedOut, MetricErrors,
+	MetricJudgeErrors, MetricCappedItems,
+	MetricLatencyE2EP50, MetricLatencyE2EP95, MetricLatencyModelP50, MetricLatencyModelP95,
+	MetricInputTokens, MetricOutputTokens, MetricTotalTokens,
+	MetricTokensPerCorrect, MetricTokenEfficiencyRatio,
+	MetricCostUSD, MetricCostPerItemUSD, MetricCostPerCorrectUSD, MetricJudgeCostUSD,
+}
+
+// Suffixes of a dimension's metrics, appended to its name: _score (mean normalized
 // value), _mean (mean raw value, seed 001's accuracy_mean), _failures, _failure_rate,
 // _full_credit_rate (seed 001's accuracy_full_credit_rate).
-var DimensionMetricSuffixes = []string{"_score", "_mean", "_failures", "_failure_rate", "_full_credit_rate"}
+const (
+	SuffixScore          = "_score"
+	SuffixMean           = "_mean"
+	SuffixFailures       = "_failures"
+	SuffixFailureRate    = "_failure_rate"
+	SuffixFullCreditRate = "_full_credit_rate"
+)
+
+// DimensionMetricSuffixes are the suffixes of a dimension's metrics.
+var DimensionMetricSuffixes = []string{SuffixScore, SuffixMean, SuffixFailures, SuffixFailureRate, SuffixFullCreditRate}
+
+// DimensionMetric names a dimension's metric: DimensionMetric("accuracy", SuffixScore)
+// is "accuracy_score".
+func DimensionMetric(dim, suffix string) string { return dim + suffix }
+
+// MetricNames lists every metric a gate may name under the scoring system, sorted.
+func (s *System) MetricNames() []string {
+	out := append([]string(nil), runMetricNames...)
+	for _, d := range s.Dimensions {
+		for _, suf := range DimensionMetricSuffixes {
+			out = append(out, DimensionMetric(d.Name, suf))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
 
 // runMetrics summarizes one run, reading its samples in suite order, and says which
 // figures are estimates (latency percentiles past stats.ExactQuantilesUpTo values).
@@ -138,14 +189,17 @@ func (s *System) runMetrics(c *sampleCols) (Metrics, map[string]Estimate) {
 		m[MetricPassRate] = Round9(float64(pass) / float64(scored))
 	}
 	lat := c.latencies()
-	est := latencyPercentiles(m, []namedQuantiles{{"latency_e2e", lat[0]}, {"latency_model", lat[1]}})
-	m["total_input_tokens"] = inTok
-	m["total_output_tokens"] = outTok
-	m["total_tokens"] = inTok + outTok
+	est := latencyPercentiles(m, []namedQuantiles{
+		{lat[0], MetricLatencyE2EP50, MetricLatencyE2EP95},
+		{lat[1], MetricLatencyModelP50, MetricLatencyModelP95},
+	})
+	m[MetricInputTokens] = inTok
+	m[MetricOutputTokens] = outTok
+	m[MetricTotalTokens] = inTok + outTok
 	// seed 001 §1.4: total_tokens / max(count(correct), 1)
-	m["tokens_per_correct_answer"] = Round9((inTok + outTok) / float64(max(correct, 1)))
+	m[MetricTokensPerCorrect] = Round9((inTok + outTok) / float64(max(correct, 1)))
 	if len(effRatios) > 0 {
-		m["token_efficiency_ratio_mean"] = Round9(stats.Mean(effRatios))
+		m[MetricTokenEfficiencyRatio] = Round9(stats.Mean(effRatios))
 	}
 	c.costMetrics(m, n-missing, correct)
 	for d, dim := range s.Dimensions {
@@ -153,13 +207,13 @@ func (s *System) runMetrics(c *sampleCols) (Metrics, map[string]Estimate) {
 			continue
 		}
 		n := float64(normN[d])
-		m[dim.Name+"_score"] = Round9(normSum[d] / n)
+		m[DimensionMetric(dim.Name, SuffixScore)] = Round9(normSum[d] / n)
 		if rawN[d] > 0 {
-			m[dim.Name+"_mean"] = Round9(rawSum[d] / float64(rawN[d]))
+			m[DimensionMetric(dim.Name, SuffixMean)] = Round9(rawSum[d] / float64(rawN[d]))
 		}
-		m[dim.Name+"_failures"] = float64(fails[d])
-		m[dim.Name+"_failure_rate"] = Round9(float64(fails[d]) / n)
-		m[dim.Name+"_full_credit_rate"] = Round9(float64(full[d]) / n)
+		m[DimensionMetric(dim.Name, SuffixFailures)] = float64(fails[d])
+		m[DimensionMetric(dim.Name, SuffixFailureRate)] = Round9(float64(fails[d]) / n)
+		m[DimensionMetric(dim.Name, SuffixFullCreditRate)] = Round9(float64(full[d]) / n)
 		if normN[d] < scored {
 			// n/a on some scored items: its figures are over the others, and say how many.
 			m[dim.Name+MetricApplicableSuffix] = n
@@ -209,9 +263,9 @@ func MetricUnit(name string) string {
 		return UnitMs
 	case name == MetricPassRate || strings.HasSuffix(name, "_rate"):
 		return UnitRate
-	case name == "tokens_per_correct_answer" || strings.HasSuffix(name, "_tokens"):
+	case name == MetricTokensPerCorrect || strings.HasSuffix(name, "_tokens"):
 		return UnitTokens
-	case strings.HasSuffix(name, "_failures"), strings.HasSuffix(name, "_items"), name == MetricItems,
+	case strings.HasSuffix(name, SuffixFailures), strings.HasSuffix(name, "_items"), name == MetricItems,
 		name == MetricTimedOut, name == MetricErrors, name == MetricJudgeErrors:
 		return UnitItems
 	}

@@ -43,20 +43,20 @@ func Thousands(n int) string {
 	return s
 }
 
-// latencyPercentiles are the run metrics <name>_p50_ms and <name>_p95_ms of each
-// latency, and the estimates among them.
+// latencyPercentiles are the run metrics p50 and p95 of each latency, and the
+// estimates among them.
 func latencyPercentiles(m Metrics, lats []namedQuantiles) map[string]Estimate {
 	var est map[string]Estimate
 	for _, l := range lats {
 		for _, p := range []struct {
-			suffix string
-			p      float64
-		}{{"_p50_ms", 50}, {"_p95_ms", 95}} {
+			name string
+			p    float64
+		}{{l.p50, 50}, {l.p95, 95}} {
 			v, ok := l.q.Percentile(p.p)
 			if !ok {
 				continue
 			}
-			name := l.name + p.suffix
+			name := p.name
 			m[name] = Round9(v)
 			if l.q.Sketched() {
 				if est == nil {
@@ -69,10 +69,11 @@ func latencyPercentiles(m Metrics, lats []namedQuantiles) map[string]Estimate {
 	return est
 }
 
-// namedQuantiles is one latency's values in a run, by its metric prefix.
+// namedQuantiles is one latency's values in a run and the names of its p50 and p95
+// metrics.
 type namedQuantiles struct {
-	name string
-	q    *stats.Quantiles
+	q        *stats.Quantiles
+	p50, p95 string
 }
 
 // Estimates are the metrics of Metrics estimated in some run (over the runs Metrics
