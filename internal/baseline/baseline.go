@@ -1,6 +1,7 @@
 // Package baseline is the stable distribution: the scores a release achieves on the
-// regression set over N runs, saved as JSON under baselines/, and Compare, which sets a
-// candidate run against it.
+// regression set over N runs, saved as JSON Lines under baselines/ (SUITE.jsonl: a
+// header line, then one line per item), and Compare, which sets a candidate run against
+// it.
 package baseline
 
 import (
@@ -202,7 +203,7 @@ func Save(path string, b *Baseline) error {
 	}
 	b.OutputsFile = ""
 	if size > InlineOutputsLimit {
-		name := strings.TrimSuffix(filepath.Base(path), ".json") + ".outputs.jsonl.gz"
+		name := OutputsName(path)
 		if err := writeOutputs(filepath.Join(filepath.Dir(path), name), outs); err != nil {
 			return err
 		}

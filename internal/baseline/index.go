@@ -37,6 +37,8 @@ type IndexEntry struct {
 }
 
 // UpdateIndex rewrites dir/index.json from the header of every baseline file in dir.
+// A baseline is known by its header, not its name: reports, results, history and
+// outputs files beside the baselines are left out.
 func UpdateIndex(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -45,7 +47,12 @@ func UpdateIndex(dir string) error {
 	idx := Index{SchemaVersion: IndexSchemaVersion, Suites: []IndexEntry{}}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || name == IndexFile || !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		if !e.Type().IsRegular() || name == IndexFile || strings.HasPrefix(name, ".") {
+			continue
+		}
+		if ok, err := IsBaselineFile(filepath.Join(dir, name)); err != nil {
+			return err
+		} else if !ok {
 			continue
 		}
 		r, err := Open(filepath.Join(dir, name)) // the header is enough: a baseline may hold a million items

@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -41,7 +40,7 @@ func SaveScored(path string, b *Baseline, sc *rubric.Scored) error {
 
 // OutputsName is the name of the recorded outputs kept beside the baseline at path.
 func OutputsName(path string) string {
-	return strings.TrimSuffix(filepath.Base(path), ".json") + ".outputs.jsonl.gz"
+	return stem(path) + ".outputs.jsonl.gz"
 }
 
 // SaveOutputsFrom writes the recorded outputs of the baseline at path beside it

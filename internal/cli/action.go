@@ -281,7 +281,7 @@ func (c *CLI) actionOutcome(r *report.Report, in ghaction.CheckInput) (*ghaction
 
 // baseBaseline fetches the baseline that cfg (a gate definition's config, in def)
 // names, as of the base commit, into a temp file. It returns ("", why, nil) when the
-// base has none yet. source says where it came from ("baselines/x.json@f95f852").
+// base has none yet. source says where it came from ("baselines/x.jsonl@f95f852").
 func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config, def gateDef) (path, source string, missing baseMissing, err error) {
 	if cfg.Baseline == "" {
 		return "", "", baseMissing{why: "no baseline configured: set `baseline:` in the config, and refresh it on release (mode: baseline)"}, nil
@@ -291,7 +291,7 @@ func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *con
 	if !ok {
 		return "", "", baseMissing{}, fmt.Errorf("baseline %s is outside the repository", cfg.Baseline)
 	}
-	data, err := in.ReadBase(ctx, rel)
+	data, read, err := readBaseBaseline(ctx, in.ReadBase, rel)
 	if errors.Is(err, github.ErrNotFound) {
 		ws := filepath.Join(in.Root, filepath.FromSlash(rel))
 		if _, err := os.Stat(ws); err == nil {
@@ -310,7 +310,8 @@ func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *con
 	if err != nil {
 		return "", "", baseMissing{}, fmt.Errorf("reading %s at the base commit: %w", rel, err)
 	}
-	f, err := os.CreateTemp("", "evalgate-base-baseline-*.json")
+	rel = read
+	f, err := os.CreateTemp("", "evalgate-base-baseline-*"+baseline.Ext)
 	if err != nil {
 		return "", "", baseMissing{}, err
 	}
@@ -324,6 +325,27 @@ func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *con
 		source += "@" + in.BaseSHA[:min(len(in.BaseSHA), 7)]
 	}
 	return f.Name(), source, baseMissing{}, nil
+}
+
+// readBaseBaseline reads the baseline rel names with read (at the base commit), under
+// either name (baseline.Find's rule): X.jsonl, the name `evalgate baseline` writes,
+// first, even when rel says X.json, since a refresh may leave X.json behind; then
+// X.json. It returns the path it read.
+func readBaseBaseline(ctx context.Context, read func(context.Context, string) ([]byte, error), rel string) ([]byte, string, error) {
+	names := []string{rel}
+	if other := baseline.OtherName(rel); strings.HasSuffix(other, baseline.Ext) {
+		names = []string{other, rel}
+	} else if other != "" {
+		names = append(names, other)
+	}
+	var data []byte
+	var err error
+	for _, name := range names {
+		if data, err = read(ctx, name); !errors.Is(err, github.ErrNotFound) {
+			return data, name, err
+		}
+	}
+	return nil, rel, err
 }
 
 // baseMissing says why a pull request has no baseline to compare with; path is set
@@ -366,7 +388,7 @@ func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
 		cmd.Results = append(cmd.Results, rel(f))
 	}
 	if in.BaselineSource != "" {
-		// "baselines/x.json@f95f852": the baseline input as of the base commit.
+		// "baselines/x.jsonl@f95f852": the baseline input as of the base commit.
 		cmd.Baseline, _, _ = strings.Cut(in.BaselineSource, "@")
 	} else if in.BaselinePath != "" {
 		cmd.Baseline = rel(in.BaselinePath)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/baseline"
@@ -38,7 +39,7 @@ type BaselineOptions struct {
 func (c *CLI) baseline(args []string) int {
 	var o BaselineOptions
 	var results multiFlag
-	fs := newFlagSet("baseline", "baseline --config evalgate.yaml --results run1.jsonl --results run2.jsonl --results run3.jsonl [--out baselines/SUITE.json] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
+	fs := newFlagSet("baseline", "baseline --config evalgate.yaml --results run1.jsonl --results run2.jsonl --results run3.jsonl [--out baselines/SUITE.jsonl] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&results, "results", "results `file` of one release run, or a quoted pattern (repeatable; use ≥ 3 runs)")
 	var reports multiFlag
@@ -158,15 +159,16 @@ func (c *CLI) warnUnbumped(out string, b *baseline.Baseline) {
 	}
 }
 
-// baselineOut is where the baseline goes: --out, else the config's baseline.
+// baselineOut is where the baseline goes: --out, else the config's baseline, under the
+// name baselines are written as (X.json becomes X.jsonl: baseline.FileName).
 func baselineOut(cfg *config.Config, out string) (string, error) {
 	if out != "" {
-		return out, nil
+		return baseline.FileName(out), nil
 	}
 	if cfg.Baseline == "" {
 		return "", fmt.Errorf("no --out and no `baseline:` in %s: say where to write the baseline", cfg.File)
 	}
-	return cfg.Path(cfg.Baseline), nil
+	return baseline.FileName(cfg.Path(cfg.Baseline)), nil
 }
 
 // baselineOptions are the baseline's source, versions and grade (graded as a release,
@@ -182,6 +184,15 @@ func (c *CLI) baselineOptions(cfg *config.Config, sc *rubric.Scored, o BaselineO
 // recordBaseline updates what goes with a baseline just written at out: the baselines
 // index beside it and the score's history.
 func (c *CLI) recordBaseline(out string, b *baseline.Baseline, ref string) error {
+	if old := baseline.OldFile(out); old != "" {
+		// The same baseline under its old name (X.json beside the new X.jsonl): left,
+		// it would be read as a stale baseline by a config naming it.
+		if err := os.Remove(old); err != nil {
+			return fmt.Errorf("removing the old baseline file: %w", err)
+		}
+		fmt.Fprintf(c.Stderr, "removed %s: the baseline is JSON Lines, now written as %s (a config naming %s finds it; rename it there when convenient)\n",
+			old, out, filepath.Base(old))
+	}
 	if err := baseline.UpdateIndex(filepath.Dir(out)); err != nil {
 		return fmt.Errorf("baselines index: %w", err)
 	}

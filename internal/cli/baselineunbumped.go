@@ -18,7 +18,8 @@ import (
 // bumped, or there is nothing before.
 func unbumpedScoring(out string, b *baseline.Baseline) string {
 	version, hash, from := "", "", ""
-	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
+	prev, _ := baseline.Find(out) // the previous one may have the old name, X.json
+	if _, err := os.Stat(prev); errors.Is(err, fs.ErrNotExist) {
 		recs, herr := history.Load(history.PathFor(out))
 		if herr != nil || len(recs) == 0 {
 			return ""
@@ -26,13 +27,13 @@ func unbumpedScoring(out string, b *baseline.Baseline) string {
 		last := recs[len(recs)-1]
 		version, hash, from = last.ScoringSystem, last.RubricHash, "the last record of "+history.PathFor(out)
 	} else {
-		r, err := baseline.Open(out)
+		r, err := baseline.Open(prev)
 		if err != nil {
 			return fmt.Sprintf("could not read the previous baseline to check its scoring version: %v", err)
 		}
 		h := r.Header()
 		r.Close()
-		version, hash, from = h.ScoringSystem, h.RubricHash, "the previous baseline "+out
+		version, hash, from = h.ScoringSystem, h.RubricHash, "the previous baseline "+prev
 	}
 	if version != b.ScoringSystem || hash == "" || b.RubricHash == "" || hash == b.RubricHash {
 		return ""

@@ -25,7 +25,7 @@ func (c *CLI) initCmd(args []string) int {
 	var o InitOptions
 	fs := newFlagSet("init", "init [--dir .] [--name NAME] [--mode exec|openai] [--model ID] [--from FILE [--promptfoo-prompt P] [--id-field V] ...] [--dry-run] [--force]\n\nWrites a starter evalgate.yaml (both versions filled in, every line commented), a\nsample suite with a stand-in system under test, and two GitHub workflows: the\npull-request gate and the release baseline refresh. Existing files are left alone\nunless --force.", c.Stderr)
 	fs.StringVar(&o.Dir, "dir", ".", "`dir` to write into (the repository's root)")
-	fs.StringVar(&o.Scaffold.Name, "name", "", "suite `name`: labels reports and names baselines/NAME.json (default: the directory's name)")
+	fs.StringVar(&o.Scaffold.Name, "name", "", "suite `name`: labels reports and names baselines/NAME.jsonl (default: the directory's name)")
 	fs.StringVar(&o.Scaffold.Mode, "mode", scaffold.ModeExec, "how evalgate run produces results (`mode`): exec (run a command per item) or openai (call a chat model)")
 	fs.StringVar(&o.Scaffold.Model, "model", scaffold.DefaultModel, "openai mode: the pinned model `id`")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would be written and write nothing")
@@ -92,7 +92,7 @@ func (c *CLI) runInit(o InitOptions) int {
 		"  evalgate run --runs 3 --out-dir runs/release   # run the system three times\n"+
 		"  evalgate baseline --results 'runs/release/*.jsonl'\n"+
 		"  evalgate check --results runs/release/run1.jsonl\n"+
-		"then commit these files and baselines/%s.json, and push: the workflows gate every pull request.\n", o.Scaffold.Name)
+		"then commit these files and baselines/%s.jsonl, and push: the workflows gate every pull request.\n", o.Scaffold.Name)
 	return ExitPass
 }
 

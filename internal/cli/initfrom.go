@@ -101,7 +101,7 @@ func (c *CLI) initFrom(o InitOptions, from string, imp importer.Options) int {
 		fmt.Fprintf(c.Stdout, "  promptfoo eval -c %s -o %s --repeat 3   # run the eval first: each repeat is a run\n", from, results)
 	}
 	fmt.Fprintf(c.Stdout, "  evalgate check --config %s%s          # score the file and gate it\n"+
-		"  evalgate baseline --config %s%s       # on a release: write baselines/%s.json\n",
+		"  evalgate baseline --config %s%s       # on a release: write baselines/%s.jsonl\n",
 		cfgPath, flags, cfgPath, flags, o.Scaffold.Name)
 	if tool == "promptfoo" {
 		fmt.Fprintf(c.Stdout, "then commit %s, %s and the baseline: the workflow runs promptfoo on every pull request and gates its results.\n", cfgPath, filepath.Join(o.Dir, scaffold.PRWorkflowFile))
@@ -363,7 +363,7 @@ func initConfig(name, tool, from, results, flags, rerun string, dims []initDim) 
 	if flags != "" {
 		fmt.Fprintf(&b, "# read with: %s (pass the same flags to check and baseline)\n", flags)
 	}
-	fmt.Fprintf(&b, "baseline: baselines/%s.json # written by `evalgate baseline`; pull requests are compared with it\n", name)
+	fmt.Fprintf(&b, "baseline: baselines/%s.jsonl # written by `evalgate baseline`; pull requests are compared with it\n", name)
 	b.WriteString(rerun)
 	b.WriteString("\n")
 	b.WriteString("# The scoring system. Bump the version when dimensions, weights or scorers change.\n")

@@ -10,7 +10,7 @@ import (
 
 // nearestExisting is the existing path nearest to p, a path that does not exist: each
 // missing component is replaced by the closest name in its directory
-// ("baselines/tutor-capstone.jsn" → "baselines/tutor-capstone.json"). It returns ""
+// ("baselines/tutor-capstone.jsnl" → "baselines/tutor-capstone.jsonl"). It returns ""
 // when no name is close enough.
 func nearestExisting(p string) string {
 	clean := filepath.Clean(p)

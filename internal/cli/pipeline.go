@@ -330,7 +330,8 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	if l.fromResults {
 		suite = nil // built again, of the shard's items
 	}
-	if err := l.panelMomentsFromBaseline(l.baselinePath(opts)); err != nil {
+	bpath, _ := l.baselinePath(opts)
+	if err := l.panelMomentsFromBaseline(bpath); err != nil {
 		return nil, err
 	}
 	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, withProgress(l.sources(), opts.Progress), so)
@@ -352,15 +353,16 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 }
 
 // baselinePath is the baseline file a check compares with: --baseline, else the
-// config's; "" when there is none.
-func (l *Loaded) baselinePath(opts CheckOptions) string {
-	if opts.Baseline != "" {
-		return opts.Baseline
+// config's; "" when there is none. A name that does not exist is looked for under its
+// other extension (X.json ↔ X.jsonl: baseline.Find), and renamed says so.
+func (l *Loaded) baselinePath(opts CheckOptions) (path, renamed string) {
+	switch {
+	case opts.Baseline != "":
+		return baseline.Find(opts.Baseline)
+	case l.Config.Baseline != "":
+		return baseline.Find(l.Config.Path(l.Config.Baseline))
 	}
-	if l.Config.Baseline != "" {
-		return l.Config.Path(l.Config.Baseline)
-	}
-	return ""
+	return "", ""
 }
 
 // decide compares the scored runs with the baseline, decides the gates and builds the
@@ -372,13 +374,13 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	var baseMetrics map[string]float64
 	var baseRuns map[string][]float64
 	noBase, missing := "", ""
-	bpath := l.baselinePath(opts)
+	bpath, renamed := l.baselinePath(opts)
 	switch {
 	case opts.NoBaseline:
 	case opts.BaselineMissing != "":
 		noBase, missing = opts.BaselineMissing, opts.MissingBaseline
 	case bpath == "":
-		noBase = fmt.Sprintf("no baseline configured: make one with `evalgate baseline %s %s` and set `baseline:` in the config", shellFlag("--config", cfg.File), shellFlag("--out", "baselines/"+cfg.SuiteName(l.Suite)+".json"))
+		noBase = fmt.Sprintf("no baseline configured: make one with `evalgate baseline %s %s` and set `baseline:` in the config", shellFlag("--config", cfg.File), shellFlag("--out", "baselines/"+cfg.SuiteName(l.Suite)+baseline.Ext))
 	default:
 		if _, err := os.Stat(bpath); errors.Is(err, fs.ErrNotExist) {
 			noBase, missing = missingBaselineMessage(bpath, cfg.File), bpath
@@ -392,6 +394,9 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream), MaxMemory: opts.MaxMemory,
 			History: history.RunGroups(hist)}); err != nil {
 			return nil, err
+		}
+		if renamed != "" {
+			cmp.Notes = append(cmp.Notes, renamed)
 		}
 		baseMetrics, baseRuns = b.Metrics, baselineRunMetrics(b)
 		if b.GradingSystem != "" && b.GradingSystem != cfg.Grading.Version {

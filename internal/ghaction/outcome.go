@@ -45,7 +45,7 @@ type CheckInput struct {
 	// workspace. "" when there is none yet, or when the baseline input is empty (then
 	// read the config's baseline with ReadBase).
 	BaselinePath string
-	// BaselineSource says where BaselinePath came from, e.g. "baselines/tutor.json@f95f852".
+	// BaselineSource says where BaselinePath came from, e.g. "baselines/tutor.jsonl@f95f852".
 	BaselineSource string
 	// ReadBase reads a file (relative to the repository root) as of the pull request's
 	// base commit; github.ErrNotFound when it has none. Nil when not a pull request.

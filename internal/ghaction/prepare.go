@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/github"
 )
 
@@ -44,10 +45,15 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		if r.ev.IsPR() {
 			r.a.Warningf("evalgate: no github-token: the baseline and the gates are read from the workspace, not from the base commit")
 		}
-		if r.in.Baseline != "" {
-			if p := r.ws.local(r.in.Baseline); exists(p) {
+		if name := r.in.Baseline; name != "" {
+			// X.json or X.jsonl, whichever exists (baseline.Find's rule).
+			if p, renamed := baseline.Find(r.ws.local(name)); exists(p) {
+				if renamed != "" {
+					name = baseline.OtherName(name)
+					r.a.Noticef("evalgate: %s", renamed)
+				}
 				in.BaselinePath = p
-				in.BaselineSource, _ = r.ws.repoPath(r.in.Baseline)
+				in.BaselineSource, _ = r.ws.repoPath(name)
 			}
 		}
 		return in, nil

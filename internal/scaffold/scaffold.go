@@ -50,7 +50,7 @@ const (
 
 // Options choose what Files renders.
 type Options struct {
-	// Name labels the suite (reports, comments, baselines/<Name>.json); lowercase letters,
+	// Name labels the suite (reports, comments, baselines/<Name>.jsonl); lowercase letters,
 	// digits, '-' and '_'.
 	Name string
 	// Mode is ModeExec (the default) or ModeOpenAI.
@@ -129,7 +129,7 @@ func Files(o Options) ([]File, error) {
 		return nil, err
 	}
 	d := data{Options: o, ConfigFile: ConfigFile, SuiteFile: SuiteFile, SystemFile: SystemFile,
-		Baseline: "baselines/" + o.Name + ".json", AcceptLabel: DefaultAcceptLabel, ActionRef: ActionRef}
+		Baseline: "baselines/" + o.Name + ".jsonl", AcceptLabel: DefaultAcceptLabel, ActionRef: ActionRef}
 	var files []File
 	add := func(p, tmpl string, exe bool) error {
 		b, err := render(tmpl, d)

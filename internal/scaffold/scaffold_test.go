@@ -96,7 +96,7 @@ func TestFilesAreValid(t *testing.T) {
 			if cfg.Scoring.Version != "scoringSystem/1.0.0" || cfg.Grading.Version != "gradingSystem/1.0.0" {
 				t.Errorf("versions %q, %q", cfg.Scoring.Version, cfg.Grading.Version)
 			}
-			if cfg.Name != "support-bot" || cfg.Baseline != "baselines/support-bot.json" {
+			if cfg.Name != "support-bot" || cfg.Baseline != "baselines/support-bot.jsonl" {
 				t.Errorf("name %q, baseline %q", cfg.Name, cfg.Baseline)
 			}
 			if _, err := cfg.Run.System(func(string) string { return "key" }); err != nil {
