@@ -45,7 +45,7 @@ const (
 
 	repoPrefix = "/repos/" + e2eOwner + "/" + e2eRepo
 	// tutorBaseline is the config's baseline, relative to the repository root.
-	tutorBaseline = "baselines/tutor-capstone.json"
+	tutorBaseline = "baselines/tutor-capstone.jsonl"
 	// refreshBranch is where the release refresh proposes tutorBaseline.
 	refreshBranch = "evalgate/refresh/baselines/tutor-capstone"
 )
@@ -1158,11 +1158,11 @@ func TestActionE2E(t *testing.T) {
 		t.Parallel()
 		f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t)})
 		run := runAction(t, bin, f, actionSpec{eventName: "release", event: "release.published", inputs: map[string]string{
-			"mode": "baseline", "refresh": "file", "results": "examples/tutor-capstone/release/run*.jsonl", "baseline": "out/tutor-capstone.json"}})
+			"mode": "baseline", "refresh": "file", "results": "examples/tutor-capstone/release/run*.jsonl", "baseline": "out/tutor-capstone.jsonl"}})
 		wantExit(t, run, 0)
-		wantOutputs(t, run, map[string]string{"score": "0.9750", "verdict": "baseline", "report-path": "out/tutor-capstone.json"})
+		wantOutputs(t, run, map[string]string{"score": "0.9750", "verdict": "baseline", "report-path": "out/tutor-capstone.jsonl"})
 		wantCalls(t, f.takeCalls(), nil)
-		if b := e2eRead(t, filepath.Join(run.workspace, "out", "tutor-capstone.json")); !strings.Contains(b, `"ref":"refs/tags/`+e2eTag+`"`) {
+		if b := e2eRead(t, filepath.Join(run.workspace, "out", "tutor-capstone.jsonl")); !strings.Contains(b, `"ref":"refs/tags/`+e2eTag+`"`) {
 			t.Errorf("the baseline written does not record the release:\n%s", b)
 		}
 		if !strings.Contains(run.summary, "Baseline for **tutor-capstone** from 3 run(s): mean 0.9750") {

@@ -176,7 +176,7 @@ func TestActionReportInputErrors(t *testing.T) {
 func TestActionBaselineFromMergedReport(t *testing.T) {
 	bin := buildEvalgate(t)
 	runs := []string{"examples/tutor-capstone/release/run1.jsonl", "examples/tutor-capstone/release/run2.jsonl", "examples/tutor-capstone/release/run3.jsonl"}
-	inputs := map[string]string{"mode": "baseline", "refresh": "file", "baseline": "out/tutor-capstone.json"}
+	inputs := map[string]string{"mode": "baseline", "refresh": "file", "baseline": "out/tutor-capstone.jsonl"}
 	f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t)})
 	in := maps.Clone(inputs)
 	in["results"] = "examples/tutor-capstone/release/run*.jsonl"
@@ -194,7 +194,7 @@ func TestActionBaselineFromMergedReport(t *testing.T) {
 	}
 	// header: every field but created_at and the recorded outputs; then the items.
 	lines := func(run actionRun) (map[string]any, []string) {
-		all := strings.Split(strings.TrimSpace(e2eRead(t, filepath.Join(run.workspace, "out", "tutor-capstone.json"))), "\n")
+		all := strings.Split(strings.TrimSpace(e2eRead(t, filepath.Join(run.workspace, "out", "tutor-capstone.jsonl"))), "\n")
 		var head map[string]any
 		if err := json.Unmarshal([]byte(all[0]), &head); err != nil {
 			t.Fatal(err)

@@ -81,7 +81,7 @@ func TestGateSecurity(t *testing.T) {
 			name:   "points the config input at a path the base commit lacks",
 			inputs: map[string]string{"config": "evals/lenient.yaml"},
 			pr: func(t *testing.T, ws string) {
-				e2eWrite(t, filepath.Join(ws, "evals/lenient.yaml"), lenientConfig("../examples/tutor-capstone/suite.yaml", "../baselines/tutor-capstone.json"))
+				e2eWrite(t, filepath.Join(ws, "evals/lenient.yaml"), lenientConfig("../examples/tutor-capstone/suite.yaml", "../baselines/tutor-capstone.jsonl"))
 			},
 			own: struct{ config, results string }{"evals/lenient.yaml", ""},
 		},
@@ -90,7 +90,7 @@ func TestGateSecurity(t *testing.T) {
 			inputs:  map[string]string{"working-directory": "sub"},
 			results: "regressed.jsonl",
 			pr: func(t *testing.T, ws string) {
-				e2eWrite(t, filepath.Join(ws, "sub/evalgate.yaml"), lenientConfig("../examples/tutor-capstone/suite.yaml", "../baselines/tutor-capstone.json"))
+				e2eWrite(t, filepath.Join(ws, "sub/evalgate.yaml"), lenientConfig("../examples/tutor-capstone/suite.yaml", "../baselines/tutor-capstone.jsonl"))
 				e2eWrite(t, filepath.Join(ws, "sub/regressed.jsonl"), e2eRead(t, filepath.Join(ws, "examples/tutor-capstone/results/regressed.jsonl")))
 			},
 			own: struct{ config, results string }{"sub/evalgate.yaml", "sub/regressed.jsonl"},

@@ -35,11 +35,11 @@ var goldenCases = []goldenCase{
 	// Seed 000 against the project's own baseline: the PR run (passes with a warning),
 	// a regressed run (blocked by the regression gate) and an improved one.
 	{name: "tutor-capstone-pr", config: "../../examples/tutor-capstone/evalgate.yaml",
-		results: []string{"../../examples/tutor-capstone/results/pr.jsonl"}, baseline: "../../baselines/tutor-capstone.json"},
+		results: []string{"../../examples/tutor-capstone/results/pr.jsonl"}, baseline: "../../baselines/tutor-capstone.jsonl"},
 	{name: "tutor-capstone-regressed", config: "../../examples/tutor-capstone/evalgate.yaml",
-		results: []string{"../../examples/tutor-capstone/results/regressed.jsonl"}, baseline: "../../baselines/tutor-capstone.json"},
+		results: []string{"../../examples/tutor-capstone/results/regressed.jsonl"}, baseline: "../../baselines/tutor-capstone.jsonl"},
 	{name: "tutor-capstone-improved", config: "../../examples/tutor-capstone/evalgate.yaml",
-		results: []string{"../../examples/tutor-capstone/results/improved.jsonl"}, baseline: "../../baselines/tutor-capstone.json"},
+		results: []string{"../../examples/tutor-capstone/results/improved.jsonl"}, baseline: "../../baselines/tutor-capstone.jsonl"},
 	// Seed 001: three runs, not release-ready (pass rate and faithfulness gates fail).
 	{name: "release-readiness", config: "../../examples/release-readiness/evalgate.yaml"},
 	// Seed 003: ceilings and the safety veto (REJECTED).

@@ -26,7 +26,7 @@ func TestReportsReproducible(t *testing.T) {
 			Getenv: func(k string) string { return env[k] }, Now: func() time.Time { return clock },
 			GitSHA: func() string { return "0000000" }}
 		args := append([]string{"evalgate", "check", "--config", "../../examples/tutor-capstone/evalgate.yaml",
-			"--results", "../../examples/tutor-capstone/results/regressed.jsonl", "--baseline", "../../baselines/tutor-capstone.json",
+			"--results", "../../examples/tutor-capstone/results/regressed.jsonl", "--baseline", "../../baselines/tutor-capstone.jsonl",
 			"--format", format, "--out", out}, extra...)
 		if code := c.Main(args); code != gate.ExitFail {
 			t.Fatalf("exit %d; want 1 (the regressed example): %s", code, stderr.String())

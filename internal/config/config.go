@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -82,37 +81,11 @@ func Load(path string, env *rubric.Env) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parse(path, linkedDir(path), data, env)
+	return Parse(path, data, env)
 }
 
-// maxLinks bounds the symbolic links linkedDir follows.
-const maxLinks = 8
-
-// linkedDir is the directory a config's relative paths start from: the directory of
-// the file itself, following symbolic links to it, so a config linked from elsewhere
-// (the repository root's evalgate.yaml is the tutor example's) reads the files beside
-// it. Only the file's own links are followed; the directories above it are kept as
-// given, so paths shown stay as the user wrote them.
-func linkedDir(path string) string {
-	for range maxLinks {
-		target, err := os.Readlink(path)
-		if err != nil {
-			break
-		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(path), target)
-		}
-		path = target
-	}
-	return filepath.Dir(path)
-}
-
-// Parse parses and validates config bytes; relative paths start from path's directory.
+// Parse parses and validates config bytes.
 func Parse(path string, data []byte, env *rubric.Env) (*Config, error) {
-	return parse(path, filepath.Dir(path), data, env)
-}
-
-func parse(path, dir string, data []byte, env *rubric.Env) (*Config, error) {
 	if len(data) == 0 {
 		return nil, eval.Errorf(path, 0, "", "config file is empty")
 	}
@@ -140,7 +113,7 @@ func parse(path, dir string, data []byte, env *rubric.Env) (*Config, error) {
 	if err := checkFinite(path, f); err != nil {
 		return nil, err
 	}
-	cfg := &Config{File: path, Dir: dir, ast: f}
+	cfg := &Config{File: path, Dir: filepath.Dir(path), ast: f}
 	if err := eval.NodeToValue(path, f.Docs[0].Body, cfg, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
 		return nil, withFieldHint(f, err)
 	}
