@@ -8,8 +8,9 @@
 #   Debian packages, when missing and root or sudo is at hand: chromium (the HTML report
 #   is opened headless), libxml2-utils (xmllint checks the JUnit report), python3 (the
 #   tutor example's stand-in system), nodejs + npm (needed for all of the above).
-# With --ci it also installs what .ci/run uses after the tests: shellcheck, podman and
-# actionlint (pinned, with go install).
+# With --ci it also installs what .ci/run uses after the tests: shellcheck, podman,
+# actionlint and GoReleaser (pinned, with go install). With --release it installs only
+# GoReleaser (the release CI job, which runs scripts/release-check.sh alone).
 #
 # Download: about 750 MB from npm (2.3 GB on disk: two promptfoo installs with their own
 # Node 22 are most of it), plus about 150 MB of Debian packages when chromium is missing.
@@ -21,12 +22,26 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 limit=${EVALGATE_INSTALL_TIMEOUT:-900}
 ci=0
+release=0
 case "${1:-}" in
-  --ci) ci=1 ;;
+  --ci) ci=1; release=1 ;;
+  --release) release=1 ;;
   "") ;;
-  *) echo "usage: scripts/install-test-tools.sh [--ci]" >&2; exit 2 ;;
+  *) echo "usage: scripts/install-test-tools.sh [--ci | --release]" >&2; exit 2 ;;
 esac
 say() { echo "install-test-tools: $*" >&2; }
+gobin=$(go env GOBIN); gobin=${gobin:-$(go env GOPATH)/bin}
+
+# GoReleaser, pinned, with go install into GOPATH/bin, once (a large build; CI caches
+# GOPATH/bin): scripts/release-check.sh runs it and installs nothing.
+if [ "$release" = 1 ]; then
+  goreleaser_version=v2.16.0 # also in .github/workflows/release.yml and ci.yml's cache key; needs go >= 1.26.3
+  if ! "$gobin/goreleaser" --version 2>/dev/null | grep -q "${goreleaser_version#v}"; then
+    say "go install goreleaser $goreleaser_version (into $gobin)"
+    timeout "$limit" go install "github.com/goreleaser/goreleaser/v2@$goreleaser_version"
+  fi
+  if [ "$ci" = 0 ]; then exit 0; fi
+fi
 
 # Debian packages first: npm and node come from there when missing.
 pkgs=()
@@ -55,7 +70,6 @@ if [ ${#pkgs[@]} -gt 0 ]; then
 fi
 
 if [ "$ci" = 1 ]; then
-  gobin=$(go env GOBIN); gobin=${gobin:-$(go env GOPATH)/bin}
   actionlint_version=v1.7.12
   "$gobin/actionlint" -version 2>/dev/null | grep -qx "$actionlint_version" ||
     timeout "$limit" go install "github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version"

@@ -7,19 +7,17 @@
 #
 #   scripts/release-check.sh
 #
-# GoReleaser is installed with `go install` at the pinned version into GOPATH/bin, once
-# (it is a large build; CI caches GOPATH/bin).
+# It installs nothing: GoReleaser comes from `scripts/install-test-tools.sh --release`
+# (or --ci), run first.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-goreleaser_version=v2.16.0 # also in .github/workflows/release.yml; needs go >= 1.26.3
 gobin=$(go env GOBIN)
 gobin=${gobin:-$(go env GOPATH)/bin}
 goreleaser=$gobin/goreleaser
-
-if ! "$goreleaser" --version 2>/dev/null | grep -q "${goreleaser_version#v}"; then
-  echo "installing goreleaser $goreleaser_version (go install; cached in $gobin)"
-  go install "github.com/goreleaser/goreleaser/v2@$goreleaser_version"
+if ! "$goreleaser" --version >/dev/null 2>&1; then
+  echo "release-check: no goreleaser in $gobin: run scripts/install-test-tools.sh --release first" >&2
+  exit 1
 fi
 
 "$goreleaser" check
