@@ -949,22 +949,22 @@ func TestActionE2E(t *testing.T) {
 		// The base commit also holds an old, weak baseline (made from the run under
 		// test, so nothing regresses against it). The head's config names it; the
 		// base's config still names the real one, and that is the one used.
-		weak := evalgateIn(t, bin, "baseline", "--results", "results/regression-only.jsonl", "--out", "baselines/old.json")
+		weak := evalgateIn(t, bin, "baseline", "--results", "results/regression-only.jsonl", "--out", "baselines/old.jsonl")
 		files := baseFiles(t)
-		files["baselines/old.json"] = weak
+		files["baselines/old.jsonl"] = weak
 		f := newFakeGitHub(t, fakeRepo{baseFiles: files, changed: []string{"evalgate.yaml"}})
 		spec := prSpec("pull_request.synchronize", "", nil)
 		spec.inputs["results"] = "results/regression-only.jsonl"
 		spec.setup = func(t *testing.T, ws string) {
 			e2eWrite(t, filepath.Join(ws, "results", "regression-only.jsonl"), e2eRead(t, filepath.Join("testdata", "action", "regression-only.jsonl")))
 			cfg := e2eRead(t, filepath.Join(ws, "evalgate.yaml"))
-			e2eWrite(t, filepath.Join(ws, "evalgate.yaml"), strings.Replace(cfg, "baseline: "+tutorBaseline, "baseline: baselines/old.json", 1))
+			e2eWrite(t, filepath.Join(ws, "evalgate.yaml"), strings.Replace(cfg, "baseline: "+tutorBaseline, "baseline: baselines/old.jsonl", 1))
 		}
 		run := runAction(t, bin, f, spec)
 		wantExit(t, run, 1)
 		wantOutputs(t, run, map[string]string{"score": "0.9425", "baseline-score": "0.9750", "verdict": "fail"})
 		// The head's baseline is the proposed gate's: shown beside it, never deciding.
-		if comment := onlyComment(t, f); !strings.Contains(comment, "<code>baselines/tutor-capstone.json</code> → <code>baselines/old.json</code>") {
+		if comment := onlyComment(t, f); !strings.Contains(comment, "<code>baselines/tutor-capstone.jsonl</code> → <code>baselines/old.jsonl</code>") {
 			t.Errorf("the comment does not show the proposed baseline change:\n%s", comment)
 		}
 		if got := wantReport(t, run, "fail", "0.9425"); got.Comparison.BaselineFile != tutorBaseline+"@"+e2eBase[:7] {
@@ -1000,7 +1000,7 @@ func TestActionE2E(t *testing.T) {
 		setup := func(t *testing.T, ws string) { e2eWrite(t, filepath.Join(ws, "evalgate.yaml"), misspelt) }
 		wantWarning := func(t *testing.T, comment string) {
 			t.Helper()
-			want := "> [!WARNING]\n> baseline baselines/tutor-capstone.jsn does not exist on the base branch or in this pull request (did you mean baselines/tutor-capstone.json?)"
+			want := "> [!WARNING]\n> baseline baselines/tutor-capstone.jsn does not exist on the base branch or in this pull request (did you mean baselines/tutor-capstone.jsonl?)"
 			if !strings.Contains(comment, want) {
 				t.Errorf("the comment does not warn about the missing baseline; want\n%s\ngot:\n%s", want, comment)
 			}

@@ -107,9 +107,9 @@ func hardeningCases(t *testing.T) []badCase {
 		{name: "judge_template_outside_repository", files: map[string]string{"evalgate.yaml": config + "judges:\n  j: {model: m, template: /etc/passwd}\n"},
 			want: `evalgate\.yaml:16:\d+: judge template /etc/passwd is outside the repository`},
 		// Baselines: each item once.
-		{name: "baseline_duplicate_item_id", files: map[string]string{"evalgate.yaml": config + "baseline: baselines/bad-base.json\n"},
+		{name: "baseline_duplicate_item_id", files: map[string]string{"evalgate.yaml": config + "baseline: baselines/bad-base.jsonl\n"},
 			setup: func(t *testing.T, dir string) { duplicateBaselineItem(t, dir) },
-			want:  `bad-base\.json:3: item "c-01": duplicate item id; first on line 2`},
+			want:  `bad-base\.jsonl:3: item "c-01": duplicate item id; first on line 2`},
 		{name: "rubric_tests_outside_repository", files: map[string]string{"evalgate.yaml": config + "rubric_tests: /etc/hostname\n"},
 			want: `evalgate\.yaml:15: rubric_tests: /etc/hostname is outside the repository`},
 		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
@@ -208,7 +208,7 @@ func TestLargestNumbersStayFinite(t *testing.T) {
 // makeBaseline runs `evalgate baseline` over the case's config and results.
 func makeBaseline(t *testing.T, dir string) string {
 	t.Helper()
-	out := filepath.Join(dir, "baselines", "bad-base.json") // its own directory: the index reads every baseline there
+	out := filepath.Join(dir, "baselines", "bad-base.jsonl") // its own directory: the index reads every baseline there
 	code, _, stderr := runMain(t, dir, []string{"evalgate", "baseline", "--config", filepath.Join(dir, "evalgate.yaml"), "--out", out})
 	if code != cli.ExitPass {
 		t.Fatalf("evalgate baseline: exit %d: %s", code, stderr)
@@ -240,7 +240,7 @@ func TestRemovedItemsListed(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "bad", "_base"), dir)
 	cfg := filepath.Join(dir, "evalgate.yaml")
-	os.WriteFile(cfg, []byte(readBase(t, "evalgate.yaml")+"baseline: baselines/bad-base.json\n"), 0o644)
+	os.WriteFile(cfg, []byte(readBase(t, "evalgate.yaml")+"baseline: baselines/bad-base.jsonl\n"), 0o644)
 	makeBaseline(t, dir)
 	suite := readBase(t, "suite.yaml")
 	suite = suite[:strings.Index(suite, "  - id: c-03")]

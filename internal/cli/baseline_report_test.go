@@ -55,7 +55,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 	var stderr bytes.Buffer
 	c := &CLI{Stdout: &bytes.Buffer{}, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: func() time.Time { return now }}
 	make := func(name string, o BaselineOptions) *baseline.Baseline {
-		o.Config, o.Out, o.SHA = cfg, filepath.Join(dir, name, "base.json"), "abc"
+		o.Config, o.Out, o.SHA = cfg, filepath.Join(dir, name, "base.jsonl"), "abc"
 		if _, _, err := c.MakeBaseline(context.Background(), o); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -89,7 +89,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 			defer r.Close()
 			return jsonAs(t, r, base, "B")
 		}
-		if diff := cmp.Diff(check(filepath.Join(dir, "results", "base.json")), check(filepath.Join(dir, tc.name, "base.json"))); diff != "" {
+		if diff := cmp.Diff(check(filepath.Join(dir, "results", "base.jsonl")), check(filepath.Join(dir, tc.name, "base.jsonl"))); diff != "" {
 			t.Errorf("%s: checks against the two baselines differ (-results +reports):\n%s", tc.name, diff)
 		}
 	}
@@ -103,7 +103,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 	if err := os.WriteFile(cfg2, []byte(strings.Replace(string(text), "scoringSystem/1.0.0", "scoringSystem/2.0.0", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Check(context.Background(), CheckOptions{Config: cfg2, Results: files[2:], Baseline: filepath.Join(dir, "merged", "base.json"), Now: now})
+	_, err = Check(context.Background(), CheckOptions{Config: cfg2, Results: files[2:], Baseline: filepath.Join(dir, "merged", "base.jsonl"), Now: now})
 	if err == nil || !strings.Contains(err.Error(), "carries no recorded outputs to re-score") {
 		t.Errorf("check under a new scoring version against a baseline from reports: %v; want the no-recorded-outputs error", err)
 	}
@@ -111,7 +111,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 	// The command line: --report, and --report with --results refused.
 	var out, errb bytes.Buffer
 	cl := &CLI{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Now: func() time.Time { return now }}
-	if code := cl.Main([]string{"evalgate", "baseline", "--config", cfg, "--report", merged, "--out", filepath.Join(dir, "cmd", "base.json")}); code != ExitPass {
+	if code := cl.Main([]string{"evalgate", "baseline", "--config", cfg, "--report", merged, "--out", filepath.Join(dir, "cmd", "base.jsonl")}); code != ExitPass {
 		t.Errorf("baseline --report: exit %d\n%s", code, errb.String())
 	}
 	errb.Reset()

@@ -41,7 +41,7 @@ func TestStreamedBaselineMatchesInMemory(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "baselines"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	mem, str := make("mem.json", math.MaxInt64), make("stream.json", -1)
+	mem, str := make("mem.jsonl", math.MaxInt64), make("stream.jsonl", -1)
 	if str.OutputsFile != "stream.outputs.jsonl.gz" {
 		t.Errorf("streamed outputs file %q; want stream.outputs.jsonl.gz", str.OutputsFile)
 	}
@@ -77,12 +77,12 @@ func TestStreamedBaselineMatchesInMemory(t *testing.T) {
 		return jsonAs(t, r, b, "B")
 	}
 	for _, cf := range []string{cfg, cfg2} {
-		want := check(cf, "mem.json", true)
-		if diff := cmp.Diff(want, check(cf, "stream.json", true)); diff != "" {
+		want := check(cf, "mem.jsonl", true)
+		if diff := cmp.Diff(want, check(cf, "stream.jsonl", true)); diff != "" {
 			t.Errorf("%s: checks against the two baselines differ (-memory +streamed):\n%s", cf, diff)
 		}
 		// Results read from their files as a stream re-score the same.
-		if diff := cmp.Diff(want, check(cf, "stream.json", false)); diff != "" {
+		if diff := cmp.Diff(want, check(cf, "stream.jsonl", false)); diff != "" {
 			t.Errorf("%s: streamed check differs (-memory +streamed):\n%s", cf, diff)
 		}
 		if rescored := strings.Contains(want, `"rescored": true`); rescored != (cf == cfg2) {

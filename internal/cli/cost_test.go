@@ -153,7 +153,7 @@ func TestCostHandComputed(t *testing.T) {
 	// The same run as the baseline, then a candidate whose q-3 costs more:
 	// 1000 × 3 + 1400 × 15 = 3000 + 21000 = 24000 → $0.024, so the run costs
 	// 0.0036 + 0.005 + 0.024 + 0.003 = $0.0356: (0.0356 − 0.0206) / 0.0206 = +72.8 %.
-	base := filepath.Join(dir, "base.json")
+	base := filepath.Join(dir, "base.jsonl")
 	var stdout, stderrB bytes.Buffer
 	cl := &cli.CLI{Stdout: &stdout, Stderr: &stderrB, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
 	if code := cl.Main([]string{"evalgate", "baseline", "--config", cfg, "--results", filepath.Join(dir, "r.jsonl"), "--out", base}); code != 0 {
@@ -189,11 +189,11 @@ func TestCostHandComputed(t *testing.T) {
 
 	// A hard gate on the change: +72.8 % > +20 % blocks.
 	cfgGate, _ := costConfig(t, srv.BaseURL(), "  gates: [{metric: cost_usd, max_increase: 20%}]\n")
-	for _, f := range []string{"r.jsonl", "pr.jsonl", "base.json"} {
+	for _, f := range []string{"r.jsonl", "pr.jsonl", "base.jsonl"} {
 		writeFile(t, filepath.Join(filepath.Dir(cfgGate), f), readFile(t, filepath.Join(dir, f)))
 	}
 	d2 := filepath.Dir(cfgGate)
-	r, code, _ = checkJSON(t, cfgGate, "--results", filepath.Join(d2, "pr.jsonl"), "--baseline", filepath.Join(d2, "base.json"))
+	r, code, _ = checkJSON(t, cfgGate, "--results", filepath.Join(d2, "pr.jsonl"), "--baseline", filepath.Join(d2, "base.jsonl"))
 	if code != 1 || !strings.Contains(r.Verdict.Reason, "cost_usd $0.021 → $0.036 (+72.8 %) > +20 %") {
 		t.Errorf("exit %d, reason %q; want 1 and the cost change over +20 %%", code, r.Verdict.Reason)
 	}
@@ -204,7 +204,7 @@ func TestCostHandComputed(t *testing.T) {
 func TestCostGateOnOldBaseline(t *testing.T) {
 	srv := judgeFake(t)
 	cfg, dir := costConfig(t, srv.BaseURL(), "  gates: [{metric: cost_usd, max_increase: 20%}]\n")
-	base := filepath.Join(dir, "base.json")
+	base := filepath.Join(dir, "base.jsonl")
 	var stdout, stderr bytes.Buffer
 	c := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
 	if code := c.Main([]string{"evalgate", "baseline", "--config", cfg, "--results", filepath.Join(dir, "r.jsonl"), "--out", base}); code != 0 {

@@ -156,7 +156,7 @@ func TestChangedJudgeIsCaughtAndTheBaselineRejudged(t *testing.T) {
 	if got := srv.Calls(); got != 30+30 {
 		t.Fatalf("baseline made %d calls; want 30 verdicts + 10 × 3 reliability repeats", got)
 	}
-	head := readHeader(t, filepath.Join(dir, "base.json"))
+	head := readHeader(t, filepath.Join(dir, "base.jsonl"))
 	if !strings.Contains(head, `"model":"judge-a"`) || !strings.Contains(head, `"judge_reliability"`) || !strings.Contains(head, `"served":"judge-a@fp_1"`) {
 		t.Fatalf("the baseline should record the judge's fingerprint and reliability:\n%s", head)
 	}

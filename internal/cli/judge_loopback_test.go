@@ -34,11 +34,11 @@ func releaseReadinessWithModel(t *testing.T, model string) string {
 	if err := os.MkdirAll(filepath.Join(root, "baselines"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join("..", "..", "baselines", "release-readiness.json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "baselines", "release-readiness.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "baselines", "release-readiness.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "baselines", "release-readiness.jsonl"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(dir, "evalgate.yaml")

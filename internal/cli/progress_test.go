@@ -107,7 +107,7 @@ func TestProgressOnMergeAndBaseline(t *testing.T) {
 		t.Errorf("merge --quiet printed progress:\n%s", stderr)
 	}
 
-	base := filepath.Join(dir, "baselines", "bench.json") // a directory of baselines only (it gets an index)
+	base := filepath.Join(dir, "baselines", "bench.jsonl") // a directory of baselines only (it gets an index)
 	stdout, stderr, code := runCLI(t, tickingClock(time.Second), "baseline", "--config", cfg, "--results", res, "--results", res, "--results", res, "--out", base)
 	if code != ExitPass {
 		t.Fatalf("baseline: exit %d\n%s", code, stderr)
