@@ -231,11 +231,11 @@ func TestJudgeReliabilityDecidesWhetherAJudgedDropBlocks(t *testing.T) {
 	}{
 		{"unreliable", 0.45, "significance", cli.ExitPass, "inconclusive"},
 		{"reliable", 0, "significance", cli.ExitGateFailed, "fail"},
-		// The default method finds this drop within the suite's noise even with a
-		// perfect judge (see the report: its model reads the baseline's 0.75 items as
-		// coin flips), so only the unreliable half is checked under it: inconclusive,
-		// and it says the judge could not have blocked.
+		// The default method: the same drop blocks with the reliable judge and is
+		// inconclusive with the unreliable one (the baseline's never-varying 0.75 items
+		// drop to 0.5; stats TestEvidenceFractionalIdenticalRunsDrop computes it).
 		{"unreliable, evidence", 0.45, "evidence", cli.ExitPass, "inconclusive"},
+		{"reliable, evidence", 0, "evidence", cli.ExitGateFailed, "fail"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := scoringJudge(t, func(_ string, truth, asked int, prompt string) int {
