@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/gate"
 )
 
 // Every shape takes exactly the asked drop off the suite's expected mean: the mean of
@@ -44,5 +46,54 @@ func TestModelShares(t *testing.T) {
 	// round(0.15·200) = 30 flaky, round(0.10·200) = 20 at 0.03, 150 at 0.97.
 	if count[0.5] != 30 || count[1-ModelB.Stable] != 20 || count[0.97] != 150 {
 		t.Errorf("item kinds %v; want 30 at 0.5, 20 at 0.03, 150 at 0.97", count)
+	}
+}
+
+// A re-run batch draws one run of each named item with one fresh run-level effect: in
+// model E with every item stable-pass, a batch's items fail together or not at all
+// only through that shared effect, so two batches of the same items differ, and the
+// items not named get no new score.
+func TestRerunDrawsOneBatch(t *testing.T) {
+	p := draw(Cell{Model: ModelE, Shape: ShapeBreak, Items: 50, CandRuns: 1}, 7)
+	p.rerun([]int{3, 4})
+	p.rerun([]int{4})
+	for i, scores := range p.cand {
+		want := 1
+		switch i {
+		case 3:
+			want = 2
+		case 4:
+			want = 3
+		}
+		if len(scores) != want {
+			t.Errorf("item %d has %d candidate scores; want %d", i, len(scores), want)
+		}
+	}
+}
+
+// Settling a pull request whose 8-item all-pass baseline (3 runs) meets one broken
+// item: the first look is inconclusive (the newcomer's case, p ≈ 0.17), settle re-runs the item, it fails again, and the decision blocks
+// after one round of one item-run.
+func TestSettleTrialResolvesTheNewcomer(t *testing.T) {
+	cell := Cell{Model: ModelP, Shape: ShapeBreak, Items: 8, CandRuns: 1}
+	p := draw(cell, 1)
+	p.candItems[5].p = 0 // item 5 breaks deterministically
+	p.cand[5] = []float64{0}
+	first, err := compare(p.base, p.cand, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := MaxDrop
+	rg := gate.DefaultRegression()
+	rg.MaxDrop, rg.Method = &md, gate.MethodEvidence
+	if d := rg.Decide(first); d.Outcome != gate.Inconclusive {
+		t.Fatalf("first look %s (%s); want inconclusive", d.Outcome, d.DecidedBy)
+	}
+	st, extra, d, err := settleTrial(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != gate.Fail || extra < 1 || len(p.cand[5]) < 2 {
+		t.Errorf("settled %s with %d extra item-runs (item 5 has %d scores): %s; want a fail after ≥ 1 re-run", st, extra, len(p.cand[5]), d.DecidedBy)
 	}
 }

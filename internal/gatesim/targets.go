@@ -24,19 +24,25 @@ func Targets(trials int) []Target {
 	cell := func(m Model, sh Shape, n, runs int, drop float64, baseRuns int) *Cell {
 		return &Cell{Model: m, Shape: sh, Items: n, CandRuns: runs, Drop: drop, Trials: trials, BaseRuns: baseRuns}
 	}
+	settled := func(c *Cell) *Cell { c.Settle = true; return c }
 	var out []Target
 	for _, m := range []Model{ModelR, ModelE} {
 		for _, runs := range []int{1, 3} {
 			out = append(out, Target{Case: fmt.Sprintf("run-level noise (%s), %d run(s) per PR; uniform 4-pt drop", m.Name, runs),
 				Null: cell(m, ShapeBreak, 200, runs, 0, 0), Drop: cell(m, ShapeUniform, 200, runs, 0.04, 0)})
 		}
+		out = append(out, Target{Case: fmt.Sprintf("run-level noise (%s), 1 run + settle; uniform 4-pt drop", m.Name),
+			Null: settled(cell(m, ShapeBreak, 200, 1, 0, 0)), Drop: settled(cell(m, ShapeUniform, 200, 1, 0.04, 0))})
 	}
 	for _, runs := range []int{3, 1} {
 		out = append(out, Target{Case: fmt.Sprintf("flaky-item drop of 4 pts, %d run(s)", runs),
 			Null: cell(ModelA, ShapeFlaky, 200, runs, 0, 0), Drop: cell(ModelA, ShapeFlaky, 200, runs, 0.04, 0)})
 	}
 	out = append(out,
+		Target{Case: "flaky-item drop of 4 pts, 1 run + settle", Null: settled(cell(ModelA, ShapeFlaky, 200, 1, 0, 0)), Drop: settled(cell(ModelA, ShapeFlaky, 200, 1, 0.04, 0))},
 		Target{Case: "stable items break, 4 pts, 1 run", Null: cell(ModelA, ShapeBreak, 200, 1, 0, 0), Drop: cell(ModelA, ShapeBreak, 200, 1, 0.04, 0)},
+		Target{Case: "stable items break, 4 pts, 1 run + settle", Null: settled(cell(ModelA, ShapeBreak, 200, 1, 0, 0)), Drop: settled(cell(ModelA, ShapeBreak, 200, 1, 0.04, 0))},
+		Target{Case: "stable items break (model B, stable at 0.97), 4 pts, 1 run + settle", Null: settled(cell(ModelB, ShapeBreak, 200, 1, 0, 0)), Drop: settled(cell(ModelB, ShapeBreak, 200, 1, 0.04, 0))},
 		Target{Case: "all-pass suite, 1,000 items, 1 run, 2.5-pt break", Null: cell(ModelP, ShapeBreak, 1000, 1, 0, 0), Drop: cell(ModelP, ShapeBreak, 1000, 1, 0.025, 0)},
 		Target{Case: "1-run baseline, stable items break 4 pts, 1 run", Null: cell(ModelA, ShapeBreak, 200, 1, 0, 1), Drop: cell(ModelA, ShapeBreak, 200, 1, 0.04, 1)},
 		Target{Case: "graded scores, drift of 4 pts, 1 run", Null: cell(ModelA, ShapeDrift, 200, 1, 0, 0), Drop: cell(ModelA, ShapeDrift, 200, 1, 0.04, 0)},
@@ -90,19 +96,28 @@ func RunTargets(ts []Target) (map[*Cell]Result, error) {
 // (and inconclusive rate) with nothing changed, its block rate on the drop, the
 // interval's coverage of the true drop in both, and plain's rates beside.
 func WriteTargets(w io.Writer, ts []Target, res map[*Cell]Result) {
-	fmt.Fprintln(w, "| case | trials | false block (evidence) | inconclusive, no change | detection (evidence) | inconclusive, drop | coverage, no change / drop | plain: false block / detection |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| case | trials | false block (evidence) | inconclusive, no change | detection (evidence) | inconclusive, drop | coverage, no change / drop | plain: false block / detection | settle's extra item-runs, no change / drop |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, t := range ts {
 		n, d := res[t.Null], res[t.Drop]
 		cov := func(r Result) string {
 			p, _, _ := Rate(r.Covered, r.Cell.Trials)
 			return fmt.Sprintf("%.1f %%", 100*p)
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s / %s | %s / %s |\n", t.Case, n.Cell.Trials,
+		plain, extra := pct(n.Fails["plain"], n.Cell.Trials)+" / "+pct(d.Fails["plain"], d.Cell.Trials), "—"
+		if n.Cell.Settle {
+			plain, extra = "—", extraRuns(n)+" / "+extraRuns(d)
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s / %s | %s | %s |\n", t.Case, n.Cell.Trials,
 			rateCell(n.Fails["evidence"], n.Cell.Trials), rateCell(n.Inconclusive["evidence"], n.Cell.Trials),
 			rateCell(d.Fails["evidence"], d.Cell.Trials), rateCell(d.Inconclusive["evidence"], d.Cell.Trials),
-			cov(n), cov(d), pct(n.Fails["plain"], n.Cell.Trials), pct(d.Fails["plain"], d.Cell.Trials))
+			cov(n), cov(d), plain, extra)
 	}
+}
+
+// extraRuns is settle's mean extra item-runs per pull request, as a share of the suite.
+func extraRuns(r Result) string {
+	return fmt.Sprintf("%.1f %%", 100*float64(r.ExtraRuns)/float64(max(r.Cell.Trials, 1))/float64(r.Cell.Items))
 }
 
 func pct(k, n int) string { return fmt.Sprintf("%.1f %%", 100*float64(k)/float64(max(n, 1))) }

@@ -35,6 +35,9 @@ type Cell struct {
 	Trials   int
 	// BaseRuns is the baseline's number of runs (0: BaselineRuns).
 	BaseRuns int
+	// Settle: an inconclusive first look is settled (settle.go), with the evidence
+	// method only.
+	Settle bool
 }
 
 // baseRuns is the cell's baseline run count.
@@ -57,9 +60,32 @@ type Outcome struct {
 // Draw simulates one pull request's scores: per item, the BaselineRuns baseline runs'
 // scores and the cell.CandRuns candidate runs' scores.
 func Draw(cell Cell, seed uint64) (base, cand [][]float64) {
+	pr := draw(cell, seed)
+	return pr.base, pr.cand
+}
+
+// pr is one simulated pull request: its scores so far, and what re-running an item
+// draws from (the candidate's items and the trial's random stream).
+type pr struct {
+	cell       Cell
+	base, cand [][]float64
+	candItems  []item
+	rng        *rand.Rand
+}
+
+// rerun draws one more candidate run of the items at idx, as one batch: a fresh
+// run-level effect shared by the batch (a re-run is a new run, on another day).
+func (p *pr) rerun(idx []int) {
+	e := p.cell.Model.runEffect(p.rng)
+	for _, i := range idx {
+		p.cand[i] = append(p.cand[i], p.candItems[i].draw(p.cell.Shape, e, p.rng))
+	}
+}
+
+func draw(cell Cell, seed uint64) *pr {
 	rng := rand.New(rand.NewPCG(seed, uint64(cell.Items)*1000003+uint64(cell.CandRuns)))
 	baseItems, candItems := suite(cell.Model, cell.Shape, cell.Items, cell.Drop, rng)
-	base, cand = make([][]float64, cell.Items), make([][]float64, cell.Items)
+	base, cand := make([][]float64, cell.Items), make([][]float64, cell.Items)
 	be, ce := make([]runEffect, cell.baseRuns()), make([]runEffect, cell.CandRuns)
 	for r := range be {
 		be[r] = cell.Model.runEffect(rng)
@@ -75,23 +101,13 @@ func Draw(cell Cell, seed uint64) (base, cand [][]float64) {
 			cand[i] = append(cand[i], candItems[i].draw(cell.Shape, e, rng))
 		}
 	}
-	return base, cand
+	return &pr{cell: cell, base: base, cand: cand, candItems: candItems, rng: rng}
 }
 
 // Evaluate measures and decides one pull request's scores with every method, through the
 // functions evalgate uses: baseline.CompareSnapshotsWith and gate.Regression.Decide.
 func Evaluate(base, cand [][]float64) (Outcome, error) {
-	b := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, len(base[0])),
-		Items: make([]baseline.Item, len(base))}
-	c := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, len(cand[0])),
-		Items: make([]baseline.Item, len(cand))}
-	for i := range base {
-		b.Items[i] = itemOf(itemID(i), base[i])
-		c.Items[i] = itemOf(itemID(i), cand[i])
-	}
-	runMeans(b, base)
-	runMeans(c, cand)
-	cmp, err := baseline.CompareSnapshotsWith(b, c, "baseline.json", stats.ResampleOptions{Analytic: true})
+	cmp, err := compare(base, cand, len(cand[0]))
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -109,7 +125,24 @@ func Evaluate(base, cand [][]float64) (Outcome, error) {
 	return out, nil
 }
 
-// runMeans records each run's suite mean, as evalgate baseline does (the run-level
+// compare is the comparison evalgate compare makes of the scores: the candidate's
+// first full runs are full runs (their suite means recorded), any further scores of
+// an item are its re-runs.
+func compare(base, cand [][]float64, full int) (*baseline.Comparison, error) {
+	b := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, len(base[0])),
+		Items: make([]baseline.Item, len(base))}
+	c := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, full),
+		Items: make([]baseline.Item, len(cand))}
+	for i := range base {
+		b.Items[i] = itemOf(itemID(i), base[i])
+		c.Items[i] = itemOf(itemID(i), cand[i])
+	}
+	runMeans(b, base)
+	runMeans(c, cand)
+	return baseline.CompareSnapshotsWith(b, c, "baseline.json", stats.ResampleOptions{Analytic: true})
+}
+
+// runMeans records each full run's suite mean, as evalgate baseline does (the run-level
 // noise reads them).
 func runMeans(b *baseline.Baseline, scores [][]float64) {
 	for r := range b.Runs {
@@ -165,6 +198,8 @@ type Result struct {
 	PlainDrops   []float64 // the observed drop of every trial, sorted
 	// Covered counts the trials whose evidence interval held the true drop.
 	Covered int
+	// ExtraRuns is the item-runs settling added, over every trial.
+	ExtraRuns int
 }
 
 // Rate is k of n as a fraction, with its 95 % Wilson interval.
@@ -186,6 +221,23 @@ func Rate(k, n int) (p, lo, hi float64) {
 func Run(cell Cell) (Result, error) {
 	r := Result{Cell: cell, Fails: map[string]int{}, Inconclusive: map[string]int{}}
 	for t := 1; t <= cell.Trials; t++ {
+		if cell.Settle {
+			st, extra, d, err := settleTrial(draw(cell, uint64(t)))
+			if err != nil {
+				return r, err
+			}
+			switch st {
+			case gate.Fail:
+				r.Fails[gate.MethodEvidence]++
+			case gate.Inconclusive:
+				r.Inconclusive[gate.MethodEvidence]++
+			}
+			r.ExtraRuns += extra
+			if d.Interval.Lo <= cell.Drop+1e-9 && cell.Drop-1e-9 <= d.Interval.Hi {
+				r.Covered++
+			}
+			continue
+		}
 		o, err := Trial(cell, uint64(t))
 		if err != nil {
 			return r, err
