@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// cell is one row of the harness's table: a noise model, a change, how many runs the
+// pull request makes, and whether check settles.
+type cell struct {
+	name     string
+	noise    noise
+	change   change
+	baseRuns int
+	candRuns int
+	settle   bool
+	// paired: each trial also checks an unchanged twin (same baseline, same model, no
+	// change), so the detection rate has its false-block rate beside it. A cell whose
+	// change is "none" is its own twin.
+	paired bool
+}
+
+// Run-level noise strong enough that the suite mean spreads by at least 3 pts from run
+// to run at 200 items (the harness prints the spread it measured).
+const (
+	shiftSD   = 0.85
+	outageMax = 0.14
+)
+
+// cells are the harness's cells, in the order printed.
+func cells() []cell {
+	base := noise{items: 200}
+	shift := noise{items: 200, shiftSD: shiftSD}
+	outage := noise{items: 200, outageMax: outageMax}
+	allPass := noise{items: 1000, allPass: true}
+	none := change{shape: "none"}
+	return []cell{
+		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
+		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
+		{name: "outage-1run", noise: outage, change: none, baseRuns: 3, candRuns: 1},
+		{name: "outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3},
+		{name: "flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
+		{name: "flaky4-1run-settle", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
+		{name: "break4-1run-settle", noise: base, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
+		{name: "allpass1000-1run", noise: allPass, change: change{"break", 0.025}, baseRuns: 3, candRuns: 1, paired: true},
+	}
+}
+
+// pick returns the cells named in a comma-separated list ("" or "all": every cell).
+func pick(all []cell, names string) ([]cell, error) {
+	if names == "" || names == "all" {
+		return all, nil
+	}
+	var out []cell
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		found := false
+		for _, c := range all {
+			if c.name == n {
+				out = append(out, c)
+				found = true
+			}
+		}
+		if !found {
+			var known []string
+			for _, c := range all {
+				known = append(known, c.name)
+			}
+			return nil, fmt.Errorf("no cell %q; the cells are %s", n, strings.Join(known, ", "))
+		}
+	}
+	return out, nil
+}
+
+// describe says in words what the cell's model and change are.
+func (c cell) describe() string {
+	var parts []string
+	parts = append(parts, fmt.Sprintf("%d items", c.noise.items))
+	switch {
+	case c.noise.allPass:
+		parts = append(parts, "all pass")
+	case c.noise.shiftSD > 0:
+		parts = append(parts, fmt.Sprintf("run logit shift sd %.2f", c.noise.shiftSD))
+	case c.noise.outageMax > 0:
+		parts = append(parts, fmt.Sprintf("run outage U[0,%.2f]", c.noise.outageMax))
+	}
+	if c.change.shape != "none" {
+		parts = append(parts, fmt.Sprintf("%s %.1f pts", c.change.shape, 100*c.change.drop))
+	} else {
+		parts = append(parts, "no change")
+	}
+	runs := fmt.Sprintf("%d-run baseline, %d PR run(s)", c.baseRuns, c.candRuns)
+	if c.settle {
+		runs += " + settle"
+	}
+	return strings.Join(append(parts, runs), ", ")
+}

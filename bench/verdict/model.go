@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// noise is a suite's noise model: what each item's pass probability is, and what a
+// whole run does to all of them at once.
+type noise struct {
+	// items is the suite's size.
+	items int
+	// allPass: every item passes in every run (p = 1 exactly); no flaky or failing items.
+	allPass bool
+	// shiftSD is run-level noise on the logit scale: each run (a baseline run, a pull
+	// request's run, a settle round) draws η ~ N(0, shiftSD²), and an item with pass
+	// probability p in (0, 1) passes with 1/(1 + e^−(logit p + η)) in it. A provider's
+	// bad day: borderline items fail together.
+	shiftSD float64
+	// outageMax is run-level noise that hits stable items too: each run draws f uniform
+	// in [0, outageMax], and every item fails outright with probability f in it (rate
+	// limits, timeouts).
+	outageMax float64
+}
+
+// The item kinds' shares of a suite that is not all-pass. These are this harness's
+// own choices, not gatesim's: flaky items spread over [0.25, 0.85], stable items sit
+// near (not at) 0 or 1.
+const (
+	flakyShare = 0.20
+	failShare  = 0.10
+	flakyLo    = 0.25
+	flakyHi    = 0.85
+)
+
+// kind is what an item is in the baseline.
+type kind int
+
+const (
+	stablePass kind = iota
+	flaky
+	stableFail
+)
+
+// suiteOf draws a suite's per-item pass probabilities and kinds.
+func (m noise) suiteOf(rng *rand.Rand) ([]float64, []kind) {
+	p := make([]float64, m.items)
+	k := make([]kind, m.items)
+	nFlaky := int(math.Round(flakyShare * float64(m.items)))
+	nFail := int(math.Round(failShare * float64(m.items)))
+	if m.allPass {
+		nFlaky, nFail = 0, 0
+	}
+	for i, j := range rng.Perm(m.items) {
+		u := rng.Float64()
+		switch {
+		case m.allPass:
+			p[i] = 1
+		case j < nFlaky:
+			k[i], p[i] = flaky, flakyLo+(flakyHi-flakyLo)*u
+		case j < nFlaky+nFail:
+			k[i], p[i] = stableFail, 0.03*u*u*u
+		default:
+			k[i], p[i] = stablePass, 1-0.03*u*u*u
+		}
+	}
+	return p, k
+}
+
+// change is how a pull request changes the suite.
+type change struct {
+	// shape is "none", "flaky" (every flaky item's pass probability falls by the same
+	// amount; no stable item moves) or "break" (stable-pass items break: their pass
+	// probability falls to 0, the last one partly).
+	shape string
+	// drop is the true drop of the mean pass probability (0.04 = 4 pts).
+	drop float64
+}
+
+// apply returns the candidate's pass probabilities. The drop is exact on the item
+// probabilities (before run-level noise).
+func (c change) apply(base []float64, kinds []kind, rng *rand.Rand) ([]float64, error) {
+	cand := append([]float64(nil), base...)
+	total := c.drop * float64(len(base))
+	switch c.shape {
+	case "none":
+		return cand, nil
+	case "flaky":
+		var idx []int
+		for i, k := range kinds {
+			if k == flaky {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			return nil, fmt.Errorf("a flaky drop needs flaky items")
+		}
+		d := total / float64(len(idx))
+		if d > flakyLo {
+			return nil, fmt.Errorf("a %.1f-pt drop is more than the flaky items can lose", 100*c.drop)
+		}
+		for _, i := range idx {
+			cand[i] -= d
+		}
+	case "break":
+		removed := 0.0
+		for _, i := range rng.Perm(len(base)) {
+			if removed >= total-1e-12 {
+				break
+			}
+			if kinds[i] != stablePass {
+				continue
+			}
+			r := math.Min(cand[i], total-removed)
+			cand[i] -= r
+			removed += r
+		}
+		if removed < total-1e-9 {
+			return nil, fmt.Errorf("a %.1f-pt break needs more stable-pass items", 100*c.drop)
+		}
+	default:
+		return nil, fmt.Errorf("unknown change %q", c.shape)
+	}
+	return cand, nil
+}
+
+// runEffect is one run's run-level noise.
+type runEffect struct{ eta, fail float64 }
+
+func (m noise) runEffect(rng *rand.Rand) runEffect {
+	var e runEffect
+	if m.shiftSD > 0 {
+		e.eta = m.shiftSD * rng.NormFloat64()
+	}
+	if m.outageMax > 0 {
+		e.fail = m.outageMax * rng.Float64()
+	}
+	return e
+}
+
+// prob is an item's pass probability in a run with effect e.
+func (e runEffect) prob(p float64) float64 {
+	if e.eta != 0 && p > 0 && p < 1 {
+		p = 1 / (1 + math.Exp(-(math.Log(p/(1-p)) + e.eta)))
+	}
+	return p * (1 - e.fail)
+}
+
+// draw is one run of the items with pass probabilities p: 1 for a pass, 0 for a fail.
+func (m noise) draw(p []float64, rng *rand.Rand) []bool {
+	e := m.runEffect(rng)
+	out := make([]bool, len(p))
+	for i, pi := range p {
+		out[i] = rng.Float64() < e.prob(pi)
+	}
+	return out
+}
+
+// expectedMean is the suite's expected mean score over run-level noise: the mean that
+// an endless number of runs would show. The logit shift is integrated on 200 normal
+// quantiles, the outage exactly (its mean is outageMax/2).
+func (m noise) expectedMean(p []float64) float64 {
+	etas := []float64{0}
+	if m.shiftSD > 0 {
+		const k = 200
+		etas = etas[:0]
+		for j := range k {
+			u := (float64(j) + 0.5) / k
+			etas = append(etas, m.shiftSD*math.Sqrt2*math.Erfinv(2*u-1))
+		}
+	}
+	var s float64
+	for _, eta := range etas {
+		e := runEffect{eta: eta}
+		for _, pi := range p {
+			s += e.prob(pi)
+		}
+	}
+	return s / float64(len(etas)*len(p)) * (1 - m.outageMax/2)
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/cli"
+)
+
+// The test binary plays both programs the harness runs: evalgate itself (the same
+// code cmd/evalgate runs, so no build is needed) and the harness's rerun-item mode.
+func TestMain(m *testing.M) {
+	if len(os.Args) >= 2 {
+		switch os.Args[1] {
+		case "as-evalgate":
+			os.Exit(cli.New().Main(append([]string{"evalgate"}, os.Args[2:]...)))
+		case "rerun-item":
+			if err := rerunItem(os.Args[2]); err != nil {
+				os.Stderr.WriteString(err.Error() + "\n")
+				os.Exit(2)
+			}
+			os.Exit(0)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+func testHarness(t *testing.T) harness {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return harness{bin: []string{self, "as-evalgate"}, rerun: []string{self, "rerun-item"}, maxDrop: 0.02, keep: true}
+}
+
+// The plumbing, on deterministic suites (every item passes with probability exactly 1
+// or 0, so every run is the same): a clear drop blocks and its unchanged twin passes.
+// 40 items all pass; breaking 4 of them is a 10-pt drop (4/40), the estimate and its
+// interval must hold it, and the twin's runs are identical to the baseline's.
+func TestClearDropBlocksIdenticalPasses(t *testing.T) {
+	h := testHarness(t)
+	c := cell{name: "plumbing", noise: noise{items: 40, allPass: true}, change: change{"break", 0.10},
+		baseRuns: 3, candRuns: 1, paired: true}
+	out, err := h.trial(context.Background(), c, 1, filepath.Join(t.TempDir(), "trial"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.alt.blocked || out.alt.outcome != "fail" {
+		t.Errorf("a 10-pt drop of stable items: blocked %v, outcome %s; want blocked (fail)", out.alt.blocked, out.alt.outcome)
+	}
+	if out.alt.truth < 0.1-1e-9 || out.alt.truth > 0.1+1e-9 {
+		t.Errorf("true drop %v; want 0.10 (4 of 40 items broken)", out.alt.truth)
+	}
+	if out.null.blocked || out.null.outcome != "pass" {
+		t.Errorf("identical runs: blocked %v, outcome %s; want pass", out.null.blocked, out.null.outcome)
+	}
+	if out.null.truth != 0 {
+		t.Errorf("unchanged twin's true drop %v; want 0", out.null.truth)
+	}
+	for _, d := range out.devs {
+		if d != 0 {
+			t.Errorf("a deterministic run's mean is %v off its expectation; want 0", d)
+		}
+	}
+}
+
+// Settle goes through the harness's rerun-item mode: 8 items all pass, one breaks, one
+// pull-request run is inconclusive, and the re-runs (the broken item fails every time)
+// make it a block.
+func TestSettleRerunsThroughTheModel(t *testing.T) {
+	h := testHarness(t)
+	c := cell{name: "settle", noise: noise{items: 8, allPass: true}, change: change{"break", 0.125},
+		baseRuns: 3, candRuns: 1, settle: true}
+	dir := filepath.Join(t.TempDir(), "trial")
+	out, err := h.trial(context.Background(), c, 1, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.alt.settled || out.alt.rounds < 1 || out.alt.itemRuns < 1 {
+		t.Fatalf("settle ran %v, %d round(s), %d item-run(s); want at least one round", out.alt.settled, out.alt.rounds, out.alt.itemRuns)
+	}
+	if !out.alt.blocked {
+		t.Errorf("after settling: blocked %v, outcome %s; want a block", out.alt.blocked, out.alt.outcome)
+	}
+	counters, _ := filepath.Glob(filepath.Join(dir, "pr-rerun", "n-*"))
+	if len(counters) == 0 {
+		t.Error("no item was re-run through rerun-item")
+	}
+}
