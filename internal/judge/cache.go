@@ -20,7 +20,8 @@ const cacheVersion = 1
 // cacheKey is the content address of a verdict: SHA-256 over the model, the template
 // hash, the generation parameters and every input the prompt is made of. The base URL
 // is left out on purpose, so a replay cache made against one endpoint answers in a CI
-// job that has none.
+// job that has none. A re-run's draw (Request.Draw) is part of the key; a full run's
+// (0) is left out, so its keys are those of earlier versions.
 func cacheKey(model, templateHash string, p Params, r Request) string {
 	b, _ := json.Marshal(struct {
 		Version         int    `json:"v"`
@@ -31,7 +32,8 @@ func cacheKey(model, templateHash string, p Params, r Request) string {
 		ReferenceAnswer string `json:"reference_answer"`
 		ProvidedContext string `json:"provided_context"`
 		CandidateAnswer string `json:"candidate_answer"`
-	}{cacheVersion, model, templateHash, p, r.Task, r.ReferenceAnswer, r.ProvidedContext, r.CandidateAnswer})
+		Draw            int    `json:"draw,omitempty"`
+	}{cacheVersion, model, templateHash, p, r.Task, r.ReferenceAnswer, r.ProvidedContext, r.CandidateAnswer, r.Draw})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

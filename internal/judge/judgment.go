@@ -10,6 +10,11 @@ type Request struct {
 	ReferenceAnswer string
 	ProvidedContext string
 	CandidateAnswer string
+	// Draw is 0 for an output of a full run. A re-run of some items (check --rerun,
+	// settle's rounds) sets it to the run's place, so the same output met again there
+	// is judged afresh (a draw of its own) instead of repeating a cached verdict; the
+	// verdict is then cached under that draw, so every later look reads the same one.
+	Draw int
 }
 
 // Evaluator error values of Judgment.EvaluatorError.

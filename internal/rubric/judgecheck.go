@@ -56,7 +56,7 @@ func (s *System) JudgeOnce(ctx context.Context, items []*eval.Item, results []*e
 		sc := s.scorers[d].(judgedScorer)
 		ins := make([]*Input, len(items))
 		for i := range items {
-			ins[i] = s.inputsFor(items[i], results[i], 0)[d]
+			ins[i] = s.inputsFor(items[i], results[i], 0, false)[d]
 		}
 		if err := sc.Prepare(ctx, ins); err != nil {
 			return nil, err

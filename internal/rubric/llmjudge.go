@@ -195,7 +195,8 @@ func init() {
 }
 
 // request builds the judge request of a sample: the item's prompt, its reference
-// answer, its context, and the candidate text. All of it is sandboxed by the judge.
+// answer, its context, and the candidate text. All of it is sandboxed by the judge. A
+// re-run's sample carries its draw, so the judge judges it afresh.
 func request(d *Dimension, in *Input) judge.Request {
 	ref := ""
 	if want, err := expectedStrings(in, d, "expected", "expected_contains"); err == nil {
@@ -205,7 +206,7 @@ func request(d *Dimension, in *Input) judge.Request {
 	if in.TextErr != "" {
 		text = ""
 	}
-	return judge.Request{ID: in.Item.ID, Task: in.Item.Prompt, ReferenceAnswer: ref, ProvidedContext: in.Item.Context, CandidateAnswer: text}
+	return judge.Request{ID: in.Item.ID, Task: in.Item.Prompt, ReferenceAnswer: ref, ProvidedContext: in.Item.Context, CandidateAnswer: text, Draw: in.Draw}
 }
 
 // Prepare judges every sample not judged yet, with the judge's worker pool.

@@ -12,7 +12,7 @@ import (
 // replay mode without the verdict in its cache) gets an error and no value; the other
 // dimensions are still scored.
 func (s *System) ScoreOne(ctx context.Context, it *eval.Item, res *eval.Result, verdict map[string]any) ([]Value, *float64, []error) {
-	ins := s.inputsFor(it, res, 0)
+	ins := s.inputsFor(it, res, 0, false)
 	for _, in := range ins {
 		if in != nil {
 			in.Verdict = verdict

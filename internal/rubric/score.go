@@ -199,7 +199,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			if p.it == nil || p.err != nil || preparing {
 				return p
 			}
-			p.ins = sys.inputsFor(p.it, res, r)
+			p.ins = sys.inputsFor(p.it, res, r, src.Partial)
 			p.score(sys, suite, src.File, opts.Capture, build || !seenBefore[p.it.Index])
 			return p
 		}
@@ -278,7 +278,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 			}
 			lines[p.it.Index] = presentAt(res.Line)
 			if preparing {
-				p.ins = sys.inputsFor(p.it, res, r)
+				p.ins = sys.inputsFor(p.it, res, r, src.Partial)
 				queue = append(queue, p)
 				return nil
 			}
@@ -539,8 +539,9 @@ func missingSample(nd int) Sample {
 	return Sample{Missing: true, Why: "no result (missing)", Values: make([]Value, nd), Weighted: make([]float64, nd)}
 }
 
-// inputsFor builds the per-dimension inputs of one sample, reading a JSON output once.
-func (s *System) inputsFor(it *eval.Item, res *eval.Result, run int) []*Input {
+// inputsFor builds the per-dimension inputs of one sample, reading a JSON output once;
+// rerun marks a re-run of some items (its samples get a draw of their own).
+func (s *System) inputsFor(it *eval.Item, res *eval.Result, run int, rerun bool) []*Input {
 	ins := make([]*Input, len(s.Dimensions))
 	all := make([]Input, len(s.Dimensions)) // one allocation for the dimensions' inputs
 	var parsed map[string]any
@@ -548,6 +549,9 @@ func (s *System) inputsFor(it *eval.Item, res *eval.Result, run int) []*Input {
 	for d := range s.Dimensions {
 		in := &all[d]
 		*in = Input{Item: it, Result: res, Run: run, Text: res.Output}
+		if rerun {
+			in.Draw = run + 1
+		}
 		if res.Error != "" && res.Output == "" {
 			in.TextErr = "the system under test failed: " + res.Error
 		}

@@ -26,8 +26,11 @@ type Preparer interface {
 type Input struct {
 	Item   *eval.Item
 	Result *eval.Result
-	Run    int    // index of the run (results file)
-	Text   string // the output, or the configured field of a JSON output
+	Run    int // index of the run (results file)
+	// Draw is 0 in a full run; in a re-run of some items (RunSource.Partial) it is
+	// Run + 1, so a judge asks afresh about an output it has judged in another run.
+	Draw int
+	Text string // the output, or the configured field of a JSON output
 	// TextErr says why Text could not be read (output not JSON, field absent); the
 	// output-based scorers then score the dimension 0.
 	TextErr string
