@@ -30,3 +30,10 @@ func (c *CLI) reportTime(runID string) (time.Time, error) {
 	}
 	return c.Now(), nil
 }
+
+// pinned reports whether the report is pinned (SOURCE_DATE_EPOCH set, or a --run-id):
+// then nothing the clock measures while checking goes into it (settle's elapsed time,
+// its re-runs' latencies).
+func (c *CLI) pinned(runID string) bool {
+	return runID != "" || strings.TrimSpace(c.Getenv(sourceDateEpoch)) != ""
+}

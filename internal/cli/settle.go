@@ -85,6 +85,9 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	if err != nil {
 		return nil, err
 	}
+	if rr.pinned {
+		res.Elapsed = 0 // the report is pinned: no wall-clock time in it
+	}
 	r := d.take()
 	r.SetSettle(&res)
 	return r, nil
@@ -220,11 +223,15 @@ type rerunner struct {
 	importOpts importer.Options
 	files      []string
 	out        func(string)
+	// pinned: the report is pinned (SOURCE_DATE_EPOCH, --run-id), so the re-runs record
+	// no latency and the result no elapsed time.
+	pinned bool
 }
 
 func newRerunner(c *CLI, l *Loaded, opts CheckOptions, so settleOptions) (*rerunner, error) {
 	cfg := l.Config
-	rr := &rerunner{c: c, tmpl: cfg.Rerun, tool: l.format, run: cfg.Run, getenv: c.Getenv, cfgDir: cfg.Dir, prices: cfg.Prices}
+	rr := &rerunner{c: c, tmpl: cfg.Rerun, tool: l.format, run: cfg.Run, getenv: c.Getenv, cfgDir: cfg.Dir, prices: cfg.Prices,
+		pinned: c.pinned(opts.RunID)}
 	switch {
 	case rr.tmpl != nil:
 	case cfg.Run != nil && l.format == importer.Evalgate:
@@ -271,6 +278,7 @@ func (rr *rerunner) rerunRun(ctx context.Context, round int, ids []string, maxUS
 	}
 	var ro runner.Options
 	ro.Concurrency = rr.run.Concurrency
+	ro.Untimed = rr.pinned
 	if oa, ok := sys.(*runner.OpenAI); ok && maxUSD > 0 {
 		if price, _, ok := rr.prices.Lookup(oa.Model()); ok {
 			if ro.Budget, err = pricing.NewBudget(maxUSD); err != nil {

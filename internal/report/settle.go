@@ -61,7 +61,10 @@ func settleSummary(res *settle.Result) string {
 	} else if res.CostUSD != nil {
 		fmt.Fprintf(&b, " · %s", spent)
 	}
-	if res.Timeout > 0 {
+	switch {
+	case res.Timeout > 0 && res.Elapsed == 0: // a pinned report records no wall-clock time
+		fmt.Fprintf(&b, " · timeout %s", res.Timeout)
+	case res.Timeout > 0:
 		fmt.Fprintf(&b, " · %s of %s", res.Elapsed.Round(100*time.Millisecond), res.Timeout)
 	}
 	return b.String()

@@ -46,6 +46,10 @@ type Options struct {
 	// in flight finishes and is written. The System must be Budgeted.
 	Budget *pricing.Budget
 	Price  pricing.Price
+	// Untimed records no wall-clock time (latency_e2e_ms 0, no latency_model_ms), so a
+	// deterministic system's results are byte-identical run to run: check --settle's
+	// re-runs in a report pinned by SOURCE_DATE_EPOCH or --run-id.
+	Untimed bool
 }
 
 // Summary counts what Run did.
@@ -139,6 +143,9 @@ func Run(ctx context.Context, sys System, items []Item, out io.Writer, opts Opti
 				res.Settle(opts.Price.Cost(u))
 			} else {
 				res.Settle(worst)
+			}
+			if opts.Untimed {
+				r.LatencyE2EMs, r.LatencyModelMs = 0, nil
 			}
 			if err := s.write(r); err != nil {
 				return err

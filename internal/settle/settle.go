@@ -109,7 +109,8 @@ type Result struct {
 	// CostUSD is what the re-runs cost (nil when unknown), of MaxCostUSD (0: no cap).
 	CostUSD    *float64 `json:"cost_usd,omitempty"`
 	MaxCostUSD float64  `json:"max_cost_usd,omitempty"`
-	// Elapsed is the wall-clock time taken, of Timeout (0: no limit).
+	// Elapsed is the wall-clock time taken, of Timeout (0: no limit); 0 in a report
+	// pinned by SOURCE_DATE_EPOCH or --run-id, which records no wall-clock time.
 	Elapsed time.Duration `json:"elapsed_ns"`
 	Timeout time.Duration `json:"timeout_ns,omitempty"`
 }
