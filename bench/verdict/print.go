@@ -41,7 +41,7 @@ func printCell(w io.Writer, c cell, outs []trialOut, took time.Duration) {
 
 // printArm prints one arm's rates.
 func printArm(w io.Writer, label string, c cell, arms []*arm) {
-	var blocked, inconclusive, covered, settled, itemRuns, rounds int
+	var blocked, inconclusive, covered, settled, itemRuns, rounds, afterRounds int
 	var sum, sumSq, truth float64
 	for _, a := range arms {
 		if a.blocked {
@@ -57,6 +57,9 @@ func printArm(w io.Writer, label string, c cell, arms []*arm) {
 			settled++
 			itemRuns += a.itemRuns
 			rounds += a.rounds
+			if a.blocked && a.rounds > 0 {
+				afterRounds++
+			}
 		}
 		sum += a.value - a.truth
 		sumSq += (a.value - a.truth) * (a.value - a.truth)
@@ -74,8 +77,8 @@ func printArm(w io.Writer, label string, c cell, arms []*arm) {
 	se := math.Sqrt(math.Max(0, sumSq/fk-bias*bias) / math.Max(1, fk-1))
 	fmt.Fprintf(w, "    estimate − true drop: mean %+.3f pts ± %.3f (95 %%)\n", 100*bias, 100*1.96*se)
 	if c.settle {
-		fmt.Fprintf(w, "    settle: ran in %d of %d, %d round(s), mean extra item-runs %.1f %% of the suite per PR (%.1f per settled PR)\n",
-			settled, k, rounds, 100*float64(itemRuns)/fk/float64(c.noise.items), float64(itemRuns)/math.Max(1, float64(settled)))
+		fmt.Fprintf(w, "    settle: ran in %d of %d, %d round(s), %d of the %d block(s) after re-runs; mean extra item-runs %.1f %% of the suite per PR (%.1f per settled PR)\n",
+			settled, k, rounds, afterRounds, blocked, 100*float64(itemRuns)/fk/float64(c.noise.items), float64(itemRuns)/math.Max(1, float64(settled)))
 	}
 }
 
