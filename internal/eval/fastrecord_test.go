@@ -263,3 +263,28 @@ func BenchmarkItemHashOfLine(b *testing.B) {
 		itemHashOfLine(line)
 	}
 }
+
+// DecodeObjectKeysFast builds only the keys asked for, with encoding/json's values, and
+// leaves to the full path what it must refuse or cannot settle alone.
+func TestDecodeObjectKeysFast(t *testing.T) {
+	keep := func(k string) bool { return k == "a" || k == "c" }
+	m, ok := DecodeObjectKeysFast([]byte(` {"a": {"x": [1, "é\n"]}, "b": {"big": [true, null]}, "c": -2.5e-3} `), keep)
+	want := map[string]any{"a": map[string]any{"x": []any{1.0, "é\n"}}, "c": -2.5e-3}
+	if !ok || !reflect.DeepEqual(m, want) {
+		t.Errorf("got %v, %v; want %v", m, ok, want)
+	}
+	for _, bad := range []string{
+		`{"a": 1, "a": 2}`,     // a repeated key: encoding/json's last-wins
+		`{"a": 1, "b": 1e999}`, // out of range in an unread key
+		`{"a": 1, "b": [}`,     // malformed in an unread key
+		`{"a": 1} {}`,          // two values
+		`[1]`,
+	} {
+		if _, ok := DecodeObjectKeysFast([]byte(bad), keep); ok {
+			t.Errorf("%s: taken; want the full path", bad)
+		}
+	}
+	if v, ok := DecodeValueFast([]byte(` "x\u00e9" `)); !ok || v != "xé" {
+		t.Errorf("DecodeValueFast: %v, %v", v, ok)
+	}
+}

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,17 +104,21 @@ func (d *docDecoder) ws() (byte, bool) {
 	}
 }
 
-// syntax is a malformed-JSON error at the current byte.
+// syntaxErr is a malformed-JSON error at byte off of the file, counted from 1 (as
+// encoding/json's SyntaxError.Offset counts the bytes read up to the fault).
 type syntaxErr struct {
 	off int64
 	msg string
 }
 
+// at is the current byte's place in the file, counted from 1.
+func (d *docDecoder) at() int64 { return d.off + int64(d.pos) + 1 }
+
 func (e *syntaxErr) Error() string { return e.msg }
 
 func (d *docDecoder) bad(what string) error {
 	if c, ok := d.peek(); ok {
-		return &syntaxErr{d.off + int64(d.pos), fmt.Sprintf("invalid character %s %s", quoteChar(c), what)}
+		return &syntaxErr{d.at(), fmt.Sprintf("invalid character %s %s", quoteChar(c), what)}
 	}
 	return d.eof()
 }
@@ -145,7 +150,7 @@ func (d *docDecoder) value(depth int) error {
 	switch c {
 	case '{', '[':
 		if depth >= maxDepth {
-			return &syntaxErr{d.off + int64(d.pos), "exceeded max depth"}
+			return &syntaxErr{d.at(), "exceeded max depth"}
 		}
 		d.pos++
 		if c == '{' {
@@ -320,7 +325,7 @@ func isHex(c byte) bool {
 
 // literal checks the number, true, false or null that is next, moving past it.
 func (d *docDecoder) literal() error {
-	start := d.off + int64(d.pos)
+	start := d.at()
 	var tok [32]byte
 	n := 0
 	for {
@@ -512,13 +517,65 @@ func (d *docDecoder) raw() ([]byte, int64, error) {
 		return nil, 0, d.eof()
 	}
 	d.keep = d.pos
-	err := d.value(1)
+	var err error
+	if c := d.buf[d.pos]; c == '{' || c == '[' {
+		err = d.span()
+	} else {
+		err = d.value(1)
+	}
 	start := d.keep
 	d.keep = -1
 	if err != nil {
 		return nil, 0, err
 	}
 	return d.buf[start:d.pos], d.off + int64(start), nil
+}
+
+// span moves past the kept object or list that starts next, following only strings and
+// brackets to find its end: its bytes are checked by the decoder they go to, so a
+// record is read once to find it and once to decode it.
+func (d *docDecoder) span() error {
+	depth := 0
+	inStr := false
+	for {
+		if d.pos >= len(d.buf) && !d.more() {
+			return d.eof()
+		}
+		if inStr { // to the closing quote: one not escaped by an odd run of backslashes
+			j := bytes.IndexByte(d.buf[d.pos:], '"')
+			if j < 0 {
+				d.pos = len(d.buf)
+				continue
+			}
+			q := d.pos + j
+			d.pos = q + 1
+			n := 0
+			for k := q - 1; k >= d.keep && d.buf[k] == '\\'; k-- {
+				n++
+			}
+			inStr = n%2 == 1
+			continue
+		}
+		b := d.buf[d.pos:]
+		i := 0
+	scan:
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					d.pos += i + 1
+					return nil
+				}
+			case '"':
+				inStr = true
+				i++
+				break scan
+			}
+		}
+		d.pos += i
+	}
 }
 
 // decode decodes the next value into v, bounded by MaxRecordBytes.
@@ -535,6 +592,9 @@ func (d *docDecoder) decodeKeys(where string, keep keys, v any) error {
 	}
 	switch p := v.(type) {
 	case *map[string]any:
+		if c := raw[0]; c != '{' && c != 'n' {
+			return errAt(d.file, 0, where, "", "want an object, found %s", d.found(c))
+		}
 		if m, ok := decodeFast(raw, keep); ok {
 			*p = m
 			return nil
@@ -548,7 +608,7 @@ func (d *docDecoder) decodeKeys(where string, keep keys, v any) error {
 	if err := json.Unmarshal(raw, v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			err = &syntaxErr{at + se.Offset, se.Error()}
+			err = &syntaxErr{at + se.Offset, se.Error()} // at counts from 0, Offset from 1
 		}
 		return d.err(where, err)
 	}
