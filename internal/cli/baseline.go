@@ -93,7 +93,12 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		return "", nil, err
 	}
 	m := c.meter(o.judge.Quiet, "scoring", "records", "writing the baseline")
-	streamed := l.large(o.StreamAbove) // over StreamAbove: scored as a stream, items written one by one, outputs beside
+	// Over StreamAbove: scored as a stream, items written one by one, outputs beside.
+	streamed, err := l.streamLarge(o.StreamAbove)
+	defer l.removeConverted()
+	if err != nil {
+		return "", nil, err
+	}
 	if !streamed {
 		if err := l.LoadRuns(); err != nil {
 			return "", nil, err
@@ -138,7 +143,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	c.warnUnbumped(out, b)
 	if streamed {
 		// The recorded outputs go beside the baseline, copied from the results files.
-		if b.OutputsFile, err = baseline.SaveOutputsFrom(out, l.Paths); err != nil {
+		if b.OutputsFile, err = baseline.SaveOutputsFrom(out, l.streamedFiles()); err != nil {
 			return "", nil, err
 		}
 		err = baseline.SaveScored(out, b, sc)

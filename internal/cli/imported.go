@@ -118,6 +118,31 @@ func (l *Loaded) removeConverted() {
 	l.converted = nil
 }
 
+// streamLarge reports whether the results are large (l.large): other tools' files are
+// then converted, so they are streamed like evalgate's own (removeConverted deletes
+// them).
+func (l *Loaded) streamLarge(above int64) (bool, error) {
+	if l.format != importer.Evalgate && !slices.Contains(l.Paths, safeio.Stdin) && l.sizeAbove(above) {
+		if err := l.convertImported(); err != nil {
+			return false, err
+		}
+	}
+	return l.large(above), nil
+}
+
+// streamedFiles are the evalgate JSONL files the runs are streamed from, in run order:
+// the results files, or the runs converted from other tools' files.
+func (l *Loaded) streamedFiles() []string {
+	if l.converted == nil {
+		return l.Paths
+	}
+	var out []string
+	for _, c := range l.converted {
+		out = append(out, c.Runs...)
+	}
+	return out
+}
+
 // convertedSources are the converted runs to score: each named by its tool's file, its
 // results placed in it; a re-run file's runs are partial.
 func (l *Loaded) convertedSources() []rubric.RunSource {

@@ -272,9 +272,12 @@ func (l *Loaded) held() bool {
 // large reports whether evalgate baseline streams the results: over above (0:
 // StreamAbove; negative: always), or compressed.
 func (l *Loaded) large(above int64) bool {
-	if l.held() {
-		return false
-	}
+	return !l.held() && l.sizeAbove(above)
+}
+
+// sizeAbove reports whether the results are over above bytes (0: StreamAbove;
+// negative: always), or compressed.
+func (l *Loaded) sizeAbove(above int64) bool {
 	if above == 0 {
 		above = StreamAbove
 	}

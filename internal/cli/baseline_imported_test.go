@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+)
+
+// TestStreamedImportedBaselineMatchesInMemory: `evalgate baseline` over a large file
+// another tool wrote (a promptfoo --repeat 3 export) converts it and streams it like
+// evalgate's own files: the baseline, its items and its recorded outputs (all three runs)
+// are the ones made in memory, and the converted files are gone afterwards.
+func TestStreamedImportedBaselineMatchesInMemory(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "promptfoo", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf := filepath.Join(dir, "results.json")
+	cfg := filepath.Join(dir, "pf.yaml")
+	if err := os.WriteFile(pf, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(`name: pf
+scoring:
+  version: scoringSystem/1.0.0
+  dimensions:
+    - {name: correctness, weight: 0.8, scorer: recorded, scale: unit}
+    - {name: pf_score, key: score, weight: 0.2, scorer: recorded, scale: unit}
+grading:
+  version: gradingSystem/1.0.0
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "baselines"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir() // the conversions' directory: empty once each baseline is written
+	t.Setenv("TMPDIR", tmp)
+	c := &CLI{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: func(string) string { return "" },
+		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }}
+	make := func(name string, above int64) *baseline.Baseline {
+		out := filepath.Join(dir, "baselines", name)
+		if _, _, err := c.MakeBaseline(context.Background(), BaselineOptions{Config: cfg, Results: []string{pf}, Out: out, StreamAbove: above}); err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("%s: %d converted file(s) left in the temporary directory", name, len(left))
+		}
+		b, err := baseline.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	mem, str := make("mem.jsonl", math.MaxInt64), make("stream.jsonl", -1)
+	if str.OutputsFile == "" || mem.OutputsFile != "" {
+		t.Errorf("outputs file: streamed %q, in memory %q; want the streamed one beside its baseline only", str.OutputsFile, mem.OutputsFile)
+	}
+	for _, run := range append(mem.Outputs, str.Outputs...) {
+		sort.Slice(run, func(i, j int) bool { return run[i]["id"].(string) < run[j]["id"].(string) })
+	}
+	if len(str.Outputs) != 3 {
+		t.Fatalf("streamed baseline records %d runs' outputs; want the export's 3 repeats", len(str.Outputs))
+	}
+	if diff := cmp.Diff(mem.Outputs, str.Outputs); diff != "" {
+		t.Errorf("recorded outputs differ (-memory +streamed):\n%s", diff)
+	}
+	mem.Outputs, str.Outputs, mem.OutputsFile, str.OutputsFile = nil, nil, "", ""
+	if diff := cmp.Diff(mem, str); diff != "" {
+		t.Errorf("baselines differ (-memory +streamed):\n%s", diff)
+	}
+}
