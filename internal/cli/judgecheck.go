@@ -36,6 +36,7 @@ func (c *CLI) judgeCheck(args []string) int {
 		return c.fail(err)
 	}
 	l.Paths = l.Paths[:1] // one run's outputs are enough
+	l.importOpts.FirstRun = true
 	if err := l.LoadRuns(); err != nil {
 		return c.fail(err)
 	}

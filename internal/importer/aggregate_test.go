@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -156,5 +157,23 @@ grading:
 	}
 	if checked != 2 {
 		t.Errorf("compared %d figures; want the 2 filters", checked)
+	}
+}
+
+// FirstRun keeps the first repeat or epoch only (judge-check reads one run's outputs):
+// the same run LoadRuns gives first without it.
+func TestLoadRunsFirstRun(t *testing.T) {
+	for _, path := range []string{pfFile("errors/results-0.123.1.json"), inspectFile("epochs.json")} {
+		all, _, err := importer.LoadRuns(path, importer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, err := importer.LoadRuns(path, importer.Options{FirstRun: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) < 2 || len(first) != 1 || !reflect.DeepEqual(first[0], all[0]) {
+			t.Errorf("%s: %d runs, %d with FirstRun; want several, and the first alone", path, len(all), len(first))
+		}
 	}
 }

@@ -64,6 +64,9 @@ type Options struct {
 	// LMEvalResults is an lm-eval `results_<date>.json` for the model and version
 	// metadata; "" looks for the one written beside the samples file.
 	LMEvalResults string
+	// FirstRun makes LoadRuns keep the first run only (the first repeat or epoch): the
+	// others are read and checked, not held.
+	FirstRun bool
 	// Warn receives warnings (skipped corpus-level metrics, an incomplete log). nil drops them.
 	Warn func(string)
 }

@@ -69,6 +69,9 @@ func LoadRuns(path string, opts Options) ([]*eval.Run, *Meta, error) {
 	opts.Format = format
 	var runs []*eval.Run
 	meta, err := Read(path, opts, func(rec Record) error {
+		if opts.FirstRun && rec.Run > 0 {
+			return nil
+		}
 		for len(runs) <= rec.Run {
 			runs = append(runs, eval.NewRun(path))
 		}
