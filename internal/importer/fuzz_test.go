@@ -3,6 +3,7 @@ package importer_test
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -49,12 +50,16 @@ func expandsBeyond(data []byte, limit int64) bool {
 // hang, and every failure must be an input error naming the file. Compressed content
 // is bounded by fuzzMaxDecompressed; an input expanding beyond it is only detected (the
 // evalgate JSONL reader has its own bound, tested in internal/eval).
-func fuzzImport(t *testing.T, name string, data []byte, format importer.Format) {
+//
+// dir is the target's directory (f.TempDir), written again on every input: a fuzz
+// worker runs one input at a time, and a directory made and removed per input
+// (t.TempDir) was most of an input's time.
+func fuzzImport(t *testing.T, dir, name string, data []byte, format importer.Format) {
 	defer importer.SetMaxDecompressed(fuzzMaxDecompressed)()
 	if format == "" && expandsBeyond(data, fuzzMaxDecompressed) {
 		format = importer.Promptfoo // never the evalgate reader, which reads to 16 GiB
 	}
-	path := filepath.Join(t.TempDir(), name)
+	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +73,23 @@ func fuzzImport(t *testing.T, name string, data []byte, format importer.Format) 
 	}
 }
 
+// quickMinimize has go test -fuzz minimize a new input in at most 10 runs unless
+// -fuzzminimizetime is given. The seeds are real tool files of 10 to 30 KB, and with the
+// default (up to 60 s an input) the workers spent nearly all their time minimizing: about
+// 1 counted input a second. With it, 100 to 200 a second on a loaded 2-core machine.
+// A failing input is still written whole, to be minimized by hand if need be.
+func quickMinimize(f *testing.F) {
+	given := false
+	flag.Visit(func(fl *flag.Flag) { given = given || fl.Name == "test.fuzzminimizetime" })
+	if !given {
+		if err := flag.Set("test.fuzzminimizetime", "10x"); err != nil {
+			f.Fatal(err)
+		}
+	}
+}
+
 func seed(f *testing.F, paths ...string) {
+	quickMinimize(f)
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -85,25 +106,29 @@ func FuzzPromptfoo(f *testing.F) {
 	f.Add([]byte(`{"evalId": "x", "results": {"version": 2, "results": [{"vars": {}, "response": {"output": 1}}], "table": {}}}`))
 	f.Add([]byte(`{"testCase":{"description":"a","assert":[{"type":"javascript","value":"1"}]},"response":{"output":"x"},"gradingResult":{"componentResults":[{"pass":true,"score":1}]}}`))
 	f.Add(gzBytes(`{"testCase":{"description":"a"},"response":{"error":"503"},"success":false,"score":0,"failureReason":2}`))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, "results.json", data, importer.Promptfoo) })
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, dir, "results.json", data, importer.Promptfoo) })
 }
 
 func FuzzLMEval(f *testing.F) {
 	seed(f, lmFile("gsm8k"), lmFile("arc_easy"), lmFile("wmt16_de_en"))
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzImport(t, "samples_t_"+lmDate+".jsonl", data, importer.LMEval)
+		fuzzImport(t, dir, "samples_t_"+lmDate+".jsonl", data, importer.LMEval)
 	})
 }
 
 func FuzzInspectJSON(f *testing.F) {
 	seed(f, inspectFile("epochs.json"), inspectFile("epochs-error.json"))
 	f.Add([]byte(`{"samples": [{"id": 1, "scores": {"a": {"value": {"b": "P"}}}, "output": {}}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, "log.json", data, importer.Inspect) })
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, dir, "log.json", data, importer.Inspect) })
 }
 
 func FuzzInspectEval(f *testing.F) {
 	seed(f, inspectFile("epochs.eval"), inspectFile("unfinished.eval"), inspectFile("bare.eval"))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, "log.eval", data, importer.Inspect) })
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, dir, "log.eval", data, importer.Inspect) })
 }
 
 func FuzzDetect(f *testing.F) {
@@ -113,7 +138,8 @@ func FuzzDetect(f *testing.F) {
 	f.Add(gzBytes(`{"id": "a", "output": "b"}`))
 	f.Add(zstdBytes(`{"doc_id": 0, "resps": [["a"]], "filtered_resps": ["a"], "exact_match": 1}`))
 	f.Add(zstdBytes(`{"eval": {"model": "m"}, "samples": [{"id": 1, "epoch": 1, "error": {"message": "boom"}}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, "results.jsonl", data, "") })
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, dir, "results.jsonl", data, "") })
 }
 
 func gzBytes(s string) []byte {
