@@ -19,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/judge/live"
 	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
@@ -89,7 +90,7 @@ func load(t *testing.T, srv *chattest.Server, cfgText, labels string) *config.Co
 	}
 	env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_API_KEY": "k"}
 	cfg, err := config.Load(filepath.Join(dir, "evalgate.yaml"), &rubric.Env{Judges: &rubric.Judges{
-		Options: []judge.Option{judge.WithGetenv(func(k string) string { return env[k] })}}})
+		Options: []judge.Option{judge.WithGetenv(func(k string) string { return env[k] }), live.Calls()}}})
 	if err != nil {
 		t.Fatal(err)
 	}

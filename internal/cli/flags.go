@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/judge/live"
 	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -77,7 +78,7 @@ func (c *CLI) judgeEnv(o *common) *rubric.Env {
 		progressTo = io.Discard
 	}
 	return &rubric.Env{Judges: &rubric.Judges{
-		Options: []judge.Option{judge.WithGetenv(c.Getenv), judge.WithProgress(progressTo, progress.StderrIsTerminal)},
+		Options: []judge.Option{judge.WithGetenv(c.Getenv), live.Progress(progressTo, progress.StderrIsTerminal), live.Calls()},
 		Override: func(cfg *judge.Config) {
 			if o.NoCache {
 				cfg.NoCache = true

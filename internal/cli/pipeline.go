@@ -18,6 +18,8 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/judge/live"
 	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -203,12 +205,13 @@ func (l *Loaded) LoadRuns() error {
 // stdinName labels standard input in messages and reports.
 const stdinName = "<stdin>"
 
-// envOrEmpty is env, or one with no judge settings when the caller gave none.
+// envOrEmpty is env, or one with no judge settings besides the model client when the
+// caller gave none.
 func envOrEmpty(env *rubric.Env) *rubric.Env {
 	if env != nil {
 		return env
 	}
-	return &rubric.Env{Judges: &rubric.Judges{}}
+	return &rubric.Env{Judges: &rubric.Judges{Options: []judge.Option{live.Calls()}}}
 }
 
 // Check runs the main job: score, compare with the baseline, gate, build the report.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/judge/live"
 )
 
 // BenchmarkJudge1000 judges 1,000 distinct items against a fake that answers after
@@ -31,7 +32,7 @@ func BenchmarkJudge1000(b *testing.B) {
 	var calls, cachedCalls int
 	for b.Loop() {
 		j, err := judge.New(judge.Config{Model: model, BaseURL: srv.BaseURL(), CacheDir: b.TempDir(), Concurrency: concurrency},
-			judge.WithGetenv(func(string) string { return "" }))
+			judge.WithGetenv(func(string) string { return "" }), live.Calls())
 		if err != nil {
 			b.Fatal(err)
 		}

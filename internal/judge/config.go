@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/evalgate/evalgate/internal/judge/chat"
 )
 
 // Defaults for Config's zero values. The generation defaults are seed 001 §4.1's.
@@ -165,7 +163,3 @@ func (c Config) Validate() error {
 	}
 	return errors.Join(errs...)
 }
-
-// IsFloatingAlias reports whether model names a moving target rather than a snapshot:
-// "latest" itself, or a name ending in "-latest", ":latest", "@latest" or "/latest".
-func IsFloatingAlias(model string) bool { return chat.IsFloatingAlias(model) }

@@ -4,6 +4,9 @@
 // sandboxed; calls are cached on disk by content, pooled, rate limited, retried and
 // budgeted.
 //
-// The package imports no other evalgate package besides its own chat client and
-// internal/progress: the scoring core adapts Judgments to its rubric, not the other way round.
+// The package links no HTTP client and no progress bar: a judge calls its model through
+// a Caller and reports through a Bar, both plugged in by the CLI from package judge/live,
+// so the packages that only read judgments (rubric, baseline, gate, report) never link
+// them. It imports no other evalgate package besides safeio and pricing: the scoring core
+// adapts Judgments to its rubric, not the other way round.
 package judge

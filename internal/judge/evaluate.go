@@ -4,14 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"sync"
 
-	"github.com/openai/openai-go/v3"
 	"golang.org/x/sync/errgroup"
-
-	"github.com/evalgate/evalgate/internal/judge/chat"
-	"github.com/evalgate/evalgate/internal/progress"
 )
 
 // parseAttempts is seed 001 §2.2's "retry evaluator once with identical inputs".
@@ -50,9 +45,9 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 	if len(misses) == 0 {
 		j.reportAllCached(len(reqs))
 	}
-	var prog *progress.Bar
-	if len(misses) > 0 {
-		prog = progress.NewBar(j.progress.w, j.progress.isTerminal, "judge", len(misses))
+	var prog Bar = noBar{}
+	if len(misses) > 0 && j.progress.newBar != nil {
+		prog = j.progress.newBar("judge", len(misses))
 	}
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
@@ -93,6 +88,12 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 	}
 	return verdicts, st, err
 }
+
+// noBar reports nothing.
+type noBar struct{}
+
+func (noBar) Add(int) {}
+func (noBar) Finish() {}
 
 // cost is what judging one request spent in this run: nothing for a cache hit.
 type cost struct {
@@ -148,27 +149,23 @@ func (j *Judge) reportAllCached(n int) {
 // ErrReplayMiss is a judge in replay mode asked for a verdict its cache lacks.
 var ErrReplayMiss = errors.New("judge replay: no cached verdict")
 
+// errNoCaller is a judge built without a Caller (WithCaller) asked for a verdict its
+// cache lacks: the program that built it plugged in no model client.
+var errNoCaller = errors.New("no model client to call (only cached verdicts can be read)")
+
 // evaluateOne judges one request the cache does not answer, by calling the model
 // (twice at most for the parse rule, each call with its own retries).
 func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgment, cost, error) {
-	if j.client == nil {
+	if j.caller == nil && !j.cfg.Replay {
+		return Judgment{}, cost{}, fmt.Errorf("judge: item %q: %w", r.ID, errNoCaller)
+	}
+	if j.caller == nil {
 		return Judgment{}, cost{}, fmt.Errorf("%w for item %q (key %s) in %s; "+
 			"run once without replay to record it", ErrReplayMiss, r.ID, key[:12], j.cfg.CacheDir)
 	}
 
 	prompt := j.tmpl.Render(r)
-	params := openai.ChatCompletionNewParams{
-		Model: j.cfg.Model,
-		Messages: []openai.ChatCompletionMessageParamUnion{
-			openai.SystemMessage(SandboxNotice),
-			openai.UserMessage(prompt),
-		},
-		Temperature: openai.Float(j.params.Temperature),
-		TopP:        openai.Float(j.params.TopP),
-		MaxTokens:   openai.Int(int64(j.params.MaxTokens)),
-		Seed:        openai.Int(j.params.Seed),
-	}
-	est := chat.EstimateTokens(SandboxNotice+prompt, j.params.MaxTokens)
+	call := Call{Model: j.cfg.Model, System: SandboxNotice, User: prompt, Params: j.params}
 
 	var v Judgment
 	for range parseAttempts {
@@ -176,27 +173,23 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgmen
 		if err != nil {
 			return Judgment{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, err)
 		}
-		rep, err := j.client.Complete(ctx, params, est)
+		rep, err := j.caller.Call(ctx, call)
 		v.Calls += rep.Attempts
 		if err != nil {
 			res.Settle(worst) // what a failed call was billed is unknown: its worst case
 			v, err := j.failed(ctx, r, v, err)
 			return v, v.spent(), err
 		}
-		c := rep.Completion
-		j.cost.settle(res, Usage{PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, CachedPromptTokens: c.Usage.PromptTokensDetails.CachedTokens})
-		v.Usage.PromptTokens += c.Usage.PromptTokens
-		v.Usage.CompletionTokens += c.Usage.CompletionTokens
-		v.Usage.CachedPromptTokens += c.Usage.PromptTokensDetails.CachedTokens
-		if err := j.budget.addTokens(c.Usage.PromptTokens + c.Usage.CompletionTokens); err != nil {
+		u := rep.Usage
+		j.cost.settle(res, u)
+		v.Usage.PromptTokens += u.PromptTokens
+		v.Usage.CompletionTokens += u.CompletionTokens
+		v.Usage.CachedPromptTokens += u.CachedPromptTokens
+		if err := j.budget.addTokens(u.PromptTokens + u.CompletionTokens); err != nil {
 			return Judgment{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, err)
 		}
-		v.Model, v.ModelVersion = c.Model, c.SystemFingerprint
-		content := ""
-		if len(c.Choices) > 0 {
-			content = c.Choices[0].Message.Content
-		}
-		p, perr := ParseVerdict(j.tmpl, content)
+		v.Model, v.ModelVersion = rep.Model, rep.SystemFingerprint
+		p, perr := ParseVerdict(j.tmpl, rep.Content)
 		if perr == nil {
 			v.Scores = make(map[string]*float64, len(p.Scores))
 			for k, s := range p.Scores {
@@ -218,13 +211,14 @@ func (v Judgment) spent() cost { return cost{calls: v.Calls, Usage: v.Usage} }
 // failed turns a call error into a per-item verdict, or a run-ending error when the
 // failure is not about this item.
 func (j *Judge) failed(ctx context.Context, r Request, v Judgment, err error) (Judgment, error) {
-	var te *chat.TimeoutError
+	var ce *CallError
+	isCall := errors.As(err, &ce)
 	switch {
 	case ctx.Err() != nil:
 		return v, ctx.Err()
-	case errors.Is(err, ErrBudgetExceeded), chat.IsFatal(err):
-		return v, fmt.Errorf("judge: item %q: %w%s", r.ID, err, j.hint(err))
-	case errors.As(err, &te):
+	case errors.Is(err, ErrBudgetExceeded), !isCall, ce.Fatal:
+		return v, fmt.Errorf("judge: item %q: %w", r.ID, err)
+	case ce.Timeout:
 		v.EvaluatorError = ErrorTimeout
 	default:
 		v.EvaluatorError = ErrorAPI
@@ -233,28 +227,6 @@ func (j *Judge) failed(ctx context.Context, r Request, v Judgment, err error) (J
 	v.Scores = nullScores(j.tmpl)
 	v.Rationale = ""
 	return v, nil // not cached: the next run tries again
-}
-
-// hint says what to check after a refusal that every item would get.
-func (j *Judge) hint(err error) string {
-	var se *chat.StatusError
-	if !errors.As(err, &se) {
-		return ""
-	}
-	switch se.StatusCode {
-	case http.StatusUnauthorized, http.StatusForbidden:
-		return fmt.Sprintf(" (check the API key in $%s, or set api_key_env)", j.cfg.APIKeyEnv)
-	case http.StatusNotFound:
-		return fmt.Sprintf(" (check that model %q is served at base_url %q)", j.cfg.Model, j.baseURL())
-	}
-	return ""
-}
-
-func (j *Judge) baseURL() string {
-	if j.cfg.BaseURL == "" {
-		return chat.DefaultBaseURL
-	}
-	return j.cfg.BaseURL
 }
 
 func (j *Judge) store(key string, r Request, v Judgment) error {

@@ -17,6 +17,7 @@ import (
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/chat"
 	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/judge/live"
 )
 
 const (
@@ -55,7 +56,7 @@ func newJudge(t *testing.T, srv *chattest.Server, edit func(*judge.Config), opts
 	w := &waits{}
 	opts = append([]judge.Option{
 		judge.WithGetenv(func(string) string { return "" }),
-		judge.WithChatOptions(chat.WithSleep(w.sleep), chat.WithBackoff(func(int) time.Duration { return time.Millisecond })),
+		live.Calls(chat.WithSleep(w.sleep), chat.WithBackoff(func(int) time.Duration { return time.Millisecond })),
 	}, opts...)
 	j, err := judge.New(cfg, opts...)
 	if err != nil {
@@ -220,7 +221,7 @@ func TestEvaluateBaseURLFromEnvironment(t *testing.T) {
 	srv := chattest.New(t, "/v1", chattest.Always(chattest.Reply{Content: valid}))
 	env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "JUDGE_KEY": "sk-other"}
 	j, err := judge.New(judge.Config{Model: model, CacheDir: t.TempDir(), APIKeyEnv: "JUDGE_KEY"},
-		judge.WithGetenv(func(k string) string { return env[k] }))
+		judge.WithGetenv(func(k string) string { return env[k] }), live.Calls())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,7 +477,7 @@ func TestEvaluateProgress(t *testing.T) {
 	var buf strings.Builder
 	var mu sync.Mutex
 	w := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return buf.Write(p) })
-	j, _ := newJudge(t, srv, nil, judge.WithProgress(w, func() bool { return false }))
+	j, _ := newJudge(t, srv, nil, live.Progress(w, func() bool { return false }))
 	if _, _, err := j.Evaluate(context.Background(), []judge.Request{req("a"), req("b")}); err != nil {
 		t.Fatal(err)
 	}

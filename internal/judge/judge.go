@@ -4,8 +4,6 @@ import (
 	"io"
 	"os"
 	"sync"
-
-	"github.com/evalgate/evalgate/internal/judge/chat"
 )
 
 // Params are the generation parameters sent with every judge call (seed 001 §4.1).
@@ -22,8 +20,8 @@ type Judge struct {
 	tmpl     *Template
 	hash     string
 	params   Params
-	client   *chat.Client // nil in replay mode: no call may be made
-	cache    *diskCache   // nil with NoCache
+	caller   Caller     // nil in replay mode: no call may be made
+	cache    *diskCache // nil with NoCache
 	budget   *budget
 	cost     *costBudget // nil: no max_cost_usd
 	progress progressSink
@@ -32,32 +30,34 @@ type Judge struct {
 }
 
 type progressSink struct {
-	w          io.Writer
-	isTerminal func() bool
+	w      io.Writer
+	newBar func(label string, total int) Bar
+}
+
+// Bar counts the calls a batch makes; the CLI's progress bar is one.
+type Bar interface {
+	Add(n int)
+	Finish()
 }
 
 // Option changes how New builds a Judge.
 type Option func(*options)
 
 type options struct {
-	getenv   func(string) string
-	progress progressSink
-	chatOpts []chat.Option
-	cost     *costBudget
+	getenv    func(string) string
+	progress  progressSink
+	newCaller NewCaller
+	cost      *costBudget
 }
 
 // WithGetenv replaces os.Getenv for OPENAI_BASE_URL and the API key variable.
 func WithGetenv(f func(string) string) Option { return func(o *options) { o.getenv = f } }
 
-// WithProgress reports progress on w: a bar when isTerminal() is true, plain lines
-// otherwise. Without it nothing is reported.
-func WithProgress(w io.Writer, isTerminal func() bool) Option {
-	return func(o *options) { o.progress = progressSink{w: w, isTerminal: isTerminal} }
-}
-
-// WithChatOptions passes options to the chat client (tests use it to skip waits).
-func WithChatOptions(opts ...chat.Option) Option {
-	return func(o *options) { o.chatOpts = append(o.chatOpts, opts...) }
+// WithProgress reports progress on w: a line when the cache answers a whole batch,
+// and a Bar from newBar (nil: none) over the calls of the others. Without it nothing
+// is reported.
+func WithProgress(w io.Writer, newBar func(label string, total int) Bar) Option {
+	return func(o *options) { o.progress = progressSink{w: w, newBar: newBar} }
 }
 
 // New checks cfg, loads its template and returns a Judge.
@@ -88,17 +88,8 @@ func New(cfg Config, opts ...Option) (*Judge, error) {
 	if !cfg.NoCache {
 		j.cache = &diskCache{dir: cfg.CacheDir}
 	}
-	if !cfg.Replay {
-		chatOpts := append([]chat.Option{chat.WithBeforeAttempt(j.budget.takeCall)}, o.chatOpts...)
-		j.client = chat.New(chat.Config{
-			BaseURL:           cfg.BaseURL,
-			APIKey:            cfg.APIKey,
-			Timeout:           cfg.Timeout,
-			MaxRetries:        cfg.MaxRetries,
-			RequestsPerMinute: cfg.RequestsPerMinute,
-			TokensPerMinute:   cfg.TokensPerMinute,
-			Concurrency:       cfg.Concurrency,
-		}, chatOpts...)
+	if !cfg.Replay && o.newCaller != nil {
+		j.caller = o.newCaller(cfg, j.budget.takeCall)
 	}
 	return j, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/judge/live"
 	"github.com/evalgate/evalgate/internal/originauth/originauthtest"
 )
 
@@ -16,7 +17,7 @@ func TestJudgeKeyStaysOnItsOrigin(t *testing.T) {
 	away := originauthtest.NewElsewhere(t, `{}`)
 	srv := originauthtest.NewRedirector(t, false, away.URL, http.StatusTemporaryRedirect)
 	j, err := judge.New(judge.Config{Model: model, BaseURL: srv.URL + "/v1", CacheDir: t.TempDir(), APIKeyEnv: "JUDGE_KEY"},
-		judge.WithGetenv(func(k string) string { return map[string]string{"JUDGE_KEY": "sk-judge"}[k] }))
+		judge.WithGetenv(func(k string) string { return map[string]string{"JUDGE_KEY": "sk-judge"}[k] }), live.Calls())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/judge/live"
 	"github.com/evalgate/evalgate/internal/judgecheck"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
@@ -71,7 +72,7 @@ func fresh(t *testing.T, srv *chattest.Server) func() (*rubric.System, error) {
 			{Name: "length", Weight: 0.4, Scorer: "word_budget", MaxWords: 50},
 		}}
 		cfg := judge.Config{Model: "flipper-1", BaseURL: srv.BaseURL(), APIKey: "k", NoCache: true}
-		return sys, sys.Build(t.TempDir(), &rubric.Env{Judges: &rubric.Judges{Configs: map[string]judge.Config{"default": cfg}}})
+		return sys, sys.Build(t.TempDir(), &rubric.Env{Judges: &rubric.Judges{Configs: map[string]judge.Config{"default": cfg}, Options: []judge.Option{live.Calls()}}})
 	}
 }
 

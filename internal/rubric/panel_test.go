@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/judge/live"
 	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
@@ -49,7 +50,7 @@ func panelSystem(t *testing.T, srv *chattest.Server, panel *rubric.Panel) *rubri
 	sys := &rubric.System{Version: "scoringSystem/1.0.0", Dimensions: []rubric.Dimension{
 		{Name: "accuracy", Weight: 1, Scorer: "llm_judge", Scale: "1-10", Normalize: "max", Panel: panel},
 	}}
-	if err := sys.Build(dir, &rubric.Env{Judges: &rubric.Judges{Configs: cfgs}}); err != nil {
+	if err := sys.Build(dir, &rubric.Env{Judges: &rubric.Judges{Configs: cfgs, Options: []judge.Option{live.Calls()}}}); err != nil {
 		t.Fatal(err)
 	}
 	return sys

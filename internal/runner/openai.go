@@ -11,6 +11,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
+	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/chat"
 	"github.com/evalgate/evalgate/internal/pricing"
 )
@@ -65,7 +66,7 @@ func NewOpenAI(cfg OpenAIConfig, getenv func(string) string, concurrency int, op
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, errors.New("runner: openai: model is empty; name a pinned model")
 	}
-	if chat.IsFloatingAlias(cfg.Model) && !cfg.AllowFloatingAlias {
+	if judge.IsFloatingAlias(cfg.Model) && !cfg.AllowFloatingAlias {
 		return nil, fmt.Errorf("runner: openai: model %q is a floating alias whose meaning changes over time, so runs would not be comparable; "+
 			"pin a dated version or set allow_floating_alias: true", cfg.Model)
 	}
