@@ -9,7 +9,7 @@
 #   is opened headless), libxml2-utils (xmllint checks the JUnit report), python3 (the
 #   tutor example's stand-in system), nodejs + npm (needed for all of the above).
 # With --ci it also installs what .ci/run uses after the tests: shellcheck, podman,
-# actionlint and GoReleaser (pinned, with go install). With --release it installs only
+# actionlint, deadcode and GoReleaser (pinned, with go install). With --release it installs only
 # GoReleaser (the release CI job, which runs scripts/release-check.sh alone).
 #
 # Download: about 750 MB from npm (2.3 GB on disk: two promptfoo installs with their own
@@ -73,6 +73,10 @@ if [ "$ci" = 1 ]; then
   actionlint_version=v1.7.12
   "$gobin/actionlint" -version 2>/dev/null | grep -qx "$actionlint_version" ||
     timeout "$limit" go install "github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version"
+  # deadcode has no --version: its build info names the x/tools version it came from.
+  deadcode_version=v0.31.0
+  go version -m "$gobin/deadcode" 2>/dev/null | grep -q "golang.org/x/tools[[:space:]]*$deadcode_version" ||
+    timeout "$limit" go install "golang.org/x/tools/cmd/deadcode@$deadcode_version"
 fi
 
 if ! command -v npm >/dev/null; then

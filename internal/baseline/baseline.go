@@ -120,12 +120,9 @@ type Item struct {
 // beside the baseline as <name>.outputs.jsonl.gz instead of inline.
 const InlineOutputsLimit = 1 << 20
 
-// Load reads a baseline file, version 2 or 1 (and its compressed outputs, if kept
-// beside it), whole. To read a large baseline item by item, use Open.
-func Load(path string) (*Baseline, error) { return load(path, true) }
-
-// LoadItems is Load without the recorded outputs (a comparison of two snapshots never
-// re-scores them).
+// LoadItems reads a baseline file, version 2 or 1, whole but without its recorded
+// outputs (a comparison of two snapshots never re-scores them). To read a large
+// baseline item by item, or its outputs, use Open.
 func LoadItems(path string) (*Baseline, error) { return load(path, false) }
 
 func load(path string, outputs bool) (*Baseline, error) {

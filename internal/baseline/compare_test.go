@@ -60,7 +60,7 @@ func runOf(t *testing.T, name string, scores map[string]float64, ids ...string) 
 	for _, id := range ids {
 		fmt.Fprintf(&b, `{"id":%q,"output":"x","scores":{"q":%v}}`+"\n", id, scores[id])
 	}
-	run, err := eval.ParseRun(name, []byte(b.String()))
+	run, err := eval.ReadRun(name, strings.NewReader(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestScoringChangeRescoresRecordedOutputs(t *testing.T) {
 {"id":"d","output":"x","scores":{"q":1,"q2":0.5}}
 {"id":"e","output":"x","scores":{"q":1,"q2":0.5}}
 `
-	run, _ := eval.ParseRun("base.jsonl", []byte(records))
+	run, _ := eval.ReadRun("base.jsonl", strings.NewReader(records))
 	v1 := mk("scoringSystem/1.0.0", "q")
 	base := baseline.FromScored(score(t, v1, suite, run), baseline.Options{})
 	if base.Mean != 1 {
@@ -214,7 +214,7 @@ func TestScoringChangeRescoresRecordedOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	v2 := mk("scoringSystem/2.0.0", "q2")
-	candRun, _ := eval.ParseRun("cand.jsonl", []byte(records))
+	candRun, _ := eval.ReadRun("cand.jsonl", strings.NewReader(records))
 	cand := score(t, v2, suite, candRun)
 	c, err := compareMem(cand, loaded, path)
 	if err != nil {
@@ -314,7 +314,7 @@ func TestLargeOutputsKeptBesideCompressed(t *testing.T) {
 	for _, id := range ids {
 		fmt.Fprintf(&b, `{"id":%q,"output":%q,"scores":{"q":1}}`+"\n", id, big)
 	}
-	run, _ := eval.ParseRun("big.jsonl", []byte(b.String()))
+	run, _ := eval.ReadRun("big.jsonl", strings.NewReader(b.String()))
 	bl := baseline.FromScored(score(t, cfg, suite, run), baseline.Options{})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.json")

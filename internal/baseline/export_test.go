@@ -8,3 +8,6 @@ func NewMemReader(b *Baseline, file string) *Reader {
 	head.Items, head.Outputs = nil, nil
 	return &Reader{path: file, v1: &v, head: &head, count: len(v.Items), outs: v.Outputs}
 }
+
+// Load reads a baseline file whole, its recorded outputs (inline or beside it) included.
+func Load(path string) (*Baseline, error) { return load(path, true) }

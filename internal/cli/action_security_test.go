@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/cli"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // gateAttack is a pull request that rewrites its own gate: its results fail the base

@@ -59,11 +59,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 		if _, _, err := c.MakeBaseline(context.Background(), o); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		b, err := baseline.Load(o.Out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return loadBaseline(t, o.Out)
 	}
 	want := make("results", BaselineOptions{Results: files, StreamAbove: -1})
 	if want.OutputsFile == "" || len(want.Outputs) != 3 {

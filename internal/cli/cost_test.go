@@ -12,8 +12,8 @@ import (
 
 	"github.com/evalgate/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/internal/gate"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // costConfig is a 4-item suite scored by `contains` and by a judge on loopback, priced

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/cli"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 var e2eTruthRE = regexp.MustCompile(`true score (\d)`)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/cli"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // runWithEnv runs evalgate in-process with env as its whole environment and returns

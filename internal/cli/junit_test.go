@@ -13,7 +13,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/internal/report"
-	"github.com/evalgate/evalgate/internal/testtools"
+	"github.com/evalgate/evalgate/internal/testdata/testtools"
 )
 
 const junitXSD = "../../schema/junit.xsd"

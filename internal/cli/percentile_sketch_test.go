@@ -86,7 +86,7 @@ func TestShardsMergedEqualUnshardedSketched(t *testing.T) {
 	}
 	for _, p := range []float64{50, 95} {
 		name := map[float64]string{50: "latency_e2e_p50_ms", 95: "latency_e2e_p95_ms"}[p]
-		exact, _ := stats.Percentile(lats, p)
+		exact := exactPercentile(lats, p)
 		got := whole.Summary.Metrics[name]
 		// The latencies are integers from 100 to 999 (every third item has one): the
 		// values of rank ⌊h⌋ and ⌊h⌋+1 differ by a few ms at most.
@@ -125,4 +125,17 @@ func TestShardsMergedEqualUnshardedSketched(t *testing.T) {
 			}
 		}
 	}
+}
+
+// exactPercentile is the p-th percentile of xs by the type-7 rule evalgate states
+// (numpy.percentile's default): linear between the values of ranks ⌊h⌋ and ⌊h⌋+1,
+// h = (n−1)·p/100.
+func exactPercentile(xs []float64, p float64) float64 {
+	sorted := slices.Sorted(slices.Values(xs))
+	h := float64(len(sorted)-1) * p / 100
+	i := int(h)
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evalgate/evalgate/internal/testtools"
+	"github.com/evalgate/evalgate/internal/testdata/testtools"
 )
 
 // tickingClock is a clock that moves by step at every reading: the progress meter

@@ -10,7 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/internal/eval"
-	"github.com/evalgate/evalgate/internal/testtools"
+	"github.com/evalgate/evalgate/internal/testdata/testtools"
 )
 
 // TestRunExecThenCheck runs the tutor example's stand-in system (sut.py) over the suite

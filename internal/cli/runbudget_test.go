@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/evalgate/evalgate/internal/cli"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
 	"github.com/evalgate/evalgate/internal/runner"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // budgetConfig is an openai-mode run of a 10-item suite against the fake at url,

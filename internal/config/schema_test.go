@@ -19,7 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/rubric"
-	"github.com/evalgate/evalgate/internal/schematest"
+	"github.com/evalgate/evalgate/internal/testdata/schematest"
 )
 
 // The config's JSON Schema (schema/evalgate.schema.json) is what editors validate

@@ -7,9 +7,9 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/diagnose"
-	"github.com/evalgate/evalgate/internal/evaltest"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
+	"github.com/evalgate/evalgate/internal/testdata/evaltest"
 )
 
 // A tutor-like rubric: correctness (contains on english, case folding on unless a test

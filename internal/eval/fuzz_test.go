@@ -1,6 +1,7 @@
 package eval_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -165,7 +166,7 @@ func FuzzParseRun(f *testing.F) {
 	addByteSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const path = "run.jsonl"
-		run, err := eval.ParseRun(path, data)
+		run, err := eval.ReadRun(path, bytes.NewReader(data))
 		if err != nil {
 			checkErr(t, path, err)
 			return

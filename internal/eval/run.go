@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bytes"
 	"io"
 )
 
@@ -29,11 +28,6 @@ func LoadRun(path string) (*Run, error) {
 	return run, nil
 }
 
-// ParseRun parses results bytes; path names the file in errors.
-func ParseRun(path string, data []byte) (*Run, error) {
-	return ReadRun(path, bytes.NewReader(data))
-}
-
 // ReadRun reads results from a stream (a file, standard input) into memory; name
 // labels it in errors. Each line is checked (UTF-8, no CR, no NUL) and decoded as it
 // is read.
@@ -46,7 +40,7 @@ func ReadRun(name string, r io.Reader) (*Run, error) {
 }
 
 func (r *Run) add(res *Result, _ any) error {
-	if prev, dup := r.byID[res.ID]; dup {
+	if prev, dup := r.Result(res.ID); dup {
 		return Errorf(r.File, res.Line, res.ID, "duplicate result for the item; first on line %d", prev.Line)
 	}
 	r.byID[res.ID] = res
@@ -62,17 +56,6 @@ func (r *Run) CheckAgainst(s *Suite) error {
 		}
 	}
 	return nil
-}
-
-// Missing lists the suite items the run has no result for, in suite order.
-func (r *Run) Missing(s *Suite) []string {
-	var out []string
-	for i := range s.Len() {
-		if id := s.ID(i); r.byID[id] == nil {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // SuiteFromRun builds a suite from suite fields carried on a results file's records,

@@ -39,3 +39,24 @@ func TestDecisionsLinkNoModelClient(t *testing.T) {
 		t.Errorf("judge/live links only %v; the test no longer recognizes the client or the progress bar", got)
 	}
 }
+
+// The test helpers under internal/testdata (which ./... leaves out, so neither the build
+// nor deadcode counts them as the program) are imported by _test.go files only.
+func TestOnlyTestsImportTestHelpers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}: {{join .Imports \" \"}}", "github.com/evalgate/evalgate/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 20 {
+		t.Fatalf("go list found only %d packages", len(lines))
+	}
+	for _, line := range lines {
+		pkg, imports, _ := strings.Cut(line, ": ")
+		for _, imp := range strings.Fields(imports) {
+			if strings.Contains(imp, "/internal/testdata/") {
+				t.Errorf("%s imports %s outside its tests; internal/testdata holds test helpers only", pkg, imp)
+			}
+		}
+	}
+}

@@ -9,10 +9,10 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/config"
-	"github.com/evalgate/evalgate/internal/evaltest"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
+	"github.com/evalgate/evalgate/internal/testdata/evaltest"
 )
 
 // checked loads a config (written to a temporary directory), scores a YAML suite and

@@ -3,8 +3,8 @@ package gate_test
 import (
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/evaltest"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/testdata/evaltest"
 )
 
 // A missing baseline skips the regression gate; required (in the config or by the

@@ -77,3 +77,13 @@ func FuzzLogWriter(f *testing.F) {
 		}
 	})
 }
+
+// EscapeLogLines returns s with every line that would start a workflow command
+// escaped as LogWriter does, for text written to the log in one piece.
+func EscapeLogLines(s string) string {
+	var b bytes.Buffer
+	l := LogWriter(&b)
+	_, _ = l.Write([]byte(s))
+	_ = l.Flush()
+	return b.String()
+}

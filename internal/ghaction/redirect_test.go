@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/originauth/originauthtest"
+	"github.com/evalgate/evalgate/internal/testdata/originauthtest"
 )
 
 // The API redirects the comment's create (307) and then every read (301) to another

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/originauth"
-	"github.com/evalgate/evalgate/internal/originauth/originauthtest"
+	"github.com/evalgate/evalgate/internal/testdata/originauthtest"
 )
 
 // A GitHub that redirects (301 or 307) to another origin, 127.0.0.2, never gets the

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/judge"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
 	"github.com/evalgate/evalgate/internal/judge/live"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // BenchmarkJudge1000 judges 1,000 distinct items against a fake that answers after

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/judge"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
 	"github.com/evalgate/evalgate/internal/pricing"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // TestCostBudgetStopsCalls: with max_cost_usd, a call starts only while the budget

@@ -16,8 +16,8 @@ import (
 
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/chat"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
 	"github.com/evalgate/evalgate/internal/judge/live"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 const (

@@ -7,7 +7,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/live"
-	"github.com/evalgate/evalgate/internal/originauth/originauthtest"
+	"github.com/evalgate/evalgate/internal/testdata/originauthtest"
 )
 
 // The judge's API key never follows a redirect to another origin (127.0.0.2): the

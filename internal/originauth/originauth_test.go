@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/originauth"
-	"github.com/evalgate/evalgate/internal/originauth/originauthtest"
+	"github.com/evalgate/evalgate/internal/testdata/originauthtest"
 )
 
 func TestOrigin(t *testing.T) {

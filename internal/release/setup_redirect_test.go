@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/originauth/originauthtest"
+	"github.com/evalgate/evalgate/internal/testdata/originauthtest"
 )
 
 // storage stands in for GitHub's storage host: another origin (127.0.0.2) that serves

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/testtools"
+	"github.com/evalgate/evalgate/internal/testdata/testtools"
 )
 
 // fakeRelease serves one release the way GitHub lays releases out:

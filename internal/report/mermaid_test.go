@@ -10,7 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/internal/report"
-	"github.com/evalgate/evalgate/internal/testtools"
+	"github.com/evalgate/evalgate/internal/testdata/testtools"
 )
 
 func checked(t *testing.T, config string, results ...string) *report.Report {

@@ -16,7 +16,7 @@ import (
 	"github.com/evalgate/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/report"
-	"github.com/evalgate/evalgate/internal/schematest"
+	"github.com/evalgate/evalgate/internal/testdata/schematest"
 )
 
 // The JSON report (--format json) is a contract for the programs that read it:

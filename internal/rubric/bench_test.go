@@ -198,7 +198,7 @@ func jsonl(items []benchItem) []byte {
 
 func parseBench(tb testing.TB, data []byte) (*eval.Suite, *eval.Run) {
 	tb.Helper()
-	run, err := eval.ParseRun("items.jsonl", data)
+	run, err := eval.ReadRun("items.jsonl", bytes.NewReader(data))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func BenchmarkParseScore100k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		run, err := eval.ParseRun("items.jsonl", data)
+		run, err := eval.ReadRun("items.jsonl", bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)
 		}

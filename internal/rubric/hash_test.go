@@ -3,7 +3,7 @@ package rubric_test
 import (
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/evaltest"
+	"github.com/evalgate/evalgate/internal/testdata/evaltest"
 )
 
 // The rubric hash covers what decides a score: another judge model or template must

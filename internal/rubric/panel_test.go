@@ -12,10 +12,10 @@ import (
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/judge"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
 	"github.com/evalgate/evalgate/internal/judge/live"
 	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // qualityRE reads the true quality a test output announces ("quality 6").

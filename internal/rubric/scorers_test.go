@@ -23,7 +23,7 @@ func scoreOne(t *testing.T, dim, itemYAML, result string, files ...string) (rubr
 	if err != nil {
 		t.Fatalf("suite: %v", err)
 	}
-	run, err := eval.ParseRun("run.jsonl", []byte(result))
+	run, err := eval.ReadRun("run.jsonl", strings.NewReader(result))
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}

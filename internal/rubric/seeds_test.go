@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/evaltest"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/testdata/evaltest"
 )
 
 // loadConfig and scoreRuns are evaltest's helpers under this file's names.

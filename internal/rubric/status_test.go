@@ -3,6 +3,7 @@ package rubric_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,7 +32,7 @@ func TestItemStatusAgreesWithItemAt(t *testing.T) {
 	}
 	var srcs []rubric.RunSource
 	for i, text := range texts {
-		run, err := eval.ParseRun(fmt.Sprintf("run%d.jsonl", i+1), []byte(text))
+		run, err := eval.ReadRun(fmt.Sprintf("run%d.jsonl", i+1), strings.NewReader(text))
 		if err != nil {
 			t.Fatal(err)
 		}

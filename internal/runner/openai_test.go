@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/evalgate/evalgate/internal/judge/chat"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
 	"github.com/evalgate/evalgate/internal/runner"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 func newOpenAI(t *testing.T, srv *chattest.Server, edit func(*runner.OpenAIConfig)) *runner.OpenAI {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/originauth/originauthtest"
 	"github.com/evalgate/evalgate/internal/runner"
+	"github.com/evalgate/evalgate/internal/testdata/originauthtest"
 )
 
 // The system under test's API key never follows a redirect to another origin

@@ -49,15 +49,6 @@ func WriteFileFunc(path string, write func(w io.Writer) error) error {
 	return writeAtomic(path, target, write)
 }
 
-// WriteOut is WriteFile, except that path "-" writes to stdout.
-func WriteOut(path string, data []byte, stdout io.Writer) error {
-	if path == Stdin {
-		_, err := stdout.Write(data)
-		return err
-	}
-	return WriteFile(path, data)
-}
-
 func writeThrough(path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {

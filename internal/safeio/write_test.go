@@ -145,3 +145,12 @@ func TestWriteOutStdout(t *testing.T) {
 		t.Errorf("got %q, %v", b.String(), err)
 	}
 }
+
+// WriteOut is WriteFile, except that path "-" writes to stdout.
+func WriteOut(path string, data []byte, stdout io.Writer) error {
+	if path == Stdin {
+		_, err := stdout.Write(data)
+		return err
+	}
+	return WriteFile(path, data)
+}

@@ -540,25 +540,6 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	return r, nil
 }
 
-// MeasureEvidence fits the prior on the baseline items and measures every candidate
-// item against it; baseVar holds the baseline's per-item sample variances over runs.
-// The slices are paired by index.
-func MeasureEvidence(obs []Observation, baseVar []float64, k int) (EvidenceResult, error) {
-	if len(baseVar) != len(obs) {
-		return EvidenceResult{}, fmt.Errorf("%d baseline variances for %d items", len(baseVar), len(obs))
-	}
-	var fit PriorFit
-	for i, o := range obs {
-		fit.Add(o.BaseMean, baseVar[i], o.BaseRuns)
-	}
-	acc := NewEvidenceAccumulator(fit.Prior(), k)
-	for i, o := range obs {
-		o.BaseVar = baseVar[i]
-		acc.Add(o)
-	}
-	return acc.Result()
-}
-
 // ExactMinLambda is the smallest Prior.Lambda the exact tails apply to: scores that
 // vary from run to run as pass/fail scores do (λ = 1).
 const ExactMinLambda = 0.99

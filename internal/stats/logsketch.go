@@ -47,9 +47,6 @@ func (s *logSketch) add(x float64) {
 	}
 }
 
-// count is the number of values counted.
-func (s *logSketch) count() int { return s.pos.total + s.neg.total + s.zero }
-
 // merge adds o's counts.
 func (s *logSketch) merge(o *logSketch) {
 	s.pos.merge(&o.pos)

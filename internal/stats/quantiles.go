@@ -7,14 +7,14 @@ import (
 
 // ExactQuantilesUpTo is how many values a Quantiles keeps before it switches to a
 // sketch: up to it, every value is kept (8 bytes each) and percentiles are exact,
-// Percentile's type-7 figure to the last bit; past it, the values go into a DDSketch
+// the type-7 figure (quantileSorted) to the last bit; past it, the values go into a DDSketch
 // and percentiles are estimates within SketchRelativeAccuracy. A variable only so that
 // tests can reach the sketch with small data.
 var ExactQuantilesUpTo = 1_000_000
 
 // SketchRelativeAccuracy is the DDSketch's relative accuracy α. The sketch gives each
 // value of a rank within α of the true one; an estimated percentile interpolates, as
-// Percentile does, between the sketch's values of ranks ⌊h⌋ and ⌊h⌋+1 (h = (n−1)·q), so
+// quantileSorted does, between the sketch's values of ranks ⌊h⌋ and ⌊h⌋+1 (h = (n−1)·q), so
 // for values ≥ 0 (latencies) it is within α·x of x, the exact type-7 percentile. (For
 // values of both signs: within α times the larger magnitude of the two ranks' values.)
 const SketchRelativeAccuracy = 0.01
@@ -67,7 +67,7 @@ func (q *Quantiles) Len() int { return q.n }
 // ExactQuantilesUpTo values).
 func (q *Quantiles) Sketched() bool { return q.sketch != nil }
 
-// Percentile returns the p-th percentile (p in [0, 100]): exactly Percentile's figure
+// Percentile returns the p-th percentile (p in [0, 100]): exactly the type-7 figure (quantileSorted)
 // while the values are kept, the sketch's estimate after. False, with 0, when there
 // are no values or p is outside [0, 100].
 func (q *Quantiles) Percentile(p float64) (float64, bool) {
@@ -81,7 +81,7 @@ func (q *Quantiles) Percentile(p float64) (float64, bool) {
 		}
 		return quantileSorted(q.values, p/100), true
 	}
-	// Percentile's rule over the sketch's values of the two ranks around h.
+	// The type-7 rule over the sketch's values of the two ranks around h.
 	h := float64(q.n-1) * p / 100
 	lo := math.Floor(h)
 	v := q.sketch.valueAtRank(int(lo))

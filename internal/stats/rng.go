@@ -19,17 +19,6 @@ func newPCG(seed1, seed2 uint64) rand.PCG {
 	return p
 }
 
-// uintN returns a uniform integer in [0, n), n > 0, by Lemire's method. Hot loops write
-// its first two lines inline (the call would cost a third of their time) and call
-// uintNReject for the rare rejection.
-func uintN(p *rand.PCG, n uint64) uint64 {
-	hi, lo := bits.Mul64(p.Uint64(), n)
-	if lo < n {
-		hi = uintNReject(p, n, hi, lo)
-	}
-	return hi
-}
-
 // uintNReject finishes uintN when the first draw's low word fell below n: it redraws
 // while the low word is below 2^64 mod n, the values that would make some results more
 // likely than others.

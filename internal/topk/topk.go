@@ -40,15 +40,6 @@ func (t *Keeper[T]) Offer(v T) bool {
 	return false
 }
 
-// Full reports whether k values are kept, so an offer must beat Worst to be kept.
-func (t *Keeper[T]) Full() bool { return t.k > 0 && len(t.h.s) == t.k }
-
-// Worst is the lowest-ranked kept value; call it only when Len() > 0.
-func (t *Keeper[T]) Worst() T { return t.h.s[0] }
-
-// Len is how many values are kept.
-func (t *Keeper[T]) Len() int { return len(t.h.s) }
-
 // Best returns a new slice of the kept values, best first (empty, not nil, when none).
 func (t *Keeper[T]) Best() []T {
 	out := append(make([]T, 0, len(t.h.s)), t.h.s...)

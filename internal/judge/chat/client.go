@@ -105,11 +105,11 @@ func New(cfg Config, opts ...Option) *Client {
 		timeout:    cfg.Timeout,
 		maxRetries: max(0, cfg.MaxRetries),
 		limiter:    NewLimiter(cfg.RequestsPerMinute, cfg.TokensPerMinute),
-		backoff:    DefaultBackoff,
-		sleep:      sleepCtx,
 		now:        time.Now,
 	}
-	for _, o := range opts {
+	// The waits between attempts are options like any other: these defaults first, so
+	// an option given replaces them.
+	for _, o := range append([]Option{WithBackoff(DefaultBackoff), WithSleep(sleepCtx)}, opts...) {
 		o(c)
 	}
 	return c

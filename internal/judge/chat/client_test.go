@@ -12,7 +12,7 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/evalgate/evalgate/internal/judge/chat"
-	"github.com/evalgate/evalgate/internal/judge/chattest"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // sleepRecorder stands in for the wait between attempts, so tests see the delays the

@@ -10,7 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/judge/chat"
 	"github.com/evalgate/evalgate/internal/originauth"
-	"github.com/evalgate/evalgate/internal/originauth/originauthtest"
+	"github.com/evalgate/evalgate/internal/testdata/originauthtest"
 )
 
 // The API key goes to the base URL's origin only: a 301 or 307 to 127.0.0.2, or a

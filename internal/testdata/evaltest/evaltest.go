@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/config"
@@ -45,7 +46,7 @@ func Score(t testing.TB, cfg *config.Config, suiteYAML string, runs ...string) *
 	}
 	var rs []*eval.Run
 	for i, text := range runs {
-		run, err := eval.ParseRun(fmt.Sprintf("run%d.jsonl", i+1), []byte(text))
+		run, err := eval.ReadRun(fmt.Sprintf("run%d.jsonl", i+1), strings.NewReader(text))
 		if err != nil {
 			t.Fatalf("run %d: %v", i+1, err)
 		}

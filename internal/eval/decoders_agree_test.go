@@ -1,4 +1,4 @@
-package decoders
+package eval_test
 
 import (
 	"bufio"

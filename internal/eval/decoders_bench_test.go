@@ -1,11 +1,12 @@
-// Package decoders measures the JSON libraries evalgate could decode results records
-// with, on the bench data (bench/gen.py's records):
+package eval_test
+
+// The Benchmark*Decoder* benchmarks measure the JSON libraries evalgate could decode
+// results records with, on the bench data (bench/gen.py's records):
 //
-//	DECODE_DATA=/path/items_10000.jsonl go test -run x -bench . -benchtime 30000x -count 5 ./bench/decoders
+//	DECODE_DATA=/path/items_10000.jsonl go test -run x -bench Decoder -benchtime 30000x -count 5 ./internal/eval
 //
-// and checks (agree_test.go) that each decodes every record to encoding/json's values.
+// and TestDecodersAgree checks that each decodes every record to encoding/json's values.
 // docs/benchmarks.md, "JSON decoder", records the figures and the choice.
-package decoders
 
 import (
 	"bufio"
@@ -54,27 +55,27 @@ func run(b *testing.B, dec func([]byte, *map[string]any) error) {
 	}
 }
 
-func BenchmarkStdlib(b *testing.B) {
+func BenchmarkDecoderStdlib(b *testing.B) {
 	run(b, func(d []byte, m *map[string]any) error { return json.Unmarshal(d, m) })
 }
-func BenchmarkJSONv2(b *testing.B) {
+func BenchmarkDecoderJSONv2(b *testing.B) {
 	run(b, func(d []byte, m *map[string]any) error { return jsonv2.Unmarshal(d, m) })
 }
-func BenchmarkGoccy(b *testing.B) {
+func BenchmarkDecoderGoccy(b *testing.B) {
 	run(b, func(d []byte, m *map[string]any) error { return goccy.Unmarshal(d, m) })
 }
-func BenchmarkSonic(b *testing.B) {
+func BenchmarkDecoderSonic(b *testing.B) {
 	run(b, func(d []byte, m *map[string]any) error { return sonic.Unmarshal(d, m) })
 }
-func BenchmarkSonicStd(b *testing.B) {
+func BenchmarkDecoderSonicStd(b *testing.B) {
 	run(b, func(d []byte, m *map[string]any) error { return sonic.ConfigStd.Unmarshal(d, m) })
 }
-func BenchmarkOnePass(b *testing.B) { run(b, decodeOnePass) }
+func BenchmarkDecoderOnePass(b *testing.B) { run(b, decodeOnePass) }
 
 // BenchmarkKnownKeys decodes each record into a Result as a check of the bench rubric
 // does: typed keys set, only the suite fields the rubric reads decoded, the rest
 // (meta) checked and skipped.
-func BenchmarkKnownKeys(b *testing.B) {
+func BenchmarkDecoderKnownKeys(b *testing.B) {
 	ls := lines(b)
 	keep := func(k string) bool {
 		switch k {
