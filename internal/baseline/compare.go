@@ -204,6 +204,9 @@ type CompareOptions struct {
 	// a group whose run-to-run spread adds to what the baseline's runs say about
 	// run-level noise.
 	History []stats.RunGroup
+	// GradingSystem is the grading system the comparison is gated under; when the
+	// baseline names another, a note says the comparison is re-graded.
+	GradingSystem string
 }
 
 // compareScored is Compare once the baseline's items are in bs: it re-scores the
@@ -258,6 +261,9 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 	}
 	c.Notes = append(notes, c.Notes...)
 	judgeSides(c, b, sys)
+	if g := opts.GradingSystem; b.GradingSystem != "" && g != "" && b.GradingSystem != g {
+		c.Notes = append(c.Notes, fmt.Sprintf("grading changed (%s → %s): the comparison is re-graded under %s; scores are unaffected", b.GradingSystem, g, g))
+	}
 	return c, nil
 }
 

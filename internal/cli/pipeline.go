@@ -398,42 +398,29 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 			return nil, err
 		}
 		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream), MaxMemory: opts.MaxMemory,
-			History: history.RunGroups(hist)}); err != nil {
+			History: history.RunGroups(hist), GradingSystem: cfg.Grading.Version}); err != nil {
 			return nil, err
 		}
 		if renamed != "" {
 			cmp.Notes = append(cmp.Notes, renamed)
 		}
 		baseMetrics, baseRuns = b.Metrics, baselineRunMetrics(b)
-		if b.GradingSystem != "" && b.GradingSystem != cfg.Grading.Version {
-			cmp.Notes = append(cmp.Notes, fmt.Sprintf("grading changed (%s → %s): the comparison is re-graded under %s; scores are unaffected", b.GradingSystem, cfg.Grading.Version, cfg.Grading.Version))
-		}
 	}
 	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: noBase, MissingBaseline: missing,
 		RequireBaseline: opts.RequireBaseline, FirstAdoption: opts.FirstAdoption,
-		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel, Level: opts.Level})
-	if v.Regression != nil && v.Regression.Outcome != gate.Pass {
-		v.Regression.RerunCommand = rerunCommand(opts, l, v.Regression)
-	}
-	if w := gate.ThinBaseline(cmpBaselineRuns(cmp)); w != "" && v.Regression != nil {
-		cmp.Notes = append(cmp.Notes, w)
-	}
-	if rg.Notice != "" && cmp != nil {
-		cmp.Notes = append(cmp.Notes, rg.Notice)
+		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel, Level: opts.Level,
+		Rerun: func(ids []string) string { return rerunCommand(opts, l, ids) }})
+	cut, err := budgetNotices(l.Paths)
+	if err != nil {
+		return nil, err
 	}
 	r, err := report.Build(sc, cmp, v, report.Options{
 		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: l.metadata(),
 		Now: opts.Now, RunID: opts.RunID, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
-		Command: reproduce(opts, l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly,
+		Command: reproduce(opts, l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly, BudgetCut: cut,
 	})
 	if err != nil {
 		return nil, err
-	}
-	if r.BudgetCut, err = budgetNotices(l.Paths); err != nil {
-		return nil, err
-	}
-	for _, n := range r.BudgetCut {
-		r.AddWarning(report.NoticeCost, n)
 	}
 	r.Findings = diagnose.Run(cfg.Diagnose, diagnose.Input{Scored: sc, Comparison: cmp, BaselineMetrics: baseMetrics, BaselineRuns: baseRuns, Outputs: l.outputs})
 	if bpath != "" && !opts.NoBaseline {
@@ -442,14 +429,6 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 		}
 	}
 	return r, nil
-}
-
-// cmpBaselineRuns is the compared baseline's run count (enough when there is none).
-func cmpBaselineRuns(cmp *baseline.Comparison) int {
-	if cmp == nil {
-		return gate.StableRuns
-	}
-	return cmp.BaselineRuns
 }
 
 // reproduce is the command that gives the same result locally.
@@ -471,16 +450,9 @@ func reproduce(opts CheckOptions, l *Loaded) string {
 	return strings.Join(parts, " ")
 }
 
-// rerunCommand is the command that re-runs the items that carried the decision and
-// checks again with their extra runs, to settle an inconclusive result.
-func rerunCommand(opts CheckOptions, l *Loaded, d *gate.RegressionDecision) string {
-	if len(d.Evidence) == 0 {
-		return ""
-	}
-	ids := make([]string, 0, len(d.Evidence))
-	for _, e := range d.Evidence {
-		ids = append(ids, e.ID)
-	}
+// rerunCommand is the command that re-runs the items ids (those that carried the
+// decision) and checks again with their extra runs, to settle an inconclusive result.
+func rerunCommand(opts CheckOptions, l *Loaded, ids []string) string {
 	cfg := ""
 	if opts.Config != config.DefaultFile {
 		cfg = " " + shellFlag("--config", opts.Config)

@@ -84,6 +84,9 @@ type Inputs struct {
 	// Alpha. A sequential procedure deciding the same pull request several times (settle)
 	// sets each look's share of its overall level.
 	Level float64
+	// Rerun words the command that re-runs the given items and checks again (the
+	// evidence of a regression decision that did not pass); nil: none is offered.
+	Rerun func(ids []string) string
 }
 
 // Evaluate grades a scored run, with the comparison when there is a baseline.
@@ -106,6 +109,7 @@ func (s *System) Evaluate(sc *rubric.Scored, cmp *baseline.Comparison, in Inputs
 	v.Grade = s.grade(sc)
 	v.decide(rg)
 	v.accept(in)
+	v.annotate(rg, cmp, in)
 	return v
 }
 

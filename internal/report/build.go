@@ -32,6 +32,9 @@ type Options struct {
 	// JSONOnly: the report will only be written as JSON, so a streamed report keeps no
 	// items in memory for the other renderers (Render refuses the other formats).
 	JSONOnly bool
+	// BudgetCut says, per results file, that its run was cut by its budget: each is
+	// the report's BudgetCut and a cost warning.
+	BudgetCut []string
 }
 
 // Build assembles the report: its summary and the items the renderers list come from
@@ -43,6 +46,10 @@ func Build(sc *rubric.Scored, cmp *baseline.Comparison, v *gate.Verdict, opts Op
 		return nil, err
 	}
 	r.deriveNotices()
+	r.BudgetCut = opts.BudgetCut
+	for _, n := range opts.BudgetCut {
+		r.AddWarning(NoticeCost, n)
+	}
 	return r, nil
 }
 
