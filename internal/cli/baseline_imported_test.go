@@ -55,11 +55,7 @@ grading:
 		if left, _ := os.ReadDir(tmp); len(left) > 0 {
 			t.Errorf("%s: %d converted file(s) left in the temporary directory", name, len(left))
 		}
-		b, err := baseline.Load(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return loadBaseline(t, out)
 	}
 	mem, str := make("mem.jsonl", math.MaxInt64), make("stream.jsonl", -1)
 	if str.OutputsFile == "" || mem.OutputsFile != "" {
