@@ -19,13 +19,6 @@ import (
 	"github.com/evalgate/evalgate/internal/report"
 )
 
-// maxAnnotatedItems bounds the annotations on newly failing items (the check run batches
-// them 50 per request).
-const maxAnnotatedItems = 200
-
-// maxFindingAnnotations bounds the notices the diagnosis adds on suite lines.
-const maxFindingAnnotations = 50
-
 func (c *CLI) action(args []string) int {
 	if len(args) > 0 {
 		fmt.Fprintln(c.Stderr, "Usage: evalgate action\n\nThe GitHub Action's entrypoint: every setting comes from INPUT_* and GITHUB_* variables\n(see action.yml and docs/action.md). It takes no flags.")
@@ -203,8 +196,8 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 		if err != nil {
 			return nil, err
 		}
-		opts.Baseline, opts.BaselineMissing, g.source = p, missing.why, src
-		opts.MissingBaseline = missing.path
+		opts.Baseline, opts.BaselineMissing, g.source = p, missing.Absent, src
+		opts.MissingBaseline = missing.AbsentFile
 		if p != "" {
 			g.tmp = append(g.tmp, p)
 		}
@@ -241,11 +234,11 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 	return r, nil
 }
 
-// actionOutcome writes r's report files and renders what the action publishes.
+// actionOutcome writes r's report files and has ghaction make what the action publishes.
 func (c *CLI) actionOutcome(r *report.Report, in ghaction.CheckInput) (*ghaction.Outcome, error) {
 	// Annotations take the workspace's absolute suite path (ghaction makes it relative
 	// to the repository); what people read takes the relative one.
-	anns := annotations(r)
+	anns := ghaction.Annotations(r)
 	c.workspacePaths(r, in)
 	reportPath := filepath.Join(in.ReportDir, "evalgate-report-"+safeName(r.Suite)+".json")
 	if err := saveReport(r, report.FormatJSON, reportPath); err != nil {
@@ -255,76 +248,44 @@ func (c *CLI) actionOutcome(r *report.Report, in ghaction.CheckInput) (*ghaction
 	if err := saveReport(r, report.FormatHTML, htmlPath); err != nil {
 		return nil, fmt.Errorf("writing the HTML report: %w", err)
 	}
-	out := &ghaction.Outcome{
-		Suite: r.Suite, Verdict: r.Verdict.Status, Blocks: r.Verdict.Blocks, Score: r.Summary.Mean, ReportPath: reportPath, HTMLPath: htmlPath,
-		CommentMarkdown: r.Markdown(report.MarkdownOptions{ReportURL: c.runURL(), ReportName: filepath.Base(htmlPath)}),
-		CheckTitle:      r.Title(),
-		FailedSoft:      gate.SoftFailed(r.Gates),
-	}
-	out.CheckSummary = out.CommentMarkdown
-	if g := r.Grade; g != nil {
-		out.Grade = g.Grade
-	}
-	if cmp := r.Comparison; cmp != nil {
-		out.HasBaseline, out.BaselineScore, out.Delta = true, cmp.Base, cmp.Delta
-		out.Changed = cmp.Delta != 0 || len(cmp.NewlyFailing)+len(cmp.NewlyPassing) > 0
-		for _, d := range cmp.Dimensions {
-			out.Changed = out.Changed || d.Delta != 0
-		}
-	} else {
-		out.Changed = true
-	}
-	out.Changed = out.Changed || r.Proposed != nil
-	out.Annotations = anns
-	return out, nil
+	md := r.Markdown(report.MarkdownOptions{ReportURL: c.runURL(), ReportName: filepath.Base(htmlPath)})
+	return ghaction.NewOutcome(r, ghaction.Rendered{ReportPath: reportPath, HTMLPath: htmlPath, Markdown: md}, anns), nil
 }
 
 // baseBaseline fetches the baseline that cfg (a gate definition's config, in def)
-// names, as of the base commit, into a temp file. It returns ("", why, nil) when the
-// base has none yet. source says where it came from ("baselines/x.jsonl@f95f852").
-func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config, def gateDef) (path, source string, missing baseMissing, err error) {
+// names, as of the base commit, into a temp file. When the base has none yet, it
+// returns no path and what baseline.Choose is to know of it. source says where it came from ("baselines/x.jsonl@f95f852").
+func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config, def gateDef) (path, source string, missing baseline.Want, err error) {
 	if cfg.Baseline == "" {
-		return "", "", baseMissing{why: "no baseline configured: set `baseline:` in the config, and refresh it on release (mode: baseline)"}, nil
+		return "", "", baseline.Want{Absent: baseline.NoneAtBase}, nil
 	}
 	abs, _ := filepath.Abs(cfg.Path(cfg.Baseline))
 	rel, ok := def.repoPath(abs)
 	if !ok {
-		return "", "", baseMissing{}, fmt.Errorf("baseline %s is outside the repository", cfg.Baseline)
+		return "", "", baseline.Want{}, fmt.Errorf("baseline %s is outside the repository", cfg.Baseline)
 	}
 	data, read, err := readBaseBaseline(ctx, in.ReadBase, rel)
 	if errors.Is(err, github.ErrNotFound) {
-		ws := filepath.Join(in.Root, filepath.FromSlash(rel))
-		if _, err := os.Stat(ws); err == nil {
-			// The pull request adds it: it is the baseline from the merge on.
-			return "", "", baseMissing{why: fmt.Sprintf("no baseline at %s on the base branch yet: this pull request adds it, and it is compared with once merged", rel)}, nil
-		}
-		why := "baseline " + rel + " does not exist on the base branch or in this pull request"
-		if near := nearestExisting(ws); near != "" {
-			if r, err := filepath.Rel(in.Root, near); err == nil {
-				why += " (did you mean " + filepath.ToSlash(r) + "?)"
-			}
-		}
-		why += ": the regression gate is skipped. Fix `baseline:` in the config, or merge one made with `evalgate baseline` (or run the action with mode: baseline on release)"
-		return "", "", baseMissing{why: why, path: rel}, nil
+		return "", "", baseline.AtBase(rel, in.Root), nil
 	}
 	if err != nil {
-		return "", "", baseMissing{}, fmt.Errorf("reading %s at the base commit: %w", rel, err)
+		return "", "", baseline.Want{}, fmt.Errorf("reading %s at the base commit: %w", rel, err)
 	}
 	rel = read
 	f, err := os.CreateTemp("", "evalgate-base-baseline-*"+baseline.Ext)
 	if err != nil {
-		return "", "", baseMissing{}, err
+		return "", "", baseline.Want{}, err
 	}
 	defer f.Close()
 	if _, err := f.Write(data); err != nil {
 		os.Remove(f.Name())
-		return "", "", baseMissing{}, err
+		return "", "", baseline.Want{}, err
 	}
 	source = rel
 	if in.BaseSHA != "" {
 		source += "@" + in.BaseSHA[:min(len(in.BaseSHA), 7)]
 	}
-	return f.Name(), source, baseMissing{}, nil
+	return f.Name(), source, baseline.Want{}, nil
 }
 
 // readBaseBaseline reads the baseline rel names with read (at the base commit), under
@@ -347,11 +308,6 @@ func readBaseBaseline(ctx context.Context, read func(context.Context, string) ([
 	}
 	return nil, rel, err
 }
-
-// baseMissing says why a pull request has no baseline to compare with; path is set
-// when the config names a file that exists neither at the base commit nor in the pull
-// request (a missing baseline, which require-baseline fails).
-type baseMissing struct{ why, path string }
 
 // workspaceRoot is the repository's root: GITHUB_WORKSPACE, else the current directory.
 func (c *CLI) workspaceRoot() string {
@@ -410,33 +366,6 @@ func reportCommand(check string, reports []string, rel func(string) string) stri
 		cmd += " " + shellQuote(rel(p))
 	}
 	return cmd
-}
-
-// annotations point at the suite lines of newly failing items (failing items when there
-// is no baseline): failures for a failed verdict, warnings otherwise.
-func annotations(r *report.Report) []github.Annotation {
-	level := github.Level(r.Verdict.ItemLevel())
-	title, items := r.Failing()
-	var out []github.Annotation
-	for i, it := range items {
-		if i == maxAnnotatedItems {
-			break
-		}
-		line := max(it.Line, 1) // an imported record in a JSON document has no line: the file's top
-		out = append(out, github.Annotation{Path: r.SuiteFile, StartLine: line, EndLine: line, Level: level,
-			Title:   fmt.Sprintf("%s: %s", strings.ToLower(strings.TrimSuffix(title, " items")), report.Visible(report.Truncate(it.ID, 80))),
-			Message: fmt.Sprintf("score %.3f: %s", it.Score, report.Visible(report.Truncate(it.Reason(), 200)))})
-	}
-	// Findings that name items point at their suite lines as notices.
-	for _, f := range r.Findings {
-		for _, it := range f.Items {
-			if it.Line > 0 && len(out) < maxAnnotatedItems+maxFindingAnnotations {
-				out = append(out, github.Annotation{Path: r.SuiteFile, StartLine: it.Line, EndLine: it.Line, Level: github.LevelNotice,
-					Title: "diagnosis: " + f.Rule + ": " + report.Visible(report.Truncate(it.ID, 80)), Message: report.Visible(report.Truncate(strings.ReplaceAll(f.Message, "`", ""), 500))})
-			}
-		}
-	}
-	return out
 }
 
 // actionBaseline is evalgate baseline for the action's release mode.

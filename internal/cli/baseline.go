@@ -226,11 +226,12 @@ func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline
 		return "", nil, err
 	}
 	m := c.meter(o.judge.Quiet, "merging", "items", "writing the baseline")
-	sc, _, _, err := mergeShards(&cfg.Scoring, o.Reports, m)
+	merged, err := report.MergeShards(&cfg.Scoring, o.Reports, m)
 	m.End(err)
 	if err != nil {
 		return "", nil, err
 	}
+	sc := merged.Scored
 	if w := gate.ThinBaseline(len(sc.Runs)); w != "" {
 		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
 	}

@@ -50,7 +50,7 @@ func TestShardsMergedEqualUnshardedSketched(t *testing.T) {
 	// Each shard (about 167 latencies, past 100) carries its latency sketch instead of
 	// the per-item latencies; the token counts stay per item.
 	for _, p := range shards {
-		pt, err := readPartial(p)
+		pt, err := report.ReadShardReport(p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -351,7 +351,7 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 		return nil, err
 	}
 	if l.Shard.Count > 0 {
-		if r.ShardState, err = shardState(l, sc, stream); err != nil {
+		if r.ShardState, err = report.NewShardState(sc, stream, l.Shard.String(), l.Config.Suite == "", l.suiteItems); err != nil {
 			return nil, err
 		}
 	}
@@ -362,13 +362,22 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 // config's; "" when there is none. A name that does not exist is looked for under its
 // other extension (X.json ↔ X.jsonl: baseline.Find), and renamed says so.
 func (l *Loaded) baselinePath(opts CheckOptions) (path, renamed string) {
-	switch {
-	case opts.Baseline != "":
-		return baseline.Find(opts.Baseline)
-	case l.Config.Baseline != "":
-		return baseline.Find(l.Config.Path(l.Config.Baseline))
+	if named := l.namedBaseline(opts); named != "" {
+		return baseline.Find(named)
 	}
 	return "", ""
+}
+
+// namedBaseline is the baseline file given (--baseline), else the one the config names;
+// "" when there is none.
+func (l *Loaded) namedBaseline(opts CheckOptions) string {
+	if opts.Baseline != "" {
+		return opts.Baseline
+	}
+	if l.Config.Baseline != "" {
+		return l.Config.Path(l.Config.Baseline)
+	}
+	return ""
 }
 
 // decide compares the scored runs with the baseline, decides the gates and builds the
@@ -379,34 +388,25 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	var cmp *baseline.Comparison
 	var baseMetrics map[string]float64
 	var baseRuns map[string][]float64
-	noBase, missing := "", ""
-	bpath, renamed := l.baselinePath(opts)
-	switch {
-	case opts.NoBaseline:
-	case opts.BaselineMissing != "":
-		noBase, missing = opts.BaselineMissing, opts.MissingBaseline
-	case bpath == "":
-		noBase = fmt.Sprintf("no baseline configured: make one with `evalgate baseline %s %s` and set `baseline:` in the config", shellFlag("--config", cfg.File), shellFlag("--out", "baselines/"+cfg.SuiteName(l.Suite)+baseline.Ext))
-	default:
-		if _, err := os.Stat(bpath); errors.Is(err, fs.ErrNotExist) {
-			noBase, missing = missingBaselineMessage(bpath, cfg.File), bpath
-			break
-		}
+	bpath, _ := l.baselinePath(opts)
+	choice := baseline.Choose(baseline.Want{None: opts.NoBaseline, Absent: opts.BaselineMissing, AbsentFile: opts.MissingBaseline,
+		File: l.namedBaseline(opts), Config: cfg.File, Suite: cfg.SuiteName(l.Suite)})
+	if choice.File != "" {
 		var b *baseline.Baseline
-		hist, err := history.Load(history.PathFor(bpath))
+		hist, err := history.Load(history.PathFor(choice.File))
 		if err != nil {
 			return nil, err
 		}
-		if cmp, b, err = baseline.CompareFile(ctx, sc, bpath, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream), MaxMemory: opts.MaxMemory,
+		if cmp, b, err = baseline.CompareFile(ctx, sc, choice.File, baseline.CompareOptions{RescoreSuite: l.rescoreSuite(stream), MaxMemory: opts.MaxMemory,
 			History: history.RunGroups(hist), GradingSystem: cfg.Grading.Version}); err != nil {
 			return nil, err
 		}
-		if renamed != "" {
-			cmp.Notes = append(cmp.Notes, renamed)
+		if choice.Renamed != "" {
+			cmp.Notes = append(cmp.Notes, choice.Renamed)
 		}
 		baseMetrics, baseRuns = b.Metrics, baselineRunMetrics(b)
 	}
-	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: noBase, MissingBaseline: missing,
+	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: choice.Why, MissingBaseline: choice.Missing,
 		RequireBaseline: opts.RequireBaseline, FirstAdoption: opts.FirstAdoption,
 		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel, Level: opts.Level,
 		Rerun: func(ids []string) string { return rerunCommand(opts, l, ids) }})

@@ -1,25 +1,9 @@
 package cli
 
-import (
-	"regexp"
-	"strings"
-)
+import "github.com/evalgate/evalgate/internal/shellword"
 
-// Every command evalgate prints (the reproduce line, the settle hint, the baseline
-// hints) is pasted into a shell by someone; each argument that the shell would split or
-// expand (a glob, an id with a space, a quote) is quoted for POSIX sh.
+// shellQuote and shellFlag quote the arguments of the commands cli prints
+// (package shellword says why).
+func shellQuote(s string) string { return shellword.Quote(s) }
 
-// shellSafe matches the arguments a POSIX shell leaves as they are.
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-// shellQuote is s as one POSIX shell word: as it is when nothing in it is special,
-// else in single quotes (a single quote inside written as '\”).
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// shellFlag is "--flag value" with the value quoted for the shell.
-func shellFlag(flag, value string) string { return flag + " " + shellQuote(value) }
+func shellFlag(flag, value string) string { return shellword.Flag(flag, value) }

@@ -5,6 +5,8 @@
 // calls the scoring core through a callback, publishes the result with package github,
 // and writes outputs, the job summary and log annotations within GitHub's limits.
 //
-// It does not import the scoring core: Run takes the check and the baseline commands as
-// callbacks (CheckFunc, BaselineFunc) that internal/cli supplies; see Run.
+// It does not import the command line: Run takes the check and the baseline commands as
+// callbacks (CheckFunc, BaselineFunc) that internal/cli supplies; see Run. The check's
+// report becomes the action's outcome here (NewOutcome), and what its verdict means is
+// asked of gate.
 package ghaction

@@ -30,3 +30,23 @@ type ShardItem struct {
 
 // Captured is item i's captured parts, read back from the stream.
 func (s *ItemStream) Captured(i int) ([]byte, error) { return s.readRaw(i) }
+
+// NewShardState is what a shard's report carries for merge: every scored item's place
+// and captured parts (read back from stream), every run's numbers. shard is "i/n";
+// suiteItems is the whole suite's size when the suite is a file, 0 when it is the first
+// results file's records (fromResults).
+func NewShardState(sc *rubric.Scored, stream *ItemStream, shard string, fromResults bool, suiteItems int) (*ShardState, error) {
+	st := &ShardState{Shard: shard, SuiteFile: sc.Suite.File, SuiteFromResults: fromResults,
+		Runs: sc.State(), JudgeCost: sc.JudgeCost, SuiteItems: suiteItems}
+	for i, it := range sc.Suite.All() {
+		parts, err := stream.Captured(i)
+		if err != nil {
+			return nil, err
+		}
+		st.Items = append(st.Items, ShardItem{Pos: it.Pos, ID: it.ID, Hash: it.Hash, Line: it.Line, Tags: it.Tags, Parts: parts})
+	}
+	if st.SuiteItems == 0 { // the suite came from the results: every record of the first file
+		st.SuiteItems = sc.SuiteRecords
+	}
+	return st, nil
+}

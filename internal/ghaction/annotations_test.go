@@ -1,4 +1,4 @@
-package cli
+package ghaction
 
 import (
 	"strings"
@@ -17,7 +17,7 @@ func TestFindingsBecomeAnnotationsOnSuiteLines(t *testing.T) {
 		{Rule: diagnose.RuleTagFailure, Message: "all 3 `go` items fail `correctness`", Items: []diagnose.ItemRef{{ID: "go-1", Line: 4}, {ID: "go-2", Line: 7}}},
 		{Rule: diagnose.RuleBudgetDrift, Message: "latency p50 rose 50%"},
 	}}
-	got := annotations(r)
+	got := Annotations(r)
 	if len(got) != 2 {
 		t.Fatalf("%d annotations; want 2: %+v", len(got), got)
 	}

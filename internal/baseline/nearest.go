@@ -1,4 +1,4 @@
-package cli
+package baseline
 
 import (
 	"os"
@@ -8,11 +8,11 @@ import (
 	"github.com/evalgate/evalgate/internal/suggest"
 )
 
-// nearestExisting is the existing path nearest to p, a path that does not exist: each
+// nearest is the existing path nearest to p, a path that does not exist: each
 // missing component is replaced by the closest name in its directory
 // ("baselines/tutor-capstone.jsnl" → "baselines/tutor-capstone.jsonl"). It returns ""
 // when no name is close enough.
-func nearestExisting(p string) string {
+func nearest(p string) string {
 	clean := filepath.Clean(p)
 	parts := strings.Split(filepath.ToSlash(clean), "/")
 	cur := ""
@@ -60,15 +60,4 @@ func nearestExisting(p string) string {
 		return ""
 	}
 	return cur
-}
-
-// missingBaselineMessage says that the baseline the config names does not exist, with
-// the nearest existing file, and how to make one.
-func missingBaselineMessage(path, configFile string) string {
-	msg := "baseline " + path + " does not exist"
-	if near := nearestExisting(path); near != "" {
-		msg += " (did you mean " + near + "?)"
-	}
-	return msg + ": the regression gate is skipped. Fix `baseline:` in the config, or make one from a release's runs with `evalgate baseline " +
-		shellFlag("--config", configFile) + " --results RUN.jsonl " + shellFlag("--out", path) + "`"
 }
