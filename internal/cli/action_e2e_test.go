@@ -856,7 +856,9 @@ func TestActionE2E(t *testing.T) {
 
 	t.Run("accept label applied by a maintainer", func(t *testing.T) {
 		t.Parallel()
-		// Only the regression gate fails: the capstone gate passes at 0.9425.
+		// Only the regression gate fails: the capstone and eval gates pass at 0.93 (five
+		// items lost 4.5 pts between them, a drop that stands out from the baseline's runs
+		// as well as from its items' noise).
 		spec := prSpec("pull_request.labeled", "", nil)
 		spec.event = "pull_request.synchronize"
 		spec.inputs["results"] = "results/regression-only.jsonl"
@@ -867,7 +869,7 @@ func TestActionE2E(t *testing.T) {
 		f := newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), labels: []string{"bug", "evalgate/accept"}, labeledBy: "maintainer", writers: []string{"maintainer"}})
 		run := runAction(t, bin, f, spec)
 		wantExit(t, run, 0)
-		wantOutputs(t, run, map[string]string{"score": "0.9425", "delta": "-0.0325", "verdict": "accepted"})
+		wantOutputs(t, run, map[string]string{"score": "0.9300", "delta": "-0.0450", "verdict": "accepted"})
 		calls := f.takeCalls()
 		for _, c := range []string{"GET /issues/42/events?page=1&per_page=100", "GET /collaborators/maintainer/permission"} {
 			if !slices.Contains(calls, c) {
@@ -880,7 +882,7 @@ func TestActionE2E(t *testing.T) {
 		if !strings.HasPrefix(comment, want) {
 			t.Errorf("the comment does not start by saying who accepted the regression; want prefix\n%s\ngot:\n%s", want, comment)
 		}
-		wantReport(t, run, "accepted", "0.9425")
+		wantReport(t, run, "accepted", "0.93")
 
 		// The same label applied by someone who cannot write accepts nothing.
 		f = newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), labels: []string{"evalgate/accept"}, labeledBy: "drive-by", writers: []string{"maintainer"}})
@@ -962,12 +964,12 @@ func TestActionE2E(t *testing.T) {
 		}
 		run := runAction(t, bin, f, spec)
 		wantExit(t, run, 1)
-		wantOutputs(t, run, map[string]string{"score": "0.9425", "baseline-score": "0.9750", "verdict": "fail"})
+		wantOutputs(t, run, map[string]string{"score": "0.9300", "baseline-score": "0.9750", "verdict": "fail"})
 		// The head's baseline is the proposed gate's: shown beside it, never deciding.
 		if comment := onlyComment(t, f); !strings.Contains(comment, "<code>baselines/tutor-capstone.jsonl</code> → <code>baselines/old.jsonl</code>") {
 			t.Errorf("the comment does not show the proposed baseline change:\n%s", comment)
 		}
-		if got := wantReport(t, run, "fail", "0.9425"); got.Comparison.BaselineFile != tutorBaseline+"@"+e2eBase[:7] {
+		if got := wantReport(t, run, "fail", "0.93"); got.Comparison.BaselineFile != tutorBaseline+"@"+e2eBase[:7] {
 			t.Errorf("report: baseline_file %q; want %s@%s", got.Comparison.BaselineFile, tutorBaseline, e2eBase[:7])
 		}
 	})

@@ -28,6 +28,9 @@ func (r *Report) statisticsLines() []string {
 	if ev := c.Evidence; d.Method == gate.MethodEvidence && ev.Items > 0 {
 		out = append(out, fmt.Sprintf("Evidence model: %d items; baseline predicts %.3f, candidate %.3f; precision-weighted z = %.2f (skew %.2f, p = %.3g), unweighted z = %.2f (skew %.2f, p = %.3g); p = min(p_w/%.2g, p_u/%.2g)",
 			ev.Items, ev.PredictedMean, ev.CandMean, ev.Z, ev.Skew, ev.PW, ev.ZU, ev.SkewU, ev.PU, 1-stats.UnweightedShare, stats.UnweightedShare))
+		if ev.DF > 0 {
+			out[len(out)-1] += fmt.Sprintf("; each p is at least the run-level guard's, the statistic read against the runs' own spread (Student's t, %g df)", ev.DF)
+		}
 	}
 	out = append(out, fmt.Sprintf("Observed Δ %s: paired per-item bootstrap 95 %% interval [%s, %s], two-sided sign-flip p = %s (describes Δ; %s)",
 		gate.FormatDelta(c.Delta, c.RelDelta, r.Mode), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), fmt.Sprintf("%.3g", c.PValue), decidingWord(d)))

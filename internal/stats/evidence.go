@@ -370,11 +370,17 @@ type EvidenceResult struct {
 	SkewU  float64 `json:"skew_unweighted"`
 	PU     float64 `json:"p_unweighted"`
 	PValue float64 `json:"p_value"`
-	// RunNoise is the run-level noise measured from the runs (runnoise.go); DF the
-	// degrees of freedom of SE once a counted run-level component is in it (0: SE is
-	// the item-level one and the interval is ±1.96·SE).
+	// RunNoise is the run-level noise measured from the runs (runnoise.go). DF is the
+	// runs' pooled degrees of freedom when there are runs to compare: SE then holds the
+	// run-level part and the interval reads Student's t on DF. 0: no runs to compare,
+	// SE is the item-level one and the interval is ±1.96·SE.
 	RunNoise *RunNoise `json:"run_noise,omitempty"`
 	DF       float64   `json:"df,omitempty"`
+	// GuardW and GuardU are the run-level guard's one-sided p-values of the weighted
+	// and unweighted statistics (runGuard); PW and PU are at least these. 0 without
+	// runs to compare (a one-run baseline and a one-run candidate, no history).
+	GuardW float64 `json:"p_run_weighted,omitempty"`
+	GuardU float64 `json:"p_run_unweighted,omitempty"`
 	// Exact says PW and PU are the exact tails of a one-run pass/fail candidate
 	// (exacttail.go), not Cornish–Fisher readings.
 	Exact bool `json:"exact,omitempty"`
@@ -515,25 +521,23 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	r.PW = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
 	r.PU = 1 - normalCDF(cornishFisher(r.ZU, r.SkewU))
 	rn := a.rs.measure(a.groups, a.n)
-	if rn.DF > 0 {
-		r.RunNoise = &rn
-	}
-	if !a.noCoins && !rn.Counted && !rn.WeightedCounted {
+	if !a.noCoins {
 		if pw, pu, ok := exactTails(a.coins); ok {
 			r.PW, r.PU, r.Exact = pw, pu, true
 		}
 	}
-	// A counted run-level component: each side's mean carries it over its runs.
-	f := 1/float64(max(a.minCand, 1)) + 1/float64(max(a.minBase, 1))
-	if rn.WeightedCounted {
-		r.Z, r.PW = withRunNoise(a.sumWE, a.sumW, rn.Weighted*f, rn.DF, r.Skew)
+	if rn.DF > 0 {
+		r.RunNoise = &rn
 	}
-	if rn.Counted {
-		b := rn.Variance * n * n * f
-		r.ZU, r.PU = withRunNoise(a.sumE, a.sumV, b, rn.DF, r.SkewU)
-		se2, run := r.SE*r.SE, rn.Variance*f
-		r.SE = math.Sqrt(se2 + run)
-		r.DF = (se2 + run) * (se2 + run) / (run * run / float64(rn.DF))
+	if rn.DF > 0 && !rn.Still {
+		// The run-level guard (runnoise.go), always on when runs of one system can be
+		// compared: each statistic must also stand out from the runs' own spread.
+		f := 1/float64(max(a.minCand, 1)) + 1/float64(max(a.minBase, 1))
+		r.GuardW = runGuard(a.sumWE, a.sumW, rn.Weighted*f, rn.WeightedDF, r.Skew)
+		r.GuardU = runGuard(a.sumE, a.sumV, rn.Variance*n*n*f, rn.DF, r.SkewU)
+		r.PW, r.PU = math.Max(r.PW, r.GuardW), math.Max(r.PU, r.GuardU)
+		r.SE = math.Sqrt(r.SE*r.SE + rn.Variance*f)
+		r.DF = float64(rn.DF)
 	}
 	r.PValue = CombineP(r.PW, r.PU)
 	r.Top = a.top.Best()

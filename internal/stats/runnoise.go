@@ -21,19 +21,27 @@ import "math"
 // their own noise (a bad run makes borderline items fail, not items that never fail),
 // unless the pass bits show otherwise.
 //
-// Three runs say little about a variance (2 degrees of freedom), and a σ̂² that is
-// positive by chance would weaken the test for nothing. The run-level component is
-// therefore counted only when the groups' spread exceeds the item-level part
-// significantly: Σ(k − 1)·S²/W over the groups, χ² with Σ(k − 1) degrees of freedom
-// when there is no run-level noise, beyond its 90 % quantile (RunNoiseLevel). Once
-// counted, its estimate τ̂² = Σ(k − 1)(S² − W)/Σ(k − 1) enters the test with its degrees
-// of freedom: the statistic is read against Student's t with the Welch–Satterthwaite
-// degrees of freedom of (item part, known) + (run part, estimated), so a τ̂² from three
-// runs does not pass for a known one.
-
-// RunNoiseLevel is the pretest's level: the run-level component is counted when the
-// runs' spread exceeds what item-level noise explains at this level.
-const RunNoiseLevel = 0.10
+// The run-level guard. Three runs say little about a variance (2 degrees of freedom),
+// and a switch that counts the component only when the runs' spread looks significant
+// leaks: the baseline's three runs agree by chance often enough (P(S² ≤ W) = 1 −
+// exp(−W/σ²) with 2 df, about 20 % at a 3-pt spread) that a bad candidate run then
+// reads as a regression. So the guard is always on when there are runs to compare, and
+// it works on the statistic that decides: each linear statistic L = Σa_i·e_i of the
+// evidence test (the precision-weighted one, a = w; the unweighted one, a = 1) has, per
+// run, an item-level variance W_a (known from the model) and a run-level one τ²_a
+// (estimated, τ̂²_a = max(0, S²_a − W_a) pooled over the groups of runs, df = Σ(k − 1)).
+// The guard reads
+//
+//	T = L / √(Var_item(L) + τ̂²_a·(1/F + 1/B))
+//
+// against Student's t with the pooled df (F and B the candidate's and the baseline's
+// fewest runs of an item): the variance is floored at the item-level one, and the t
+// reference pays for estimating it from few runs, so the guard keeps its level whether
+// or not the baseline's runs happened to agree. A block needs the item-level test and
+// the guard to reject (EvidenceResult.PW and PU are the larger of the two p-values).
+// One exception: when no item varied between the baseline's runs and no group of runs
+// spread (RunNoise.Still, a small all-pass suite), the runs show nothing to judge
+// against and the item-level test decides alone.
 
 // RunGroup is one group of runs of a single system, by their suite means (0–1); or,
 // when only a summary is kept (a history record), their sample std and number.
@@ -58,18 +66,27 @@ func (g RunGroup) runs() (int, float64) {
 // RunNoise is the measured run-level component, in the scale of the suite mean (a
 // fraction of the 0–1 score squared: 0.0009 is a run-to-run std of 3 pts).
 type RunNoise struct {
-	// Variance is σ̂² of a run's suite mean beyond item-level noise, Within the variance
-	// item-level noise alone gives a run mean, DF the degrees of freedom pooled.
+	// Variance is τ̂² of a run's suite mean beyond item-level noise (0 when the runs
+	// spread no more than item-level noise), Within the variance item-level noise alone
+	// gives a run mean, DF the degrees of freedom pooled.
 	Variance float64 `json:"variance"`
 	Within   float64 `json:"within"`
 	DF       int     `json:"df"`
-	// Counted says the pretest found the spread beyond item-level noise (RunNoiseLevel):
-	// only then does the run-level component enter the test and the interval.
-	Counted bool `json:"counted"`
-	// Weighted is τ̂²_w, the component in the precision-weighted statistic's sum;
-	// WeightedCounted its pretest's outcome.
-	Weighted        float64 `json:"weighted"`
-	WeightedCounted bool    `json:"weighted_counted"`
+	// Weighted is τ̂²_w, the component in the precision-weighted statistic's sum, and
+	// WeightedDF its degrees of freedom. With the baseline's per-run pass/fail scores it
+	// is measured from those alone: the weighted sum is dominated by stable items, whose
+	// run-level failures (an outage, a shift that tips near-stable items) a group known
+	// only by its run means cannot show, and translating such a group by ρ would
+	// understate τ̂²_w. Otherwise every group is translated by ρ and DF is its df.
+	Weighted   float64 `json:"weighted"`
+	WeightedDF int     `json:"weighted_df"`
+	// Still says no item's score varied between the baseline's runs (their per-run
+	// scores are known and identical) and no group of runs spread: the runs show no
+	// noise of any kind to judge a candidate's run against, and the guard stays off
+	// (EvidenceResult.Guarded). A suite of 200 items with some flaky ones never has
+	// identical runs; a small all-pass suite often does, and there a broken item that
+	// fails every re-run must be able to block (re-runs add no run-level df).
+	Still bool `json:"still,omitempty"`
 	// Groups is how many groups of runs were pooled (the baseline, the candidate, the
 	// history's releases).
 	Groups int `json:"groups"`
@@ -132,7 +149,7 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 		rho = s.allW2S2 / s.allS2
 	}
 	// Unweighted, in the sum's scale (n × the run mean): item part Σs².
-	var num, chi, chiW, numW float64
+	var num, numW float64
 	df := 0
 	if direct {
 		var st, su float64
@@ -143,12 +160,6 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 		k := float64(s.runs - 1)
 		num += su - k*s.ss2
 		numW += st - k*s.sw2s2
-		if s.ss2 > 0 {
-			chi += su / s.ss2
-		}
-		if s.sw2s2 > 0 {
-			chiW += st / s.sw2s2
-		}
 		df += s.runs - 1
 		rn.Groups++
 	}
@@ -162,10 +173,8 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 		}
 		sum := v * nf * nf // the variance of a run's sum
 		num += float64(k-1) * (sum - s.allS2)
-		numW += float64(k-1) * rho * (sum - s.allS2)
-		if s.allS2 > 0 {
-			chi += float64(k-1) * sum / s.allS2
-			chiW += float64(k-1) * sum / s.allS2
+		if !direct {
+			numW += float64(k-1) * rho * (sum - s.allS2)
 		}
 		df += k - 1
 		rn.Groups++
@@ -174,11 +183,13 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 	if df == 0 {
 		return rn
 	}
-	crit := chiSquareQuantile(1-RunNoiseLevel, float64(df))
 	rn.Variance = math.Max(0, num/float64(df)) / (nf * nf)
-	rn.Weighted = math.Max(0, numW/float64(df))
-	rn.Counted = rn.Variance > 0 && (s.allS2 == 0 || chi > crit)
-	rn.WeightedCounted = rn.Weighted > 0 && (s.allW2S2 == 0 || chiW > crit)
+	rn.Still = direct && s.ss2 == 0 && rn.Variance == 0
+	rn.WeightedDF = df
+	if direct {
+		rn.WeightedDF = s.runs - 1
+	}
+	rn.Weighted = math.Max(0, numW/float64(rn.WeightedDF))
 	return rn
 }
 
@@ -186,25 +197,18 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 // baseline's per-run scores already measured them.
 const BaselineSource = "baseline"
 
-// withRunNoise adds a counted run-level component to a statistic: sum the numerator
-// (Σw·e or Σe), a its item-level variance, b the run part's variance (known to df
-// degrees of freedom), skew the item part's skewness. It returns the one-sided p-value
-// read against Student's t with the Welch–Satterthwaite degrees of freedom.
-func withRunNoise(sum, a, b float64, df int, skew float64) (z, p float64) {
+// runGuard is the run-level guard's one-sided p-value of a statistic (the comment at
+// the top): sum its numerator (Σw·e or Σe), a its item-level variance, b ≥ 0 its
+// run-level variance τ̂²·(1/F + 1/B), known to df degrees of freedom, skew the item
+// part's skewness (its share of the total carries over: a Cornish–Fisher correction
+// as the item-level test makes, scaled by (a/(a + b))^1.5).
+func runGuard(sum, a, b float64, df int, skew float64) float64 {
+	if a+b <= 0 {
+		return 0.5
+	}
 	share := a / (a + b)
-	z = sum / math.Sqrt(a+b)
-	nu := (a + b) * (a + b) / (b * b / float64(df))
-	return z, 1 - StudentCDF(cornishFisher(z, skew*math.Pow(share, 1.5)), nu)
-}
-
-// chiSquareQuantile is the p-quantile of χ² with k degrees of freedom (Wilson and
-// Hilferty's cube-root approximation: within 1 % of the tables' 4.605 at k = 2 and
-// 6.251 at k = 3 for p = 0.9).
-func chiSquareQuantile(p, k float64) float64 {
-	z := NormalQuantile(p)
-	c := 2 / (9 * k)
-	x := 1 - c + z*math.Sqrt(c)
-	return k * x * x * x
+	z := sum / math.Sqrt(a+b)
+	return 1 - StudentCDF(cornishFisher(z, skew*math.Pow(share, 1.5)), float64(df))
 }
 
 // StudentCDF is the distribution function of Student's t with nu degrees of freedom
