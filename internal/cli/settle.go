@@ -199,6 +199,7 @@ func lookOf(r *report.Report) settle.Look {
 			lk.Unsettleable = d.Judge.Reason
 		}
 	}
+	lk.Noisy = settle.NoisyItems(r.Comparison)
 	if r.Cost != nil {
 		lk.TotalUSD = r.Cost.TotalUSD
 	}

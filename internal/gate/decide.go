@@ -117,7 +117,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 	switch {
 	case d.Exceeded && d.Rejects:
 		d.Outcome = Fail
-	case d.Exceeded:
+	case d.Exceeded, maybeOver(d, method):
 		d.Outcome = Inconclusive
 	default:
 		d.Outcome = Pass
@@ -141,6 +141,16 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 	}
 	d.DecidedBy = decidedBy(d)
 	return d
+}
+
+// maybeOver says a decision under max_drop is a drop whose size is unsure on the pass
+// side: the evidence test rejects "no drop" while the estimate's interval reaches over
+// max_drop. A pass there would stand on an estimate the noise of one run can pull
+// under max_drop (a break of stable items read beside flaky items that ran high);
+// inconclusive instead, so that settle re-runs the items whose noise the estimate
+// carries and the interval narrows.
+func maybeOver(d RegressionDecision, method string) bool {
+	return method == MethodEvidence && !d.Exceeded && d.Rejects && DropExceeds(d.Interval.Hi, d.Threshold)
 }
 
 // MinEvidenceZ is how far below its prediction an item must fall, in predicted
@@ -198,7 +208,11 @@ func decidedBy(d RegressionDecision) string {
 	b.WriteString(")")
 	switch d.Outcome {
 	case Inconclusive:
-		b.WriteString(": over max_drop, but within the suite's noise")
+		if d.Exceeded {
+			b.WriteString(": over max_drop, but within the suite's noise")
+		} else {
+			b.WriteString(": a drop beyond the suite's noise, its size unsure: the interval reaches over max_drop")
+		}
 	case Fail:
 		if d.PValue != nil {
 			b.WriteString(": over max_drop, and beyond the suite's noise")
@@ -254,8 +268,11 @@ func evidenceList(d RegressionDecision) string {
 // the figure, its threshold and the evidence items.
 func shortDecidedBy(d RegressionDecision) string {
 	s := figureVsThreshold(d)
-	if d.Outcome == Inconclusive {
+	switch {
+	case d.Outcome == Inconclusive && d.Exceeded:
 		s += ", within the suite's noise"
+	case d.Outcome == Inconclusive:
+		s += ", a drop that may be over max_drop"
 	}
 	return s + evidenceList(d)
 }

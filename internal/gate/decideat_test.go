@@ -86,3 +86,28 @@ func TestDecideAtEvidence(t *testing.T) {
 		t.Errorf("Evaluate at Inputs.Level 0.005: %s; want inconclusive", v.Regression.Outcome)
 	}
 }
+
+// A drop beyond the noise whose size is unsure on the pass side is inconclusive, not a
+// pass. Evidence, estimate 1.5 pts ≤ max_drop 2 pts, SE 0.5 pts with no run-level part
+// (DF 0): the interval is 1.5 ± 1.96 × 0.5 = 0.52 to 2.48 pts, over 2 pts at its top;
+// p = 0.001 < 0.05 rejects "no drop": inconclusive, "a drop that may be over max_drop".
+// SE 0.2 pts: 1.5 ± 0.39 = 1.11 to 1.89 pts, under max_drop: pass. p = 0.2 (no test
+// rejects) with SE 0.5: pass, as before (the estimate is under max_drop and nothing says
+// there is a drop at all).
+func TestEvidenceDropMaybeOverMaxDrop(t *testing.T) {
+	r := regression(t, gate.MethodEvidence)
+	for _, c := range []struct {
+		se, p float64
+		out   gate.Status
+	}{{0.005, 0.001, gate.Inconclusive}, {0.002, 0.001, gate.Pass}, {0.005, 0.2, gate.Pass}} {
+		cmp := &baseline.Comparison{Base: 0.8, Cand: 0.785, Delta: -0.015, Compared: 200,
+			Evidence: stats.EvidenceResult{Items: 200, Drop: 0.015, SE: c.se, PValue: c.p}}
+		d := r.Decide(cmp)
+		if d.Outcome != c.out {
+			t.Errorf("SE %v, p %v: %s (%q); want %s", c.se, c.p, d.Outcome, d.DecidedBy, c.out)
+		}
+		if c.out == gate.Inconclusive && (math.Abs(d.Interval.Hi-0.015-stats.Z95*c.se) > 1e-12 || !strings.Contains(d.DecidedBy, "its size unsure: the interval reaches over max_drop")) {
+			t.Errorf("interval %v, decided by %q; want the top at 2.48 pts and the reason", d.Interval, d.DecidedBy)
+		}
+	}
+}

@@ -12,7 +12,8 @@ const (
 	// Warn: a soft gate failed. The pull request may merge.
 	Warn Status = "warn"
 	// Inconclusive: the regression gate saw a drop larger than max_drop that the
-	// suite's noise could explain. It blocks only with `regression.inconclusive: block`
+	// suite's noise could explain, or a drop beyond the noise whose size may be over
+	// max_drop. It blocks only with `regression.inconclusive: block`
 	// (Verdict.Blocks says which); the report names the items to re-run to settle it.
 	Inconclusive Status = "inconclusive"
 	// Fail: a hard gate or the regression gate failed.

@@ -86,8 +86,10 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 	s += fmt.Sprintf("%s %s", d.Statistic, gate.FormatDrop2(d.Value, d.Mode))
 	limit := gate.FormatDrop2(d.Threshold, d.Mode)
 	switch {
-	case d.Outcome == gate.Inconclusive:
+	case d.Outcome == gate.Inconclusive && d.Exceeded:
 		s += fmt.Sprintf(", over the %s allowed but within the suite's noise", limit)
+	case d.Outcome == gate.Inconclusive:
+		s += fmt.Sprintf(", a drop that may be over the %s allowed", limit)
 	case d.Exceeded:
 		s += fmt.Sprintf(", over the %s allowed", limit)
 	default:

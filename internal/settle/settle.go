@@ -21,6 +21,9 @@ type Look struct {
 	Figure string
 	// Evidence are the items that carried the decision, strongest first.
 	Evidence []string
+	// Noisy are the items whose noise the estimate carries most (NoisyItems): re-run
+	// after the evidence, they narrow the estimate's interval.
+	Noisy []string
 	// TotalUSD is what the pull request's model calls cost so far (runs, re-runs and
 	// judges); nil when unknown.
 	TotalUSD *float64
@@ -154,7 +157,7 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 			return res, nil
 		}
 		size := roundSize(look, res, o, perRun)
-		ids := pick(look.Evidence, o.Items, reruns, size)
+		ids := pick(append(append([]string(nil), look.Evidence...), look.Noisy...), o.Items, reruns, size)
 		if len(ids) == 0 {
 			res.Stop = NothingToRerun
 			return res, nil
@@ -211,12 +214,12 @@ func limit(look Look, res Result, o Options, perRun float64) (Stop, string) {
 	return "", ""
 }
 
-// roundSize is how many items the next round re-runs: the evidence items (re-running
-// items that did not pull toward a drop adds little), or, when the decision names none,
-// a quarter of the budget; within what is left of the budget and, at the cost per
-// item-run seen so far, of the dollars.
+// roundSize is how many items the next round re-runs: the evidence items and the noisy
+// ones (re-running items that neither pulled toward a drop nor carry the estimate's
+// noise adds little), or, when the decision names none, a quarter of the budget; within
+// what is left of the budget and, at the cost per item-run seen so far, of the dollars.
 func roundSize(look Look, res Result, o Options, perRun float64) int {
-	n := len(look.Evidence)
+	n := len(look.Evidence) + len(look.Noisy)
 	if n == 0 {
 		n = (o.Budget + 3) / 4
 	}

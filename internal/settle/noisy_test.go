@@ -1,0 +1,35 @@
+package settle
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+)
+
+// Variance per run r·(1 − r): 1/2 → 0.25, 1/3 and 2/3 → 0.2222, 0.2 → 0.16. So a
+// (0.2), b (2/3), c (1/2), d (1/3) order as c, b, d, a (b before d: the suite's order).
+func TestNoisyItems(t *testing.T) {
+	c := &baseline.Comparison{Unstable: []baseline.ItemChange{
+		{ID: "a", BasePassRate: 0.2}, {ID: "b", BasePassRate: 2.0 / 3}, {ID: "c", BasePassRate: 0.5}, {ID: "d", BasePassRate: 1.0 / 3}}}
+	if got := NoisyItems(c); !slices.Equal(got, []string{"c", "b", "d", "a"}) {
+		t.Errorf("NoisyItems = %v; want [c b d a]", got)
+	}
+	if NoisyItems(nil) != nil {
+		t.Error("no comparison: want no items")
+	}
+}
+
+// A round re-runs the evidence, then the noisy items, then the others: evidence e1,
+// noisy n1 n2, budget 10 → round size 1 + 2 = 3, picked e1, n1, n2.
+func TestRoundTakesNoisyItems(t *testing.T) {
+	look := Look{Evidence: []string{"e1"}, Noisy: []string{"n1", "n2"}}
+	n := roundSize(look, Result{}, Options{Budget: 10}, 0)
+	if n != 3 {
+		t.Fatalf("round size %d; want 3", n)
+	}
+	got := pick(append(look.Evidence, look.Noisy...), []string{"x", "n2", "e1", "n1"}, map[string]int{}, n)
+	if !slices.Equal(got, []string{"e1", "n1", "n2"}) {
+		t.Errorf("picked %v; want [e1 n1 n2]", got)
+	}
+}
