@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,6 +91,11 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	}
 	r := d.take()
 	r.SetSettle(&res)
+	if g := r.Regression; g != nil && g.Outcome == gate.Inconclusive && res.Stop == settle.BudgetSpent {
+		// The budget is spent: the next step is settling on, from the re-runs kept, with
+		// a larger budget (twice this one), not re-running the evidence by hand.
+		g.RerunCommand = r.Command + " --settle " + shellFlag("--settle-budget", strconv.Itoa(2*res.Budget))
+	}
 	return r, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/settle"
 )
 
 // MaxListedItems caps the item lists in rendered reports; the rest are counted.
@@ -402,7 +403,11 @@ func (r *Report) decisionLines() []string {
 		return nil
 	}
 	var out []string
-	if d.Outcome == gate.Inconclusive && d.RerunCommand != "" {
+	switch {
+	case d.Outcome != gate.Inconclusive || d.RerunCommand == "":
+	case r.Settle != nil && r.Settle.Stop == settle.BudgetSpent:
+		out = append(out, "The settle budget is spent: to settle it, settle on from the re-runs kept with a larger budget: `"+d.RerunCommand+"`")
+	default:
 		out = append(out, "To settle it, re-run the evidence items and check again: `"+d.RerunCommand+"`")
 	}
 	return out
