@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,10 +90,78 @@ func (l *Loaded) noteImported(meta *importer.Meta) {
 	}
 }
 
+// directImported prepares reading every results file another tool wrote straight into
+// the scoring (importer.Direct): one read of each file, no copy of the first run; the
+// later runs of a file that holds several wait in temporary files. Standard input is left
+// to LoadRuns.
+func (l *Loaded) directImported() {
+	if l.format == importer.Evalgate || l.direct != nil || slices.Contains(l.Paths, safeio.Stdin) {
+		return
+	}
+	opts := l.importOpts
+	opts.Format = l.format
+	for _, p := range l.Paths {
+		l.direct = append(l.direct, importer.NewDirect(p, opts, ""))
+	}
+}
+
+// directSources are the runs to score from other tools' files: each file's first run as
+// it is decoded, then (Then) the later runs it holds; a re-run file's runs are partial.
+func (l *Loaded) directSources() []rubric.RunSource {
+	keys := l.Config.Scoring.RecordKeys()
+	var out []rubric.RunSource
+	for k, d := range l.direct {
+		partial := k >= l.full
+		src := rubric.RunSource{File: d.File, Partial: partial}
+		src.Each = func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
+			if err := d.First(keys, prep, fn); err != nil {
+				return err
+			}
+			l.noteImported(d.Meta)
+			return nil
+		}
+		if d.Several() {
+			src.Then = func() []rubric.RunSource { return l.laterSources(d.Later(), partial) }
+		}
+		out = append(out, src)
+	}
+	return out
+}
+
+// laterSources are the runs of conv (a tool's file written as evalgate JSONL): each named
+// by the tool's file, its results placed in it.
+func (l *Loaded) laterSources(conv *importer.Converted, partial bool) []rubric.RunSource {
+	if conv == nil {
+		return nil
+	}
+	var out []rubric.RunSource
+	for i, run := range conv.Runs {
+		src := rubric.FileRunFor(&l.Config.Scoring, run)
+		src.File = conv.File
+		src.Each = conv.Each(i, src.Each)
+		src.Partial = partial
+		out = append(out, src)
+	}
+	return out
+}
+
+// reread says a direct read stopped to start again with what it learned of its file
+// (importer.ErrReread), and makes the suite whole again: the stopped scoring may have
+// released some of its items.
+func (l *Loaded) reread(err error) (bool, error) {
+	if !errors.Is(err, importer.ErrReread) {
+		return false, nil
+	}
+	if l.fromResults || l.Config.Suite == "" {
+		return true, nil
+	}
+	return true, l.loadSuite()
+}
+
 // convertImported writes every results file another tool wrote as evalgate JSONL, a
-// temporary file per run, in one pass each, so check and score stream them as they
-// stream evalgate's own files: memory holds no record. Standard input is left to
-// LoadRuns. removeConverted deletes the files.
+// temporary file per run, in one pass each, so a large baseline streams them and copies
+// their records as its recorded outputs (streamedFiles). removeConverted deletes the
+// files.
 func (l *Loaded) convertImported() error {
 	if l.format == importer.Evalgate || l.converted != nil || slices.Contains(l.Paths, safeio.Stdin) {
 		return nil
@@ -116,6 +185,9 @@ func (l *Loaded) removeConverted() {
 		c.Remove()
 	}
 	l.converted = nil
+	for _, d := range l.direct {
+		d.Remove()
+	}
 }
 
 // streamLarge reports whether the results are large (l.large): other tools' files are
@@ -143,18 +215,11 @@ func (l *Loaded) streamedFiles() []string {
 	return out
 }
 
-// convertedSources are the converted runs to score: each named by its tool's file, its
-// results placed in it; a re-run file's runs are partial.
+// convertedSources are the converted runs to score; a re-run file's runs are partial.
 func (l *Loaded) convertedSources() []rubric.RunSource {
 	var out []rubric.RunSource
 	for k, conv := range l.converted {
-		for i, run := range conv.Runs {
-			src := rubric.FileRunFor(&l.Config.Scoring, run)
-			src.File = conv.File
-			src.Each = conv.Each(i, src.Each)
-			src.Partial = k >= l.full
-			out = append(out, src)
-		}
+		out = append(out, l.laterSources(conv, k >= l.full)...)
 	}
 	return out
 }

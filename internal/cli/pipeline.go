@@ -102,9 +102,11 @@ type Loaded struct {
 	suiteItems int
 	// outputs is what the diagnosis read of the outputs while a streamed check scored.
 	outputs *diagnose.Outputs
-	// converted are other tools' results files written as evalgate JSONL for a check
-	// to stream (convertImported), one per path.
+	// converted are other tools' results files written as evalgate JSONL for a large
+	// baseline to stream (convertImported), one per path; direct are the reads of them a
+	// check scores as they are decoded (directImported).
 	converted []*importer.Converted
+	direct    []*importer.Direct
 }
 
 // loadConfigOnly reads the config alone: the first step of Load, and all a merge needs
@@ -151,15 +153,24 @@ func Load(opts CheckOptions) (*Loaded, error) {
 		return nil, err
 	}
 	if cfg.Suite != "" {
-		if l.Suite, err = eval.LoadSuite(cfg.Path(cfg.Suite)); err != nil {
+		if err := l.loadSuite(); err != nil {
 			return nil, err
-		}
-		l.suiteItems = l.Suite.Len()
-		if l.Shard.Count > 1 {
-			l.Suite = l.Suite.Subset(l.Shard)
 		}
 	}
 	return l, nil
+}
+
+// loadSuite reads the config's suite file (the shard's part of it).
+func (l *Loaded) loadSuite() error {
+	s, err := eval.LoadSuite(l.Config.Path(l.Config.Suite))
+	if err != nil {
+		return err
+	}
+	l.Suite, l.suiteItems = s, s.Len()
+	if l.Shard.Count > 1 {
+		l.Suite = l.Suite.Subset(l.Shard)
+	}
+	return nil
 }
 
 // LoadRuns reads every results file into memory (and the suite from the first, when
@@ -243,9 +254,7 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 		tuneGC(total)
 	}
 	if l.Runs == nil {
-		if err := l.convertImported(); err != nil {
-			return nil, err
-		}
+		l.directImported()
 		defer l.removeConverted()
 	}
 	if l.Runs == nil && l.held() {
@@ -253,23 +262,33 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 			return nil, err
 		}
 	}
-	stream, err := report.NewItemStream(&l.Config.Scoring)
-	if err != nil {
-		return nil, err
-	}
-	r, err := l.check(ctx, opts, stream)
-	if err != nil {
+	for attempt := 0; ; attempt++ {
+		stream, err := report.NewItemStream(&l.Config.Scoring)
+		if err != nil {
+			return nil, err
+		}
+		r, err := l.check(ctx, opts, stream)
+		if err == nil {
+			return r, nil
+		}
 		stream.Close()
-		return nil, err
+		// An imported file read as it is decoded may have to be read again, once for each
+		// thing a read learns of it (imported.go).
+		again, rerr := l.reread(err)
+		if rerr != nil {
+			return nil, rerr
+		}
+		if !again || attempt > 2*len(l.direct) {
+			return nil, err
+		}
 	}
-	return r, nil
 }
 
 // held reports whether the results are read into memory before scoring: standard input,
-// and other tools' files not converted to evalgate JSONL (convertImported; evalgate
-// baseline reads them into runs).
+// and other tools' files neither read directly (directImported) nor converted to
+// evalgate JSONL (convertImported; evalgate baseline reads small ones into runs).
 func (l *Loaded) held() bool {
-	return (l.format != importer.Evalgate && l.converted == nil) || slices.Contains(l.Paths, safeio.Stdin)
+	return (l.format != importer.Evalgate && l.converted == nil && l.direct == nil) || slices.Contains(l.Paths, safeio.Stdin)
 }
 
 // large reports whether evalgate baseline streams the results: over above (0:
@@ -307,6 +326,9 @@ func (l *Loaded) sources() []rubric.RunSource {
 	var out []rubric.RunSource
 	if l.converted != nil {
 		return l.convertedSources()
+	}
+	if l.direct != nil {
+		return l.directSources()
 	}
 	if l.Runs != nil {
 		for i, r := range l.Runs {

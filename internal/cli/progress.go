@@ -50,15 +50,30 @@ func withProgress(srcs []rubric.RunSource, m *progress.Meter) []rubric.RunSource
 		case full > 1:
 			label += fmt.Sprintf(" (run %d of %d)", i+1, full)
 		}
-		each := src.Each
-		src.Each = func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
-			m.Step(label)
-			return each(prep, func(res *eval.Result, v any) error {
-				m.Add(1)
-				return fn(res, v)
-			})
-		}
-		out[i] = src
+		out[i] = counted(src, label, m)
 	}
 	return out
+}
+
+// counted is src counting its records on m under label, and the runs found while it is
+// read (a tool's later repeats) too.
+func counted(src rubric.RunSource, label string, m *progress.Meter) rubric.RunSource {
+	each := src.Each
+	src.Each = func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
+		m.Step(label)
+		return each(prep, func(res *eval.Result, v any) error {
+			m.Add(1)
+			return fn(res, v)
+		})
+	}
+	if then := src.Then; then != nil {
+		src.Then = func() []rubric.RunSource {
+			more := then()
+			for k := range more {
+				more[k] = counted(more[k], fmt.Sprintf("%s (repeat %d)", label, k+2), m)
+			}
+			return more
+		}
+	}
+	return src
 }

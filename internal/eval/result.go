@@ -35,6 +35,9 @@ type Result struct {
 	// raw is the record's line when the fast decoder read it: the item's hash is
 	// computed from it (ItemFromResult), not from a re-encoding of Fields.
 	raw string
+	// hashFrom are the item's fields and id as the record carried them, when
+	// ResultFromRecord kept only some of them in Fields: the item's hash covers them all.
+	hashFrom map[string]any
 }
 
 // TotalTokens is input + output tokens, and whether both were recorded.
@@ -81,6 +84,11 @@ var resultKeys = map[string]bool{
 
 // newResult validates one decoded results record.
 func newResult(file string, line int, f map[string]any) (*Result, error) {
+	return newResultKeeping(file, line, f, nil)
+}
+
+// newResultKeeping is newResult keeping in Fields only the keys keep names (nil: all).
+func newResultKeeping(file string, line int, f map[string]any, keep func(string) bool) (*Result, error) {
 	rawID, ok := f["id"]
 	if !ok {
 		return nil, Errorf(file, line, "", "record has no \"id\"; each result names the suite item it answers")
@@ -92,7 +100,9 @@ func newResult(file string, line int, f map[string]any) (*Result, error) {
 	r := &Result{ID: id, Line: line, Fields: map[string]any{}, Record: f}
 	for k, v := range f {
 		if !resultKeys[k] {
-			r.Fields[k] = v
+			if keep == nil || keep(k) {
+				r.Fields[k] = v
+			}
 			continue
 		}
 		if v == nil && k != "output" {

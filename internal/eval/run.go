@@ -96,6 +96,8 @@ func ItemFromResult(file string, res *Result) (*Item, error) {
 	hash := ""
 	if res.raw != "" {
 		hash = itemHashOfLine(res.raw)
+	} else if res.hashFrom != nil {
+		hash = hashFields(res.hashFrom)
 	}
 	return newItemHashed(file, res.Line, fields, hash)
 }

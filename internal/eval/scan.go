@@ -64,22 +64,11 @@ func ScanRun(path string, opts ScanOptions, fn func(res *Result, prep any) error
 func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result, prep any) error) error {
 	path := name
 	lr := newLineReader(name, "results", r)
-	workers := max(runtime.GOMAXPROCS(0), 1)
-	work := make(chan *scanBatch, workers)
-	ordered := make(chan *scanBatch, 2*workers)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range work {
-				b.decode(path, opts)
-				b.release()
-				close(b.done)
-			}
-		}()
-	}
+	work, ordered, stop, wg := startWorkers(func(b *scanBatch) {
+		b.decode(path, opts)
+		b.release()
+		close(b.done)
+	})
 	readerDone := make(chan struct{})
 	defer func() { <-readerDone }() // before the file closes: the reader may be mid-read
 	go func() {                     // reader: lines → batches, in order
@@ -132,11 +121,7 @@ func ScanReader(name string, r io.Reader, opts ScanOptions, fn func(res *Result,
 	for b := range ordered {
 		<-b.done
 		for k, res := range b.results {
-			var p any
-			if b.preps != nil {
-				p = b.preps[k]
-			}
-			if err := fn(res, p); err != nil {
+			if err := fn(res, prepAt(b.preps, k)); err != nil {
 				return err
 			}
 		}
@@ -183,4 +168,30 @@ func (b *scanBatch) decode(path string, opts ScanOptions) {
 		b.err = err
 		return
 	}
+}
+
+// startWorkers starts a worker per core running do on each batch sent on work, and
+// makes the channel the batches go on in order (twice as deep) and the stop channel.
+// wg is done once work is closed and drained.
+func startWorkers[B any](do func(B)) (work, ordered chan B, stop chan struct{}, wg *sync.WaitGroup) {
+	workers := max(runtime.GOMAXPROCS(0), 1)
+	work, ordered, stop, wg = make(chan B, workers), make(chan B, 2*workers), make(chan struct{}), &sync.WaitGroup{}
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				do(b)
+			}
+		}()
+	}
+	return work, ordered, stop, wg
+}
+
+// prepAt is what Prep returned for a batch's k-th record (nil without Prep).
+func prepAt(preps []any, k int) any {
+	if preps == nil {
+		return nil
+	}
+	return preps[k]
 }

@@ -33,51 +33,24 @@ type Converted struct {
 	// where it is decoded.
 	lines [][]int32
 	dir   string
+	first int        // the tool's run number of Runs[0]: 1 when Direct hands on the first
+	open  []*convRun // while the file is read
 }
 
 // Convert reads path (promptfoo, lm-eval or Inspect) record by record and writes its runs
 // as evalgate JSONL into a new directory under dir ("" for the system's temporary
 // directory). Remove deletes them.
 func Convert(path string, opts Options, dir string) (*Converted, error) {
-	tmp, err := os.MkdirTemp(dir, "evalgate-import-")
-	if err != nil {
-		return nil, fmt.Errorf("cannot convert %s: %w", path, err)
-	}
-	c := &Converted{File: path, dir: tmp}
-	var runs []*convRun
-	closeAll := func() error {
-		var first error
-		for _, r := range runs {
-			if err := r.close(); err != nil && first == nil {
-				first = err
-			}
-		}
-		return first
-	}
-	meta, err := Read(path, opts, func(rec Record) error {
-		if rec.Run >= MaxRuns {
-			return errAt(path, rec.Line, rec.Where, "", "run %d: the file holds more than %d runs (repeats or epochs), more than evalgate reads from one file", rec.Run+1, MaxRuns)
-		}
-		for len(runs) <= rec.Run {
-			r, err := c.newRun(len(runs))
-			if err != nil {
-				return err
-			}
-			runs = append(runs, r)
-		}
-		return runs[rec.Run].write(rec)
-	})
-	for _, r := range runs {
-		c.lines = append(c.lines, r.lines)
-	}
-	if cerr := closeAll(); err == nil && cerr != nil {
-		err = fmt.Errorf("cannot convert %s: %w", path, cerr)
+	c := &Converted{File: path}
+	meta, err := Read(path, opts, func(rec Record) error { return c.add(rec, dir) })
+	if cerr := c.finish(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		c.Remove()
 		return nil, err
 	}
-	if len(runs) == 0 {
+	if len(c.Runs) == 0 {
 		c.Remove()
 		return nil, eval.Errorf(path, 0, "", "the %s file holds no results", meta.Format)
 	}
@@ -85,9 +58,52 @@ func Convert(path string, opts Options, dir string) (*Converted, error) {
 	return c, nil
 }
 
+// add writes one record to its run's file (run number - first), the directory and the
+// files made as they are needed.
+func (c *Converted) add(rec Record, dir string) error {
+	if rec.Run >= MaxRuns {
+		return errAt(c.File, rec.Line, rec.Where, "", "run %d: the file holds more than %d runs (repeats or epochs), more than evalgate reads from one file", rec.Run+1, MaxRuns)
+	}
+	if c.dir == "" {
+		tmp, err := os.MkdirTemp(dir, "evalgate-import-")
+		if err != nil {
+			return fmt.Errorf("cannot convert %s: %w", c.File, err)
+		}
+		c.dir = tmp
+	}
+	for len(c.open) <= rec.Run-c.first {
+		r, err := c.newRun(len(c.open))
+		if err != nil {
+			return err
+		}
+		c.open = append(c.open, r)
+	}
+	return c.open[rec.Run-c.first].write(rec)
+}
+
+// finish closes the runs' files; nil does nothing.
+func (c *Converted) finish() error {
+	if c == nil {
+		return nil
+	}
+	var first error
+	for _, r := range c.open {
+		c.lines = append(c.lines, r.lines)
+		if err := r.close(); err != nil && first == nil {
+			first = fmt.Errorf("cannot convert %s: %w", c.File, err)
+		}
+	}
+	c.open = nil
+	return first
+}
+
 // Remove deletes the converted files.
 func (c *Converted) Remove() {
 	if c != nil && c.dir != "" {
+		for _, r := range c.open {
+			r.close()
+		}
+		c.open = nil
 		os.RemoveAll(c.dir)
 	}
 }
@@ -105,7 +121,7 @@ type convRun struct {
 }
 
 func (c *Converted) newRun(i int) (*convRun, error) {
-	name := filepath.Join(c.dir, fmt.Sprintf("run-%d.jsonl", i+1))
+	name := filepath.Join(c.dir, fmt.Sprintf("run-%d.jsonl", c.first+i+1))
 	f, err := os.Create(name)
 	if err != nil {
 		return nil, fmt.Errorf("cannot convert %s: %w", c.File, err)

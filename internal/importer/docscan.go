@@ -401,7 +401,7 @@ func isNumber(t []byte) bool {
 // err turns a decoding error into an input error naming where in the document it is.
 func (d *docDecoder) err(where string, err error) error {
 	var ie *eval.InputError
-	if errors.As(err, &ie) {
+	if errors.As(err, &ie) || errors.Is(err, errReread) || errors.Is(err, errRereadRuns) || errors.Is(err, errAheadStopped) {
 		return err
 	}
 	switch {

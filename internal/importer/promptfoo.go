@@ -5,12 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/jsonenc"
 )
 
 // promptfoo writes `-o results.json` as one document, {"evalId", "results": {"version",
@@ -62,17 +64,20 @@ func pfRecords(path string, keep keys, fn func(line int, where string, rec map[s
 				return d.skip("results." + key)
 			}
 			found = true
-			return d.array("results.results", func(i int) error {
-				where := fmt.Sprintf("results.results[%d]", i)
-				var rec map[string]any
-				if err := d.decodeKeys(where, keep, &rec); err != nil {
-					return err
-				}
+			a := newAhead(path, keep, func(_ int, where string, rec map[string]any) error {
 				if rec == nil {
 					return errAt(path, 0, where, "", "want an object (an EvaluateResult)")
 				}
 				return fn(0, where, rec)
 			})
+			return a.close(d.array("results.results", func(i int) error {
+				where := fmt.Sprintf("results.results[%d]", i)
+				raw, at, err := d.raw()
+				if err != nil {
+					return d.err(where, err)
+				}
+				return a.add(0, where, at, raw)
+			}))
 		})
 	})
 	if err != nil {
@@ -194,7 +199,10 @@ func pfTestOf(path string, line int, where string, rec map[string]any, idField s
 			return nil, errAt(path, line, where, "", "%s", fieldErr("testCase.vars", vars, "an object"))
 		}
 	}
-	b, _ := json.Marshal(vars) // maps marshal with sorted keys
+	b, ok := jsonenc.Append(nil, vars, true) // as json.Marshal writes it: sorted keys
+	if !ok {
+		b, _ = json.Marshal(vars)
+	}
 	sum := sha256.Sum256(b)
 	t.varsHash = hex.EncodeToString(sum[:])
 	t.key = pfHash(t.description, t.varsHash)
@@ -234,62 +242,79 @@ var (
 		"failureReason", "latencyMs", "cost", "success", "score", "namedScores", "gradingResult")
 )
 
-// readPromptfoo reads a promptfoo export in two passes: the first names the tests and the
-// prompt/provider pairs (a few bytes per test, so a million tests fit in tens of
-// megabytes), the second converts the results.
+// readPromptfoo reads a promptfoo export in one pass, converting each result as it is
+// read; what it keeps is a few bytes per distinct test (its key, its place, how many
+// times it was seen: repeats are runs), so a million tests fit in tens of megabytes.
+//
+// A test's id is its description while every test has a unique one, else a hash of its
+// vars: only the whole file tells. A reader that can start again (Options.onePass: the
+// check's direct source) names tests by description until a test without one or a
+// second test with the same one shows up, then stops with errReread and is asked again
+// with ids by vars (Options.idsByVars); any other reader first reads the tests' names
+// (a pass over the keys that name them, stopped at the first such test).
 func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, error) {
-	ix := newPfIndex(opts.IDField)
+	if opts.IDField == "" && !opts.onePass && !opts.idsByVars {
+		byVars, err := pfNeedsVarsIDs(path)
+		if err != nil {
+			return nil, err
+		}
+		opts.idsByVars = byVars
+	}
+	rule := pfByDescription
+	switch {
+	case opts.IDField != "":
+		rule = pfByField
+	case opts.idsByVars:
+		rule = pfByVars
+	}
+	ix := newPfIndex(rule, opts.IDField)
 	combos := map[string]*pfCombo{}
 	var comboOrder []*pfCombo
-	err := pfRecords(path, pfNameKeys, func(line int, where string, rec map[string]any) error {
+	var chosen *pfCombo
+	ambiguous := false // several pairs where one must be chosen: said at the end, with all of them
+	meta := &Meta{Format: Promptfoo, SuiteFields: true, Metadata: map[string]string{}}
+	var dims dimTracker
+	var seen []int32 // occurrences of a test: its repeats are runs
+	unmatched, firstUnmatched := 0, ""
+	err := pfRecords(path, pfReadKeys, func(line int, where string, rec map[string]any) error {
 		t, err := pfTestOf(path, line, where, rec, opts.IDField)
 		if err != nil {
 			return err
 		}
-		ix.add(t, line, where)
+		n := ix.add(t, line, where)
+		if err := ix.clashErr(path); err != nil {
+			return err
+		}
+		if rule == pfByDescription && ix.descFails() {
+			return errReread
+		}
 		c := pfComboOf(rec)
 		if prev, ok := combos[c.key]; ok {
 			prev.count++
+			c = prev
 		} else {
 			c.count = 1
 			combos[c.key] = c
 			comboOrder = append(comboOrder, c)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(ix.places) == 0 {
-		return nil, eval.Errorf(path, 0, "", "the promptfoo file holds no results")
-	}
-	chosen, err := pfChoose(path, comboOrder, opts.Prompt)
-	if err != nil {
-		return nil, err
-	}
-	pick, err := ix.idRule(path)
-	if err != nil {
-		return nil, err
-	}
-	meta := &Meta{Format: Promptfoo, SuiteFields: true, Metadata: map[string]string{}}
-	if chosen.provider != "" {
-		meta.Metadata["model_id"] = chosen.provider
-	}
-	var dims dimTracker
-	seen := make([]int32, len(ix.places)) // occurrences of a test: its repeats are runs
-	unmatched, firstUnmatched := 0, ""
-	err = pfRecords(path, pfReadKeys, func(line int, where string, rec map[string]any) error {
-		if pfComboOf(rec).key != chosen.key {
+		if ambiguous || (opts.Prompt != "" && !c.matches(opts.Prompt)) {
 			return nil
 		}
-		t, err := pfTestOf(path, line, where, rec, opts.IDField)
-		if err != nil {
-			return err
+		if chosen == nil {
+			chosen = c
+			if c.provider != "" {
+				meta.Metadata["model_id"] = c.provider
+			}
+		} else if c != chosen {
+			ambiguous = true
+			return nil
 		}
-		id := pick(t)
-		n := ix.tests[t.key]
+		for int(n) >= len(seen) {
+			seen = append(seen, 0)
+		}
 		run := int(seen[n])
 		seen[n]++
+		id := ix.pick(t)
 		fields, err := pfConvert(path, line, where, id, rec, func(i int) {
 			if unmatched == 0 {
 				firstUnmatched = fmt.Sprintf("%s componentResults[%d] (test %q)", pfPlace(line, where), i, id)
@@ -307,11 +332,43 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 	if err != nil {
 		return nil, err
 	}
+	if len(ix.places) == 0 {
+		return nil, eval.Errorf(path, 0, "", "the promptfoo file holds no results")
+	}
+	if ambiguous || chosen == nil {
+		_, err := pfChoose(path, comboOrder, opts.Prompt)
+		return nil, err
+	}
 	if unmatched > 0 {
 		opts.warn("%s: %d assertion result(s) name no assertion and do not line up with their test's assert list, so their scores are left out (the first: %s); give those assertions a `metric:` name to import them as named scores", path, unmatched, firstUnmatched)
 	}
 	meta.Dimensions = dims.list()
 	return meta, nil
+}
+
+// errReread stops a one-pass promptfoo read whose tests turn out not to be named by
+// their descriptions: the reader starts again with ids by vars (Direct).
+var errReread = errors.New("importer: the promptfoo tests are named by their vars; read the file again")
+
+// pfNeedsVarsIDs reads the tests' names only (the keys that name a test), up to the first
+// test without a description or with another test's: then ids are hashes of the vars.
+func pfNeedsVarsIDs(path string) (bool, error) {
+	ix := newPfIndex(pfByDescription, "")
+	err := pfRecords(path, pfNameKeys, func(line int, where string, rec map[string]any) error {
+		t, err := pfTestOf(path, line, where, rec, "")
+		if err != nil {
+			return err
+		}
+		ix.add(t, line, where)
+		if ix.descFails() {
+			return errReread
+		}
+		return nil
+	})
+	if err == errReread {
+		return true, nil
+	}
+	return false, err
 }
 
 // pfPlace names a record in messages: its line in JSONL, its place in a document.
@@ -380,16 +437,26 @@ func (p pfPlaceOf) String() string {
 	return fmt.Sprintf("results.results[%d]", p.index)
 }
 
-// pfIndex is what the first pass learns about the distinct tests: their places, and
-// whether each way of naming them gives unique ids (the first clash of each).
+// pfIDRule is how tests are named: by description, by a hash of the vars, or by the
+// --id-field value.
+type pfIDRule int
+
+const (
+	pfByDescription pfIDRule = iota
+	pfByVars
+	pfByField
+)
+
+// pfIndex is what the pass learns about the distinct tests: their numbers and places,
+// and whether the way they are named gives unique ids (the first clash).
 type pfIndex struct {
+	rule    pfIDRule
 	idField string
 	tests   map[pfKey]int32 // test key → its number, in first-seen order
 	places  []pfPlaceOf
-	// byDesc, byVars, byField: a candidate id's hash → the first test with it.
-	byDesc, byVars, byField map[pfKey]int32
-	noDesc                  bool     // a test has no description
-	clash                   [3]clash // description, vars hash, --id-field
+	byID    map[pfKey]int32 // an id's hash → the first test with it
+	noDesc  bool            // a test has no description
+	clash   clash
 }
 
 type clash struct {
@@ -398,13 +465,14 @@ type clash struct {
 	found         bool
 }
 
-func newPfIndex(idField string) *pfIndex {
-	return &pfIndex{idField: idField, tests: map[pfKey]int32{}, byDesc: map[pfKey]int32{}, byVars: map[pfKey]int32{}, byField: map[pfKey]int32{}}
+func newPfIndex(rule pfIDRule, idField string) *pfIndex {
+	return &pfIndex{rule: rule, idField: idField, tests: map[pfKey]int32{}, byID: map[pfKey]int32{}}
 }
 
-func (x *pfIndex) add(t *pfTest, line int, where string) {
-	if _, ok := x.tests[t.key]; ok {
-		return
+// add notes a result's test and returns the test's number.
+func (x *pfIndex) add(t *pfTest, line int, where string) int32 {
+	if n, ok := x.tests[t.key]; ok {
+		return n
 	}
 	n := int32(len(x.places))
 	x.tests[t.key] = n
@@ -413,53 +481,55 @@ func (x *pfIndex) add(t *pfTest, line int, where string) {
 		fmt.Sscanf(where, "results.results[%d]", &p.index)
 	}
 	x.places = append(x.places, p)
-	see := func(m map[pfKey]int32, c *clash, id string) {
-		k := pfHash(id)
-		if prev, ok := m[k]; ok {
-			if !c.found {
-				*c = clash{first: prev, second: n, id: id, found: true}
-			}
-			return
-		}
-		m[k] = n
-	}
-	if t.description == "" {
+	if x.rule == pfByDescription && t.description == "" {
 		x.noDesc = true
-	} else if !x.noDesc {
-		see(x.byDesc, &x.clash[0], t.description)
+		return n
 	}
-	see(x.byVars, &x.clash[1], pfVarsID(t))
-	if x.idField != "" {
-		see(x.byField, &x.clash[2], t.idValue)
+	id := x.pick(t)
+	k := pfHash(id)
+	if prev, ok := x.byID[k]; ok {
+		if !x.clash.found {
+			x.clash = clash{first: prev, second: n, id: id, found: true}
+		}
+		return n
 	}
+	x.byID[k] = n
+	return n
+}
+
+// descFails says the tests cannot be named by their descriptions.
+func (x *pfIndex) descFails() bool { return x.rule == pfByDescription && (x.noDesc || x.clash.found) }
+
+// pick is a test's id by the index's rule.
+func (x *pfIndex) pick(t *pfTest) string {
+	switch x.rule {
+	case pfByField:
+		return t.idValue
+	case pfByVars:
+		return pfVarsID(t)
+	}
+	return t.description
 }
 
 func pfVarsID(t *pfTest) string { return "vars-" + t.varsHash[:12] }
 
-// idRule names the tests: --id-field's value, else the description when every test has
-// a unique one, else a hash of the vars; two tests named alike are refused.
-func (x *pfIndex) idRule(path string) (func(*pfTest) string, error) {
-	var c clash
-	var how string
-	var pick func(*pfTest) string
-	switch {
-	case x.idField != "":
-		c, how, pick = x.clash[2], fmt.Sprintf("--id-field %q", x.idField), func(t *pfTest) string { return t.idValue }
-	case !x.noDesc && !x.clash[0].found:
-		c, pick = clash{}, func(t *pfTest) string { return t.description }
-	default:
-		c, how, pick = x.clash[1], "hash of the vars", pfVarsID
+// clashErr refuses two tests named alike by --id-field or by the hash of their vars
+// (two descriptions alike make the tests named by vars instead).
+func (x *pfIndex) clashErr(path string) error {
+	if !x.clash.found || x.rule == pfByDescription {
+		return nil
 	}
-	x.byDesc, x.byVars, x.byField = nil, nil, nil // the second pass needs only tests and places
-	if c.found {
-		p := x.places[c.second]
-		where := ""
-		if p.line == 0 {
-			where = p.String()
-		}
-		return nil, errAt(path, int(p.line), where, c.id, "two different tests get the same id by %s (the first at %s); name each test with a unique description, or pass --id-field VAR naming a variable that is unique per test", how, x.places[c.first])
+	how := "hash of the vars"
+	if x.rule == pfByField {
+		how = fmt.Sprintf("--id-field %q", x.idField)
 	}
-	return pick, nil
+	c := x.clash
+	p := x.places[c.second]
+	where := ""
+	if p.line == 0 {
+		where = p.String()
+	}
+	return errAt(path, int(p.line), where, c.id, "two different tests get the same id by %s (the first at %s); name each test with a unique description, or pass --id-field VAR naming a variable that is unique per test", how, x.places[c.first])
 }
 
 // pfConvert maps one EvaluateResult to an evalgate results record.

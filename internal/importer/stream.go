@@ -26,22 +26,21 @@ func keySet(names ...string) keys {
 // jsonLines calls fn for each non-blank line of a JSONL stream with its decoded object
 // (the keys keep names, nil for all); a line is bounded by MaxRecordBytes (safeio's line
 // reader).
+// Lines are decoded on the machine's cores while the next ones are read (ahead); fn runs
+// on one goroutine, in order.
 func jsonLines(file string, r io.Reader, keep keys, fn func(line int, rec map[string]any) error) error {
+	a := newAhead(file, keep, func(line int, _ string, rec map[string]any) error { return fn(line, rec) })
 	ls := safeio.NewLines(r, file, MaxRecordBytes)
 	for ls.Next() {
 		t := bytes.TrimSpace(ls.Bytes())
 		if len(t) == 0 {
 			continue
 		}
-		rec, err := decodeLine(file, ls.Line(), t, keep)
-		if err != nil {
-			return err
-		}
-		if err := fn(ls.Line(), rec); err != nil {
-			return err
+		if err := a.add(ls.Line(), "", -1, t); err != nil {
+			return a.close(err)
 		}
 	}
-	return ls.Err()
+	return a.close(ls.Err())
 }
 
 func decodeLine(file string, line int, text []byte, keep keys) (map[string]any, error) {

@@ -88,6 +88,10 @@ type RunSource struct {
 	Each func(prep func(res *eval.Result) any, fn func(res *eval.Result, prepped any) error) error
 	// Partial: a re-run of some items only (RunScore.Partial).
 	Partial bool
+	// Then, when set, gives the runs found while this one was read (the later repeats
+	// of another tool's file), scored right after it; until then the run is not taken
+	// for the last one.
+	Then func() []RunSource
 }
 
 // MemoryRun is a source over a loaded run.
@@ -169,7 +173,9 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		_, ok := sc.(Preparer)
 		preparing = preparing || ok
 	}
-	for r, src := range srcs {
+	srcs = slices.Clip(srcs) // Then's runs are inserted into a copy
+	for r := 0; r < len(srcs); r++ {
+		src := srcs[r]
 		cols := newCols(nd, suite.Len())
 		cols.partial = src.Partial
 		cols.pricer = sys.Pricer
@@ -177,7 +183,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		if opts.KeepSamples {
 			kept = make([]Sample, suite.Len())
 		}
-		last := r == len(srcs)-1
+		last := r == len(srcs)-1 && src.Then == nil
 		build := building && r == 0
 		lines := make([]int32, suite.Len())   // line of the item's result in this run (presentAt)
 		seenBefore := slices.Clone(seenFirst) // read by the parallel prep
@@ -332,6 +338,9 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		}
 		out.cols = append(out.cols, cols)
 		out.Runs = append(out.Runs, rs)
+		if src.Then != nil {
+			srcs = slices.Insert(srcs, r+1, src.Then()...)
+		}
 	}
 	if err := shardsAsRuns(srcs, out.Runs, inRuns); err != nil {
 		return nil, err

@@ -1,0 +1,191 @@
+package importer
+
+import (
+	"encoding/json"
+	"errors"
+	"runtime"
+	"sync"
+)
+
+// ahead decodes records on the machine's cores while the reader finds the next ones, and
+// hands them to fn in file order on one goroutine of its own: the reader only finds where
+// a record ends (a JSONL line, a list element of a document), so decoding — most of an
+// import's work — no longer waits for it. Memory holds a few batches of records.
+type ahead struct {
+	file    string
+	keep    keys
+	fn      func(line int, where string, rec map[string]any) error
+	b       *aheadBatch
+	work    chan *aheadBatch
+	ordered chan *aheadBatch
+	stop    chan struct{} // closed when fn or a record failed: the reader stops adding
+	done    chan struct{} // closed when the consumer has returned
+	err     error         // the consumer's: fn's, or the first bad record's
+	wg      sync.WaitGroup
+}
+
+// aheadBatch is a run of consecutive records decoded by one worker.
+type aheadBatch struct {
+	buf    []byte
+	ends   []int
+	lines  []int
+	wheres []string
+	ats    []int64 // a document element's offset in the file (-1 for a line)
+	recs   []map[string]any
+	err    error // the first bad record's; later ones are not decoded
+	done   chan struct{}
+}
+
+const (
+	aheadRecords = 64
+	aheadBytes   = 1 << 20
+)
+
+// errAheadStopped tells the reader that the records it adds are no longer read.
+var errAheadStopped = errors.New("importer: reading stopped")
+
+func newAhead(file string, keep keys, fn func(line int, where string, rec map[string]any) error) *ahead {
+	workers := max(runtime.GOMAXPROCS(0), 1)
+	a := &ahead{file: file, keep: keep, fn: fn, work: make(chan *aheadBatch, workers),
+		ordered: make(chan *aheadBatch, 2*workers), stop: make(chan struct{}), done: make(chan struct{})}
+	a.b = a.newBatch()
+	for range workers {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			for b := range a.work {
+				b.decode(a.file, a.keep)
+				close(b.done)
+			}
+		}()
+	}
+	go a.consume()
+	return a
+}
+
+func (a *ahead) newBatch() *aheadBatch {
+	return &aheadBatch{done: make(chan struct{})}
+}
+
+func (a *ahead) consume() {
+	defer close(a.done)
+	for b := range a.ordered {
+		<-b.done
+		if a.err != nil {
+			continue // drain: the reader may still be handing over batches
+		}
+		for k, rec := range b.recs {
+			if err := a.fn(b.lines[k], b.wheres[k], rec); err != nil {
+				a.err = err
+				break
+			}
+		}
+		if a.err == nil && b.err != nil {
+			a.err = b.err
+		}
+		if a.err != nil {
+			close(a.stop)
+		}
+	}
+}
+
+// add hands one record's bytes (copied) to be decoded: a JSONL line (at -1) or a
+// document's element starting at byte offset at. It fails once the records are no
+// longer read (fn or a record failed: close says which).
+func (a *ahead) add(line int, where string, at int64, raw []byte) error {
+	b := a.b
+	b.buf = append(b.buf, raw...)
+	b.ends = append(b.ends, len(b.buf))
+	b.lines = append(b.lines, line)
+	b.wheres = append(b.wheres, where)
+	b.ats = append(b.ats, at)
+	if len(b.lines) >= aheadRecords || len(b.buf) >= aheadBytes {
+		return a.send()
+	}
+	return nil
+}
+
+func (a *ahead) send() error {
+	b := a.b
+	if len(b.lines) == 0 {
+		return nil
+	}
+	a.b = a.newBatch()
+	select {
+	case a.ordered <- b:
+	case <-a.stop:
+		return errAheadStopped
+	}
+	select {
+	case a.work <- b:
+	case <-a.stop:
+		close(b.done) // never decoded; the consumer skips it
+		return errAheadStopped
+	}
+	return nil
+}
+
+// close waits for every record added to be decoded and handed to fn, and returns the
+// first error in file order: fn's or a bad record's, else the reader's readErr.
+func (a *ahead) close(readErr error) error {
+	if !errors.Is(readErr, errAheadStopped) { // the records before a reader's error come first
+		if err := a.send(); err != nil && readErr == nil {
+			readErr = err
+		}
+	}
+	close(a.work)
+	close(a.ordered)
+	<-a.done
+	a.wg.Wait()
+	if a.err != nil {
+		return a.err
+	}
+	if errors.Is(readErr, errAheadStopped) {
+		return nil
+	}
+	return readErr
+}
+
+// decode decodes the batch's records up to the first bad one.
+func (b *aheadBatch) decode(file string, keep keys) {
+	b.recs = make([]map[string]any, 0, len(b.lines))
+	start := 0
+	for i, end := range b.ends {
+		raw := b.buf[start:end]
+		start = end
+		var rec map[string]any
+		var err error
+		if b.ats[i] < 0 {
+			rec, err = decodeLine(file, b.lines[i], raw, keep)
+		} else {
+			rec, err = decodeElement(file, b.wheres[i], b.ats[i], raw, keep)
+		}
+		if err != nil {
+			b.err = err
+			break
+		}
+		b.recs = append(b.recs, rec)
+	}
+	b.buf = nil
+}
+
+// decodeElement decodes a document's list element (its bytes raw, from byte offset at)
+// as an object, or null (nil); where names it in messages.
+func decodeElement(file, where string, at int64, raw []byte, keep keys) (map[string]any, error) {
+	d := &docDecoder{file: file} // for its messages
+	if c := raw[0]; c != '{' && c != 'n' {
+		return nil, errAt(file, 0, where, "", "want an object, found %s", d.found(c))
+	}
+	if m, ok := decodeFast(raw, keep); ok {
+		return m, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			err = &syntaxErr{at + se.Offset, se.Error()} // at counts from 0, Offset from 1
+		}
+		return nil, d.err(where, err)
+	}
+	return m, nil
+}
