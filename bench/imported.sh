@@ -11,9 +11,11 @@
 # moment hits both) for every format:
 #   direct   evalgate score --config FORMAT.yaml TOOL-FILE --format json --out REPORT
 #   native   evalgate score --config FORMAT.yaml NATIVE.jsonl --format json --out REPORT
-# under GNU time (wall time, maximum resident set size) and nice. It prints the medians and
-# the ratios direct / native, writes them to $BENCH_DIR/imported.tsv, and fails when the two
-# reports of a format differ in their runs, mean or pass count.
+# under GNU time (wall time, user + system CPU time, maximum resident set size) and nice.
+# It prints the medians and the ratios direct / native (wall, CPU, RSS), writes them to
+# $BENCH_DIR/imported.tsv, records the load average before and after every round (the CPU
+# times mean something on a busy machine, the walls less so), and fails when the two reports
+# of a format differ in their runs, mean or pass count.
 #
 # env: REPEAT     rounds (default 3)
 #      BENCH_DIR  where data, reports and logs go (default: a new temp dir); data files
@@ -47,12 +49,13 @@ dims lmeval exact_match >"$work/lmeval.yaml"
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# timed NAME CMD...: runs CMD niced under GNU time; appends "wall_s rss_kb" to $work/NAME.times.
+# timed NAME CMD...: runs CMD niced under GNU time; appends "wall_s rss_kb cpu_s" to
+# $work/NAME.times (cpu_s = user + system).
 timed() {
   local name=$1
   shift
   set +e
-  nice /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1
+  nice /usr/bin/time -f '%e %M %U %S' -o "$work/$name.time" "$@" >"$work/$name.log" 2>&1
   local rc=$?
   set -e
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
@@ -60,18 +63,21 @@ timed() {
     echo "bench: $name exited $rc: $*" >&2
     exit 1
   fi
-  tail -1 "$work/$name.time" >>"$work/$name.times"
+  tail -1 "$work/$name.time" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' >>"$work/$name.times"
 }
 
 formats="promptfoo:promptfoo.json inspect:inspect.json lmeval:$lm"
 for fmt in $formats; do rm -f "$work/${fmt%%:*}-direct.times" "$work/${fmt%%:*}-native.times"; done
+: >"$work/load.txt"
 for r in $(seq "$repeat"); do
+  echo "round $r start: $(uptime)" >>"$work/load.txt"
   for fmt in $formats; do
     name=${fmt%%:*} file=$data/${fmt#*:}
     timed "$name-direct" "$work/evalgate" score --config "$work/$name.yaml" "$file" --format json --out "$work/$name-direct.json"
     timed "$name-native" "$work/evalgate" score --config "$work/$name.yaml" "$file.native.jsonl" --format json --out "$work/$name-native.json"
   done
-  echo "bench: round $r of $repeat done"
+  echo "round $r end:   $(uptime)" >>"$work/load.txt"
+  echo "bench: round $r of $repeat done ($(uptime | sed 's/.*load average/load average/'))"
 done
 
 # The same items scored the same: runs, mean and pass count agree.
@@ -89,14 +95,17 @@ for fmt in sys.argv[2:]:
     print(f"bench: {name}: direct = native (runs, mean, passed, items) = {got[0]}")
 EOF
 
-printf 'format\trecords\tdirect_wall_s\tnative_wall_s\twall_ratio\tdirect_rss_kb\tnative_rss_kb\trss_ratio\n' >"$work/imported.tsv"
+printf 'format\trecords\tdirect_wall_s\tnative_wall_s\twall_ratio\tdirect_cpu_s\tnative_cpu_s\tcpu_ratio\tdirect_rss_kb\tnative_rss_kb\trss_ratio\n' >"$work/imported.tsv"
 for fmt in $formats; do
   name=${fmt%%:*}
   dw=$(awk '{print $1}' "$work/$name-direct.times" | median)
   nw=$(awk '{print $1}' "$work/$name-native.times" | median)
   dr=$(awk '{print $2}' "$work/$name-direct.times" | median)
   nr=$(awk '{print $2}' "$work/$name-native.times" | median)
-  printf '%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%.2f\n' "$name" "$n" "$dw" "$nw" "$(echo "$dw / $nw" | bc -l)" "$dr" "$nr" "$(echo "$dr / $nr" | bc -l)" >>"$work/imported.tsv"
-  echo "bench: $name walls direct: $(tr '\n' ' ' <"$work/$name-direct.times"| awk '{for(i=1;i<=NF;i+=2)printf "%s ",$i}') native: $(tr '\n' ' ' <"$work/$name-native.times" | awk '{for(i=1;i<=NF;i+=2)printf "%s ",$i}')"
+  dc=$(awk '{print $3}' "$work/$name-direct.times" | median)
+  nc=$(awk '{print $3}' "$work/$name-native.times" | median)
+  printf '%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%.2f\t%s\t%s\t%.2f\n' "$name" "$n" "$dw" "$nw" "$(echo "$dw / $nw" | bc -l)" "$dc" "$nc" "$(echo "$dc / $nc" | bc -l)" "$dr" "$nr" "$(echo "$dr / $nr" | bc -l)" >>"$work/imported.tsv"
+  echo "bench: $name wall/CPU s direct: $(awk '{printf "%s/%s ", $1, $3}' "$work/$name-direct.times") native: $(awk '{printf "%s/%s ", $1, $3}' "$work/$name-native.times")"
 done
 column -t "$work/imported.tsv"
+cat "$work/load.txt"

@@ -33,14 +33,10 @@ func (c *CLI) validate(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	runs := 0
 	if len(l.Paths) > 0 {
-		if err := l.LoadRuns(); err != nil {
+		if runs, err = l.validateResults(); err != nil {
 			return c.fail(err)
-		}
-		for _, run := range l.Runs {
-			if err := run.CheckAgainst(l.Suite); err != nil {
-				return c.fail(err)
-			}
 		}
 	}
 	if err := l.RunRubricTests(context.Background(), c.notice); err != nil {
@@ -60,7 +56,7 @@ func (c *CLI) validate(args []string) int {
 	if l.Suite != nil {
 		fmt.Fprintf(c.Stdout, "suite %s: %d items; ", l.Suite.File, l.Suite.Len())
 	}
-	fmt.Fprintf(c.Stdout, "%d results file(s)", len(l.Runs))
+	fmt.Fprintf(c.Stdout, "%d results file(s)", runs)
 	if n := len(cfg.RubricCases); n > 0 {
 		fmt.Fprintf(c.Stdout, "; %d rubric test(s) pass", n)
 	}
