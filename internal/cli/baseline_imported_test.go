@@ -20,26 +20,7 @@ import (
 // are the ones made in memory, and the converted files are gone afterwards.
 func TestStreamedImportedBaselineMatchesInMemory(t *testing.T) {
 	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "promptfoo", "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf := filepath.Join(dir, "results.json")
-	cfg := filepath.Join(dir, "pf.yaml")
-	if err := os.WriteFile(pf, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(cfg, []byte(`name: pf
-scoring:
-  version: scoringSystem/1.0.0
-  dimensions:
-    - {name: correctness, weight: 0.8, scorer: recorded, scale: unit}
-    - {name: pf_score, key: score, weight: 0.2, scorer: recorded, scale: unit}
-grading:
-  version: gradingSystem/1.0.0
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pf, cfg := promptfooExample(t, dir)
 	if err := os.Mkdir(filepath.Join(dir, "baselines"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -74,4 +55,30 @@ grading:
 	if diff := cmp.Diff(mem, str); diff != "" {
 		t.Errorf("baselines differ (-memory +streamed):\n%s", diff)
 	}
+}
+
+// promptfooExample copies the promptfoo --repeat 3 export of examples/promptfoo into dir
+// with a config scoring its recorded scores; it returns both paths.
+func promptfooExample(t *testing.T, dir string) (pf, cfg string) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "promptfoo", "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, cfg = filepath.Join(dir, "results.json"), filepath.Join(dir, "pf.yaml")
+	if err := os.WriteFile(pf, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(`name: pf
+scoring:
+  version: scoringSystem/1.0.0
+  dimensions:
+    - {name: correctness, weight: 0.8, scorer: recorded, scale: unit}
+    - {name: pf_score, key: score, weight: 0.2, scorer: recorded, scale: unit}
+grading:
+  version: gradingSystem/1.0.0
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return pf, cfg
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/eval"
@@ -13,19 +12,7 @@ import (
 // records (no run is loaded), leaves no temporary file, counts its 3 runs, and makes the
 // same suite, item for item and hash for hash, as reading it into memory does.
 func TestValidateStreamsImportedFile(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "promptfoo", "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf := filepath.Join(dir, "results.json")
-	cfg := filepath.Join(dir, "pf.yaml")
-	if err := os.WriteFile(pf, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(cfg, []byte("name: pf\nscoring:\n  version: scoringSystem/1.0.0\n  dimensions:\n    - {name: pf_score, key: score, weight: 1, scorer: recorded, scale: unit}\ngrading:\n  version: gradingSystem/1.0.0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pf, cfg := promptfooExample(t, t.TempDir())
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	l, err := Load(CheckOptions{Config: cfg, Results: []string{pf}})
