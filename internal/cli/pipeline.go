@@ -363,7 +363,9 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 		return nil, err
 	}
 	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, withProgress(l.sources(), opts.Progress), so)
-	opts.Progress.End(err)
+	if !errors.Is(err, importer.ErrReread) { // read again: the meter goes on
+		opts.Progress.End(err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -41,6 +41,12 @@ const (
 	aheadBytes   = 1 << 20
 )
 
+// What add's at says besides a document element's offset.
+const (
+	aheadLine   = -1 // a JSONL line
+	aheadFields = -2 // an object the reader put together of the fields it kept (Inspect)
+)
+
 // errAheadStopped tells the reader that the records it adds are no longer read.
 var errAheadStopped = errors.New("importer: reading stopped")
 
@@ -89,8 +95,8 @@ func (a *ahead) consume() {
 	}
 }
 
-// add hands one record's bytes (copied) to be decoded: a JSONL line (at -1) or a
-// document's element starting at byte offset at. It fails once the records are no
+// add hands one record's bytes (copied) to be decoded: a JSONL line (at aheadLine), a
+// document's element starting at byte offset at, or kept fields (aheadFields). It fails once the records are no
 // longer read (fn or a record failed: close says which).
 func (a *ahead) add(line int, where string, at int64, raw []byte) error {
 	b := a.b
@@ -155,9 +161,12 @@ func (b *aheadBatch) decode(file string, keep keys) {
 		start = end
 		var rec map[string]any
 		var err error
-		if b.ats[i] < 0 {
+		switch b.ats[i] {
+		case aheadLine:
 			rec, err = decodeLine(file, b.lines[i], raw, keep)
-		} else {
+		case aheadFields:
+			rec, err = decodeFields(file, b.wheres[i], raw)
+		default:
 			rec, err = decodeElement(file, b.wheres[i], b.ats[i], raw, keep)
 		}
 		if err != nil {
@@ -186,6 +195,20 @@ func decodeElement(file, where string, at int64, raw []byte, keep keys) (map[str
 			err = &syntaxErr{at + se.Offset, se.Error()} // at counts from 0, Offset from 1
 		}
 		return nil, d.err(where, err)
+	}
+	return m, nil
+}
+
+// decodeFields decodes an object the reader put together of a record's kept fields (their
+// bytes as the file has them, only found, not checked): a malformed one is named by where,
+// without an offset (the object is not the file's).
+func decodeFields(file, where string, raw []byte) (map[string]any, error) {
+	if m, ok := decodeFast(raw, nil); ok {
+		return m, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, errAt(file, 0, where, "", "malformed JSON: %v", err)
 	}
 	return m, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/jsonenc"
 )
 
 // Inspect AI writes an EvalLog as `.json` — {"version", "status", "eval", "plan",
@@ -80,33 +81,52 @@ type inspectState struct {
 	dims  dimTracker
 	emit  func(Record) error
 	n     int
+	ahead *ahead // decodes the samples' kept fields on every core (start, finish)
+	kept  []byte
 }
 
+// start begins a run of samples: converted in order as they are decoded, until finish.
+func (s *inspectState) start() {
+	s.ahead = newAhead(s.file, nil, func(_ int, where string, raw map[string]any) error {
+		fields, run, err := inspectConvert(s.file, where, raw, s.model, &s.notes)
+		if err != nil {
+			return err
+		}
+		if sc, ok := fields["scores"].(map[string]any); ok {
+			s.dims.see(sc)
+		}
+		s.n++
+		return s.emit(Record{Run: run, Where: where, Fields: fields})
+	})
+}
+
+// finish waits for the samples read to be converted; err is the reader's.
+func (s *inspectState) finish(err error) error { return s.ahead.close(err) }
+
+// sample finds the sample's fields evalgate reads (the transcript is skipped as it is
+// read) and hands them to be decoded and converted.
 func (s *inspectState) sample(d *docDecoder, where string) error {
-	raw := map[string]any{}
+	buf := append(s.kept[:0], '{')
 	err := d.object(where, func(key string) error {
 		if !inspectKeep[key] {
 			return d.skip(where + "." + key)
 		}
-		var v any
-		if err := d.decode(where+"."+key, &v); err != nil {
-			return err
+		raw, _, err := d.raw()
+		if err != nil {
+			return d.err(where+"."+key, err)
 		}
-		raw[key] = v
+		if len(buf) > 1 {
+			buf = append(buf, ',')
+		}
+		buf = jsonenc.AppendString(buf, key, false)
+		buf = append(append(buf, ':'), raw...)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	fields, run, err := inspectConvert(s.file, where, raw, s.model, &s.notes)
-	if err != nil {
-		return err
-	}
-	if sc, ok := fields["scores"].(map[string]any); ok {
-		s.dims.see(sc)
-	}
-	s.n++
-	return s.emit(Record{Run: run, Where: where, Fields: fields})
+	s.kept = append(buf, '}')
+	return s.ahead.add(0, where, aheadFields, s.kept)
 }
 
 func readInspectJSON(p string, opts *Options, emit func(Record) error) (*Meta, error) {
@@ -133,9 +153,10 @@ func readInspectJSON(p string, opts *Options, emit func(Record) error) (*Meta, e
 			return nil
 		case "samples":
 			hasSamples = true
-			return d.array("samples", func(i int) error {
+			st.start()
+			return st.finish(d.array("samples", func(i int) error {
 				return st.sample(d, fmt.Sprintf("samples[%d]", i))
-			})
+			}))
 		}
 		return d.skip(key)
 	})
@@ -201,17 +222,23 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 	if h.Eval != nil {
 		st.model = h.Eval.Model
 	}
-	for _, zf := range samples {
-		rc, err := zf.Open()
-		if err != nil {
-			return nil, eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
+	st.start()
+	err = st.finish(func() error {
+		for _, zf := range samples {
+			rc, err := zf.Open()
+			if err != nil {
+				return eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
+			}
+			err = st.sample(newDocDecoder(p, rc), zf.Name)
+			rc.Close()
+			if err != nil {
+				return err
+			}
 		}
-		d := newDocDecoder(p, rc)
-		err = st.sample(d, zf.Name)
-		rc.Close()
-		if err != nil {
-			return nil, err
-		}
+		return nil
+	}())
+	if err != nil {
+		return nil, err
 	}
 	if st.n == 0 {
 		return nil, eval.Errorf(p, 0, "", "the log holds no samples (samples/*.json); was it written with --no-log-samples?")

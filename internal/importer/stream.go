@@ -36,7 +36,7 @@ func jsonLines(file string, r io.Reader, keep keys, fn func(line int, rec map[st
 		if len(t) == 0 {
 			continue
 		}
-		if err := a.add(ls.Line(), "", -1, t); err != nil {
+		if err := a.add(ls.Line(), "", aheadLine, t); err != nil {
 			return a.close(err)
 		}
 	}
