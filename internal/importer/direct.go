@@ -88,6 +88,10 @@ func (d *Direct) First(keep func(string) bool, prep func(*eval.Result) any, fn f
 		d.opts.idsByVars = true
 		d.Remove()
 		return ErrReread
+	case errors.Is(err, errRereadMerged):
+		d.opts.lmMerged = true
+		d.Remove()
+		return ErrReread
 	case err != nil:
 		d.Remove()
 		return err
@@ -95,8 +99,12 @@ func (d *Direct) First(keep func(string) bool, prep func(*eval.Result) any, fn f
 	return nil
 }
 
-// errRereadRuns: a record of a later run came while the first was taken for the only one.
-var errRereadRuns = errors.New("importer: the file holds several runs")
+// errRereadRuns: a record of a later run came while the first was taken for the only one;
+// errRereadMerged: a second lm-eval filter came while the file was taken for one with one.
+var (
+	errRereadRuns   = errors.New("importer: the file holds several runs")
+	errRereadMerged = errors.New("importer: the lm-eval samples hold several filters")
+)
 
 // Later are the later runs' files (evalgate JSONL, in run order) after First, with
 // Converted.Each to read them as the tool's file; nil when the file holds one run.

@@ -60,8 +60,9 @@ func directRuns(t *testing.T, path string, keep func(string) bool) ([][]*eval.Re
 // A file read directly gives the runs LoadRuns gives, record for record (id, output,
 // error, line), and the items built from them hash alike though the direct read keeps
 // only the fields asked for. It starts again once when the file turns out to hold
-// several runs (Inspect epochs, promptfoo --repeat) or when its promptfoo tests cannot
-// be named by their descriptions, never otherwise.
+// several runs (Inspect epochs, promptfoo --repeat), when its promptfoo tests cannot be
+// named by their descriptions, or when its lm-eval samples hold several filters; never
+// otherwise.
 func TestDirectMatchesLoadRuns(t *testing.T) {
 	same := pfLine(t, "same", "echo", map[string]any{})
 	var rec map[string]any
@@ -79,6 +80,7 @@ func TestDirectMatchesLoadRuns(t *testing.T) {
 		{inspectFile("epochs.json"), 1},
 		{inspectFile("epochs.eval"), 1},
 		{lmFile("arc_easy"), 0},
+		{lmFile("gsm8k"), 1}, // two filters: each doc's lines merged into one record
 		{pfFile("results-0.123.1.json"), 0},
 		{pfFile("repeat-0.123.1.jsonl"), 1},
 		{clash, 1},

@@ -67,8 +67,8 @@ type Options struct {
 	// FirstRun makes LoadRuns keep the first run only (the first repeat or epoch): the
 	// others are read and checked, not held.
 	FirstRun bool
-	// onePass and idsByVars: see readPromptfoo (set by Direct).
-	onePass, idsByVars bool
+	// onePass, idsByVars and lmMerged: see readPromptfoo and readLMEval (set by Direct).
+	onePass, idsByVars, lmMerged bool
 	// Warn receives warnings (skipped corpus-level metrics, an incomplete log). nil drops them.
 	Warn func(string)
 }

@@ -53,32 +53,39 @@ type lmDoc struct {
 	scores map[string]any
 }
 
+// readLMEval reads lm-eval samples. A file with one filter (or read for one, with
+// --lm-eval-filter) gives a record per line; with several, each doc's lines are merged
+// into one record (a dimension per metric and filter), so they wait in memory until the
+// end. Which one only the whole file tells: a reader that can start again
+// (Options.onePass) takes the file for a one-filter file until a second filter shows up,
+// then stops with errRereadMerged and is asked again knowing (Options.lmMerged); any
+// other reader first reads the filters.
 func readLMEval(path string, opts *Options, emit func(Record) error) (*Meta, error) {
 	task, date := lmTask(path)
-	// First pass: which filters the file holds.
 	var filters []string
 	seenFilter := map[string]bool{}
-	if err := lmLines(path, lmFilterKey, func(line int, rec map[string]any) error {
+	see := func(line int, rec map[string]any) (string, error) {
 		f, err := lmFilter(path, line, rec)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if !seenFilter[f] {
 			seenFilter[f] = true
 			filters = append(filters, f)
 		}
-		return nil
-	}); err != nil {
-		return nil, err
+		return f, nil
 	}
-	if opts.Filter != "" && !seenFilter[opts.Filter] {
-		return nil, eval.Errorf(path, 0, "", "--lm-eval-filter %q: the samples have no such filter; they have %s", opts.Filter, strings.Join(quoteAll(filters), ", "))
+	if !opts.onePass && !opts.lmMerged && opts.Filter == "" {
+		if err := lmLines(path, lmFilterKey, func(line int, rec map[string]any) error {
+			_, err := see(line, rec)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		opts.lmMerged = len(filters) > 1
 	}
-	merged := len(filters) > 1 && opts.Filter == ""
+	merged := opts.lmMerged && opts.Filter == ""
 	meta := &Meta{Format: LMEval, SuiteFields: true, Metadata: map[string]string{"prompt_template_id": task}}
-	if merged {
-		opts.warn("%s: %d filters (%s): each metric becomes one dimension per filter, e.g. METRIC_%s; choose one with --lm-eval-filter", path, len(filters), strings.Join(filters, ", "), Ident(filters[0]))
-	}
 	model, err := lmResultsMeta(path, date, task, opts, meta)
 	if err != nil {
 		return nil, err
@@ -89,9 +96,15 @@ func readLMEval(path string, opts *Options, emit func(Record) error) (*Meta, err
 	var order []float64
 	pairs := map[string]bool{} // doc_id and filter already read
 	err = lmLines(path, lmReadKeys, func(line int, rec map[string]any) error {
-		filter, _ := lmFilter(path, line, rec)
+		filter, err := see(line, rec)
+		if err != nil {
+			return err
+		}
 		if opts.Filter != "" && filter != opts.Filter {
 			return nil
+		}
+		if !merged && opts.Filter == "" && len(filters) > 1 {
+			return errRereadMerged
 		}
 		docID, err := lmDocID(path, line, rec)
 		if err != nil {
@@ -143,6 +156,12 @@ func readLMEval(path string, opts *Options, emit func(Record) error) (*Meta, err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if opts.Filter != "" && !seenFilter[opts.Filter] {
+		return nil, eval.Errorf(path, 0, "", "--lm-eval-filter %q: the samples have no such filter; they have %s", opts.Filter, strings.Join(quoteAll(filters), ", "))
+	}
+	if merged {
+		opts.warn("%s: %d filters (%s): each metric becomes one dimension per filter, e.g. METRIC_%s; choose one with --lm-eval-filter", path, len(filters), strings.Join(filters, ", "), Ident(filters[0]))
 	}
 	for _, id := range order {
 		d := docs[id]
