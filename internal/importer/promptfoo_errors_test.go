@@ -130,6 +130,21 @@ func checkRepeatErrors(t *testing.T, path string, truth []pfErrTruth, successes,
 	if len(runs) != 3 {
 		t.Fatalf("%d runs; want 3 (one per repeat)", len(runs))
 	}
+	// check and score read the file as it is decoded (importer.Direct): the same runs.
+	direct, _ := directRuns(t, path, nil)
+	if len(direct) != 3 {
+		t.Fatalf("read directly: %d runs; want 3", len(direct))
+	}
+	for i, run := range runs {
+		if len(direct[i]) != len(run.Results) {
+			t.Fatalf("run %d read directly: %d records; LoadRuns %d", i+1, len(direct[i]), len(run.Results))
+		}
+		for k, w := range run.Results {
+			if g := direct[i][k]; g.ID != w.ID || g.Output != w.Output || g.Error != w.Error || g.Scores["score"] != w.Scores["score"] {
+				t.Errorf("run %d record %d read directly differs from LoadRuns's (%s)", i+1, k, w.ID)
+			}
+		}
+	}
 	suite, err := eval.SuiteFromRun(runs[0])
 	if err != nil {
 		t.Fatal(err)
