@@ -129,15 +129,28 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 	if err != nil {
 		return nil, err
 	}
-	opts := CheckOptions{Config: def.config(), Results: in.Results,
-		Baseline: in.BaselinePath, Now: now, CodeVersion: c.codeVersion(), Env: c.judgeEnv(&common{MaxCostUSD: in.MaxCostUSD}),
-		AcceptedBy: in.AcceptedBy, AcceptLabel: in.AcceptLabel,
-		RequireBaseline: in.RequireBaseline,
-		// A pull request whose base commit has no config adds evalgate: a missing
-		// baseline never fails it.
-		FirstAdoption: in.FirstAdoption,
-		// Progress of a long scoring goes to the job's log, never into the comment.
-		Progress: c.meter(false, "scoring", "records", "building the report")}
+	opts := CheckOptions{
+		CheckPlan: CheckPlan{
+			Config:      def.config(),
+			Results:     in.Results,
+			Baseline:    in.BaselinePath,
+			CodeVersion: c.codeVersion(),
+		},
+		ActionState: ActionState{
+			AcceptedBy:      in.AcceptedBy,
+			AcceptLabel:     in.AcceptLabel,
+			RequireBaseline: in.RequireBaseline,
+			// A pull request whose base commit has no config adds evalgate: a missing
+			// baseline never fails it.
+			FirstAdoption: in.FirstAdoption,
+		},
+		CheckEnv: CheckEnv{
+			Now: now,
+			Env: c.judgeEnv(&common{MaxCostUSD: in.MaxCostUSD}),
+			// Progress of a long scoring goes to the job's log, never into the comment.
+			Progress: c.meter(false, "scoring", "records", "building the report"),
+		},
+	}
 	if in.Privileged && in.HeadSHA != "" {
 		opts.CodeVersion = in.HeadSHA // the commit the results are of, not the default branch's
 	}
@@ -339,7 +352,7 @@ func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
 	for i, f := range r.Metadata.ResultsFiles {
 		r.Metadata.ResultsFiles[i] = rel(f)
 	}
-	cmd := CheckOptions{Config: rel(in.ConfigPath)}
+	cmd := CheckPlan{Config: rel(in.ConfigPath)}
 	for _, f := range in.Results {
 		cmd.Results = append(cmd.Results, rel(f))
 	}

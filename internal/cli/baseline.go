@@ -88,7 +88,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if len(o.Reports) > 0 {
 		return c.baselineFromReports(o)
 	}
-	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Env: c.judgeEnv(&o.judge), Stdin: c.Stdin, Import: o.Import})
+	l, err := Load(CheckOptions{CheckPlan: CheckPlan{Config: o.Config, Results: o.Results, Import: o.Import}, CheckEnv: CheckEnv{Env: c.judgeEnv(&o.judge), Stdin: c.Stdin}})
 	if err != nil {
 		return "", nil, err
 	}
@@ -216,7 +216,7 @@ func (c *CLI) recordBaseline(out string, b *baseline.Baseline, ref string) error
 // (the shards' results files are not at hand), so a later scoring change cannot
 // re-score it: the comparison then says to refresh it.
 func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline, error) {
-	l, err := loadConfigOnly(CheckOptions{Config: o.Config, Env: c.judgeEnv(&o.judge)})
+	l, err := loadConfigOnly(CheckOptions{CheckPlan: CheckPlan{Config: o.Config}, CheckEnv: CheckEnv{Env: c.judgeEnv(&o.judge)}})
 	if err != nil {
 		return "", nil, err
 	}

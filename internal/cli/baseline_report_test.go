@@ -30,8 +30,18 @@ func TestBaselineFromMergedReport(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var shards []string
 	for k := 1; k <= 4; k++ {
-		r, err := Check(context.Background(), CheckOptions{Config: cfg, Results: files, NoBaseline: true, Now: now, CodeVersion: "abc",
-			Shard: eval.Shard{Index: k, Count: 4}})
+		r, err := Check(context.Background(), CheckOptions{
+			CheckPlan: CheckPlan{
+				Config:      cfg,
+				Results:     files,
+				NoBaseline:  true,
+				CodeVersion: "abc",
+				Shard:       eval.Shard{Index: k, Count: 4},
+			},
+			CheckEnv: CheckEnv{
+				Now: now,
+			},
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +53,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 		shards = append(shards, p)
 	}
 	merged := filepath.Join(dir, "merged.json")
-	mr, err := checkReports(context.Background(), CheckOptions{Config: cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, shards)
+	mr, err := checkReports(context.Background(), CheckOptions{CheckPlan: CheckPlan{Config: cfg, NoBaseline: true, CodeVersion: "abc"}, CheckEnv: CheckEnv{Now: now}}, shards)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +88,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 			t.Errorf("%s: baseline from reports differs from the one from results (-results +reports):\n%s", tc.name, diff)
 		}
 		check := func(base string) string {
-			r, err := Check(context.Background(), CheckOptions{Config: cfg, Results: files[2:], Baseline: base, Now: now, CodeVersion: "abc"})
+			r, err := Check(context.Background(), CheckOptions{CheckPlan: CheckPlan{Config: cfg, Results: files[2:], Baseline: base, CodeVersion: "abc"}, CheckEnv: CheckEnv{Now: now}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +109,7 @@ func TestBaselineFromMergedReport(t *testing.T) {
 	if err := os.WriteFile(cfg2, []byte(strings.Replace(string(text), "scoringSystem/1.0.0", "scoringSystem/2.0.0", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Check(context.Background(), CheckOptions{Config: cfg2, Results: files[2:], Baseline: filepath.Join(dir, "merged", "base.jsonl"), Now: now})
+	_, err = Check(context.Background(), CheckOptions{CheckPlan: CheckPlan{Config: cfg2, Results: files[2:], Baseline: filepath.Join(dir, "merged", "base.jsonl")}, CheckEnv: CheckEnv{Now: now}})
 	if err == nil || !strings.Contains(err.Error(), "carries no recorded outputs to re-score") {
 		t.Errorf("check under a new scoring version against a baseline from reports: %v; want the no-recorded-outputs error", err)
 	}

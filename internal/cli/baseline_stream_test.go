@@ -67,8 +67,17 @@ func TestStreamedBaselineMatchesInMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	check := func(cfg, b string, held bool) string {
-		r := checkHeld(t, CheckOptions{Config: cfg, Results: files[2:], Baseline: filepath.Join(dir, "baselines", b),
-			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc"}, held)
+		r := checkHeld(t, CheckOptions{
+			CheckPlan: CheckPlan{
+				Config:      cfg,
+				Results:     files[2:],
+				Baseline:    filepath.Join(dir, "baselines", b),
+				CodeVersion: "abc",
+			},
+			CheckEnv: CheckEnv{
+				Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+			},
+		}, held)
 		defer r.Close()
 		return jsonAs(t, r, b, "B")
 	}
@@ -128,8 +137,17 @@ func TestStreamedCheckRescoresWithSuiteFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	check := func(held bool) string {
-		r := checkHeld(t, CheckOptions{Config: cfg2, Results: []string{run}, Baseline: base,
-			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc"}, held)
+		r := checkHeld(t, CheckOptions{
+			CheckPlan: CheckPlan{
+				Config:      cfg2,
+				Results:     []string{run},
+				Baseline:    base,
+				CodeVersion: "abc",
+			},
+			CheckEnv: CheckEnv{
+				Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+			},
+		}, held)
 		defer r.Close()
 		return jsonAs(t, r, base, "B")
 	}

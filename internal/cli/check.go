@@ -74,10 +74,26 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		cv = c.codeVersion()
 	}
 	copts := CheckOptions{
-		Config: o.Config, Results: o.Results, Reruns: rerun, Baseline: o.Baseline, NoBaseline: scoreOnly,
-		Now: now, RunID: *runID, CodeVersion: cv, Env: c.judgeEnv(&o), Stdin: c.Stdin, Notice: c.notice, MaxMemory: limitMemory(maxMem), Import: imp, Shard: sh,
-		Progress: c.meter(o.Quiet, "scoring", "records", "building the report"),
-		JSONOnly: o.Format == report.FormatJSON,
+		CheckPlan: CheckPlan{
+			Config:      o.Config,
+			Results:     o.Results,
+			Reruns:      rerun,
+			Baseline:    o.Baseline,
+			NoBaseline:  scoreOnly,
+			RunID:       *runID,
+			CodeVersion: cv,
+			Import:      imp,
+			Shard:       sh,
+			JSONOnly:    o.Format == report.FormatJSON,
+		},
+		CheckEnv: CheckEnv{
+			Now:       now,
+			Env:       c.judgeEnv(&o),
+			Stdin:     c.Stdin,
+			Notice:    c.notice,
+			MaxMemory: limitMemory(maxMem),
+			Progress:  c.meter(o.Quiet, "scoring", "records", "building the report"),
+		},
 	}
 	if err := st.check(sh); err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)

@@ -31,6 +31,14 @@ type goldenCase struct {
 	baseline string   // empty: the config's
 }
 
+// options check the example as the goldens show it: at goldenNow, code version 0000000.
+func (c goldenCase) options() cli.CheckOptions {
+	return cli.CheckOptions{
+		CheckPlan: cli.CheckPlan{Config: c.config, Results: c.results, Baseline: c.baseline, CodeVersion: "0000000"},
+		CheckEnv:  cli.CheckEnv{Now: goldenNow},
+	}
+}
+
 var goldenCases = []goldenCase{
 	// Seed 000 against the project's own baseline: the PR run (passes with a warning),
 	// a regressed run (blocked by the regression gate) and an improved one.
@@ -54,10 +62,7 @@ func TestGolden(t *testing.T) {
 	for _, c := range goldenCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := cli.Check(context.Background(), cli.CheckOptions{
-				Config: c.config, Results: c.results, Baseline: c.baseline,
-				Now: goldenNow, CodeVersion: "0000000",
-			})
+			r, err := cli.Check(context.Background(), c.options())
 			if err != nil {
 				t.Fatalf("check: %v", err)
 			}
@@ -84,9 +89,7 @@ func TestGolden(t *testing.T) {
 func TestGoldenDeterministic(t *testing.T) {
 	c := goldenCases[1]
 	render := func() []byte {
-		r, err := cli.Check(context.Background(), cli.CheckOptions{
-			Config: c.config, Results: c.results, Baseline: c.baseline, Now: goldenNow, CodeVersion: "0000000",
-		})
+		r, err := cli.Check(context.Background(), c.options())
 		if err != nil {
 			t.Fatal(err)
 		}

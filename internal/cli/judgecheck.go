@@ -31,7 +31,7 @@ func (c *CLI) judgeCheck(args []string) int {
 		fmt.Fprintf(c.Stderr, "evalgate: --format %q; want table, markdown or json\n", o.Format)
 		return ExitBadInput
 	}
-	l, err := Load(CheckOptions{Config: o.Config, Results: o.Results, Stdin: c.Stdin})
+	l, err := Load(CheckOptions{CheckPlan: CheckPlan{Config: o.Config, Results: o.Results}, CheckEnv: CheckEnv{Stdin: c.Stdin}})
 	if err != nil {
 		return c.fail(err)
 	}

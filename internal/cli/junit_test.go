@@ -39,7 +39,7 @@ type junitDoc struct {
 
 func junitOf(t *testing.T, config string, results ...string) (*report.Report, []byte) {
 	t.Helper()
-	r, err := cli.Check(context.Background(), cli.CheckOptions{Config: config, Results: results, Now: time.Unix(0, 0)})
+	r, err := cli.Check(context.Background(), cli.CheckOptions{CheckPlan: cli.CheckPlan{Config: config, Results: results}, CheckEnv: cli.CheckEnv{Now: time.Unix(0, 0)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,14 +88,24 @@ func (c *CLI) gateReports(o common, paths []string, noBaseline bool) int {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
 	}
-	r, err := checkReports(context.Background(), CheckOptions{Config: o.Config, Baseline: o.Baseline, NoBaseline: noBaseline,
-		Now: now, CodeVersion: c.codeVersion(), MaxMemory: limitMemory(memoryFlag{}),
-		Progress: c.meter(o.Quiet, "merging", "items", "building the report")}, paths)
+	r, err := checkReports(context.Background(), CheckOptions{
+		CheckPlan: CheckPlan{
+			Config:      o.Config,
+			Baseline:    o.Baseline,
+			NoBaseline:  noBaseline,
+			CodeVersion: c.codeVersion(),
+		},
+		CheckEnv: CheckEnv{
+			Now:       now,
+			MaxMemory: limitMemory(memoryFlag{}),
+			Progress:  c.meter(o.Quiet, "merging", "items", "building the report"),
+		},
+	}, paths)
 	if err != nil {
 		return c.fail(err)
 	}
 	defer r.Close()
-	r.Command = reportCommand(reproduce(CheckOptions{Config: o.Config, Baseline: o.Baseline}, nil), paths, func(p string) string { return p })
+	r.Command = reportCommand(reproduce(CheckPlan{Config: o.Config, Baseline: o.Baseline}, nil), paths, func(p string) string { return p })
 	if err := c.emit(r, o.Format, o.Out); err != nil {
 		return c.fail(err)
 	}

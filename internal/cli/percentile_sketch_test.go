@@ -69,7 +69,7 @@ func TestShardsMergedEqualUnshardedSketched(t *testing.T) {
 	if err := os.WriteFile(bad, bytes.ReplaceAll(data, []byte(`"relative_accuracy": 0.01`), []byte(`"relative_accuracy": 0.02`)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = checkReports(context.Background(), CheckOptions{Config: cfgPath, NoBaseline: true}, append([]string{bad}, shards[1:]...))
+	_, err = checkReports(context.Background(), CheckOptions{CheckPlan: CheckPlan{Config: cfgPath, NoBaseline: true}}, append([]string{bad}, shards[1:]...))
 	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "relative accuracy 0.02") {
 		t.Errorf("merge with a sketch of another accuracy: %v; want an error naming %s and the accuracy", err, bad)
 	}

@@ -26,54 +26,72 @@ import (
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
-// CheckOptions are the inputs of one check, from flags or from the action.
+// CheckOptions are the inputs of one check: what to check (the plan, from flags or the
+// action's inputs), what the action found out about the pull request, and where the
+// check runs (clock, standard input, progress, notices, memory, the judges' settings).
 type CheckOptions struct {
+	CheckPlan
+	ActionState
+	CheckEnv
+}
+
+// CheckPlan is what to check.
+type CheckPlan struct {
 	Config     string   // config file
 	Results    []string // results files (one per run); empty: the config's
 	Baseline   string   // baseline file; empty: the config's
 	NoBaseline bool     // score and gate without comparing (evalgate score)
+	// Reruns are results files of re-runs of some items (evalgate run --only): each
+	// adds a run to the items it holds and to no other.
+	Reruns []string
+	// Shard, when its Count is over 1, scores only that part of the suite.
+	Shard eval.Shard
+	// Import says how to read results another tool wrote (promptfoo, lm-eval, Inspect).
+	Import importer.Options
+	// RunID, when set, is the report's run_id (check --run-id).
+	RunID       string
+	CodeVersion string
+	// JSONOnly: the report is only written as JSON (report.Options.JSONOnly).
+	JSONOnly bool
+	// Level is the regression test's one-sided level (0: gate.Alpha): settle's looks
+	// lower it (internal/settle).
+	Level float64
+}
+
+// ActionState is what the action found out about the pull request it checks.
+type ActionState struct {
 	// BaselineMissing, when set, says why there is no baseline to compare with (the
-	// action found none at the base commit); the workspace's baseline is not used.
-	// MissingBaseline is then the path the config names, when it names one.
+	// action found none at the base commit: baseline.AtBase); the workspace's baseline
+	// is not used. MissingBaseline is then the path the config names, when it names one.
 	BaselineMissing string
 	MissingBaseline string
 	// RequireBaseline fails the check when the baseline the config names is missing
 	// (the action's require-baseline input); FirstAdoption (the pull request adds
 	// evalgate) overrides it.
 	RequireBaseline, FirstAdoption bool
-	Now                            time.Time
-	// RunID, when set, is the report's run_id (check --run-id).
-	RunID       string
-	CodeVersion string
-	Env         *rubric.Env
-	// Shard, when its Count is over 1, scores only that part of the suite.
-	Shard eval.Shard
-	// MaxMemory, when set, is the heap the scoring may hold (bytes): a suite that needs
-	// more stops with an error.
-	MaxMemory int64
+	// AcceptedBy and AcceptLabel: a maintainer accepted a regression (the action's
+	// accept label); the gate decides what that changes.
+	AcceptedBy, AcceptLabel string
+	// Unscored are ids the suite lacks whose results are skipped, not refused: the
+	// items a pull request's proposed gate adds.
+	Unscored map[string]bool
+}
+
+// CheckEnv is where a check runs.
+type CheckEnv struct {
+	Now time.Time
+	// Env is the judges' settings and model client; nil: the defaults (envOrEmpty).
+	Env *rubric.Env
 	// Stdin is read for the results path "-" (at most once).
 	Stdin io.Reader
 	// Notice receives what the rubric tests skipped (judge verdicts not cached); nil
 	// drops it.
 	Notice func(string)
-	// Reruns are results files of re-runs of some items (evalgate run --only): each
-	// adds a run to the items it holds and to no other.
-	Reruns []string
-	// AcceptedBy and AcceptLabel: a maintainer accepted a regression (the action's
-	// accept label); the gate decides what that changes.
-	AcceptedBy, AcceptLabel string
-	// Import says how to read results another tool wrote (promptfoo, lm-eval, Inspect).
-	Import importer.Options
 	// Progress counts the records scored (or the items merged) on stderr; nil: silent.
 	Progress *progress.Meter
-	// JSONOnly: the report is only written as JSON (report.Options.JSONOnly).
-	JSONOnly bool
-	// Unscored are ids the suite lacks whose results are skipped, not refused: the
-	// items a pull request's proposed gate adds (the action).
-	Unscored map[string]bool
-	// Level is the regression test's one-sided level (0: gate.Alpha): settle's looks
-	// lower it (internal/settle).
-	Level float64
+	// MaxMemory, when set, is the heap the scoring may hold (bytes): a suite that needs
+	// more stops with an error.
+	MaxMemory int64
 }
 
 // Loaded is a config with its suite and the results files. Check streams the results;
@@ -433,7 +451,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: choice.Why, MissingBaseline: choice.Missing,
 		RequireBaseline: opts.RequireBaseline, FirstAdoption: opts.FirstAdoption,
 		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel, Level: opts.Level,
-		Rerun: func(ids []string) string { return rerunCommand(opts, l, ids) }})
+		Rerun: func(ids []string) string { return rerunCommand(opts.CheckPlan, l, ids) }})
 	cut, err := budgetNotices(l.Paths)
 	if err != nil {
 		return nil, err
@@ -441,7 +459,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	r, err := report.Build(sc, cmp, v, report.Options{
 		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: l.metadata(),
 		Now: opts.Now, RunID: opts.RunID, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
-		Command: reproduce(opts, l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly, BudgetCut: cut,
+		Command: reproduce(opts.CheckPlan, l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly, BudgetCut: cut,
 	})
 	if err != nil {
 		return nil, err
@@ -456,7 +474,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 }
 
 // reproduce is the command that gives the same result locally.
-func reproduce(opts CheckOptions, l *Loaded) string {
+func reproduce(opts CheckPlan, l *Loaded) string {
 	parts := []string{"evalgate check"}
 	if opts.Config != config.DefaultFile {
 		parts = append(parts, shellFlag("--config", opts.Config))
@@ -476,7 +494,7 @@ func reproduce(opts CheckOptions, l *Loaded) string {
 
 // rerunCommand is the command that re-runs the items ids (those that carried the
 // decision) and checks again with their extra runs, to settle an inconclusive result.
-func rerunCommand(opts CheckOptions, l *Loaded, ids []string) string {
+func rerunCommand(opts CheckPlan, l *Loaded, ids []string) string {
 	cfg := ""
 	if opts.Config != config.DefaultFile {
 		cfg = " " + shellFlag("--config", opts.Config)

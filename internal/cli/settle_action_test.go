@@ -64,7 +64,7 @@ func TestSettlePrivilegedGivesCommand(t *testing.T) {
 		t.Fatalf("run: exit %d\n%s", code, out)
 	}
 	c := New()
-	opts := CheckOptions{Config: filepath.Join(dir, "evalgate.yaml"), Results: []string{filepath.Join(dir, "pr.jsonl")}, Now: c.Now()}
+	opts := CheckOptions{CheckPlan: CheckPlan{Config: filepath.Join(dir, "evalgate.yaml"), Results: []string{filepath.Join(dir, "pr.jsonl")}}, CheckEnv: CheckEnv{Now: c.Now()}}
 	l, err := Load(opts)
 	if err != nil {
 		t.Fatal(err)

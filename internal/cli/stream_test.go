@@ -153,8 +153,17 @@ func jsonAs(t *testing.T, r *report.Report, file, as string) string {
 
 func checkWith(t *testing.T, cfg string, results []string, held bool) *report.Report {
 	t.Helper()
-	r := checkHeld(t, CheckOptions{Config: cfg, Results: results, NoBaseline: true,
-		Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), CodeVersion: "abc"}, held)
+	r := checkHeld(t, CheckOptions{
+		CheckPlan: CheckPlan{
+			Config:      cfg,
+			Results:     results,
+			NoBaseline:  true,
+			CodeVersion: "abc",
+		},
+		CheckEnv: CheckEnv{
+			Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		},
+	}, held)
 	t.Cleanup(func() { r.Close() })
 	return r
 }
@@ -319,7 +328,7 @@ func TestShardsMergedEqualUnsharded(t *testing.T) {
 func mergedEqualsUnsharded(t *testing.T, name, cfg string, results []string) (*report.Report, []string) {
 	t.Helper()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	opts := CheckOptions{Config: cfg, Results: results, NoBaseline: true, Now: now, CodeVersion: "abc"}
+	opts := CheckOptions{CheckPlan: CheckPlan{Config: cfg, Results: results, NoBaseline: true, CodeVersion: "abc"}, CheckEnv: CheckEnv{Now: now}}
 	whole, err := Check(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +352,7 @@ func mergedEqualsUnsharded(t *testing.T, name, cfg string, results []string) (*r
 		r.Close()
 		parts = append(parts, p)
 	}
-	merged, err := checkReports(context.Background(), CheckOptions{Config: cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, parts)
+	merged, err := checkReports(context.Background(), CheckOptions{CheckPlan: CheckPlan{Config: cfg, NoBaseline: true, CodeVersion: "abc"}, CheckEnv: CheckEnv{Now: now}}, parts)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -360,7 +369,7 @@ func mergedEqualsUnsharded(t *testing.T, name, cfg string, results []string) (*r
 	if err := os.WriteFile(mp, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	again, err := checkReports(context.Background(), CheckOptions{Config: cfg, NoBaseline: true, Now: now, CodeVersion: "abc"}, []string{mp})
+	again, err := checkReports(context.Background(), CheckOptions{CheckPlan: CheckPlan{Config: cfg, NoBaseline: true, CodeVersion: "abc"}, CheckEnv: CheckEnv{Now: now}}, []string{mp})
 	if err != nil {
 		t.Fatalf("%s: check --report: %v", name, err)
 	}

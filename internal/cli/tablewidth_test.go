@@ -19,9 +19,7 @@ func TestTableWidth(t *testing.T) {
 	for _, c := range goldenCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := cli.Check(context.Background(), cli.CheckOptions{
-				Config: c.config, Results: c.results, Baseline: c.baseline, Now: goldenNow, CodeVersion: "0000000",
-			})
+			r, err := cli.Check(context.Background(), c.options())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,7 +29,7 @@ func (c *CLI) validate(args []string) int {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
 	}
-	l, pending, err := loadForValidate(CheckOptions{Config: o.Config, Results: o.Results, Stdin: c.Stdin, Import: imp})
+	l, pending, err := loadForValidate(CheckOptions{CheckPlan: CheckPlan{Config: o.Config, Results: o.Results, Import: imp}, CheckEnv: CheckEnv{Stdin: c.Stdin}})
 	if err != nil {
 		return c.fail(err)
 	}

@@ -15,7 +15,7 @@ func TestValidateStreamsImportedFile(t *testing.T) {
 	pf, cfg := promptfooExample(t, t.TempDir())
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	l, err := Load(CheckOptions{Config: cfg, Results: []string{pf}})
+	l, err := Load(CheckOptions{CheckPlan: CheckPlan{Config: cfg, Results: []string{pf}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestValidateStreamsImportedFile(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("%d temporary file(s) left", len(left))
 	}
-	mem, err := Load(CheckOptions{Config: cfg, Results: []string{pf}})
+	mem, err := Load(CheckOptions{CheckPlan: CheckPlan{Config: cfg, Results: []string{pf}}})
 	if err != nil {
 		t.Fatal(err)
 	}
