@@ -195,8 +195,9 @@ func Compare(ctx context.Context, cand *rubric.Scored, r *Reader, opts CompareOp
 // CompareOptions are what Compare needs besides the candidate and the baseline.
 type CompareOptions struct {
 	// RescoreSuite, when set, gives the suite with its items' fields, to re-score the
-	// baseline's recorded outputs against after a scoring change: a streamed check
-	// releases the candidate suite's fields once scored. Called only to re-score.
+	// baseline's recorded outputs against after a scoring change: the candidate's
+	// scoring keeps only the suite's index. Called only to re-score. Nil: the index's
+	// entries (eval.SuiteOf), the items without their fields.
 	RescoreSuite func() (*eval.Suite, error)
 	// MaxMemory bounds the live heap while re-scoring (rubric.ScoreOptions.MaxMemory).
 	MaxMemory int64
@@ -270,12 +271,14 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 // rescoreInto re-scores the baseline's recorded outputs and puts the figures in bs; it
 // returns how many recorded runs it read.
 func rescoreInto(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, rec recorded, opts CompareOptions) (int, error) {
-	suite := cand.Suite
+	var suite *eval.Suite
 	if opts.RescoreSuite != nil {
 		var err error
 		if suite, err = opts.RescoreSuite(); err != nil {
 			return 0, err
 		}
+	} else {
+		suite = eval.SuiteOf(cand.Suite)
 	}
 	return rescore(ctx, cand, suite, b, rec, file, bs, opts.MaxMemory)
 }
@@ -326,7 +329,7 @@ func scoredSide(sc *rubric.Scored) candSide {
 	}
 	return candSide{n: sc.NumItems(), dims: dims, runMeans: means,
 		find: func(id string) (int, string, bool) {
-			i, ok := sc.Suite.Index(id)
+			i, ok := sc.Suite.Find(id)
 			if !ok {
 				return 0, "", false
 			}

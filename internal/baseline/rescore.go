@@ -96,8 +96,8 @@ func rescore(ctx context.Context, cand *rubric.Scored, suite *eval.Suite, b *Bas
 			continue // item added since the baseline: no recorded output
 		}
 		it := itemOf(sc, i, &s)
-		if x, ok := cand.Suite.Item(it.ID); ok {
-			bs.override(x.Index, &it)
+		if x, ok := cand.Suite.Find(it.ID); ok {
+			bs.override(x, &it)
 		}
 	}
 	return runs, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/evalgate/evalgate/internal/importer"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // BaselineOptions are the inputs of `evalgate baseline`.
@@ -120,6 +121,9 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	m.End(err)
 	if err != nil {
 		return "", nil, err
+	}
+	if streamed {
+		l.Suite = nil // the scoring released its items
 	}
 	sc, moments, rel, err := c.judgeBaseline(ctx, l, sc, o, streamed)
 	if err != nil {
@@ -276,15 +280,33 @@ func historyRecord(b *baseline.Baseline, ref string) history.Record {
 // them once scored. A suite built from the results needs none: the recorded records
 // carry the same suite fields, which the scorers read when the item has none left.
 func (l *Loaded) rescoreSuite(stream *report.ItemStream) func() (*eval.Suite, error) {
-	cfg := l.Config
-	if stream == nil || cfg.Suite == "" {
+	if stream == nil || l.Config.Suite == "" {
 		return nil
 	}
-	return func() (*eval.Suite, error) {
-		s, err := eval.LoadSuite(cfg.Path(cfg.Suite))
-		if err != nil || l.Shard.Count <= 1 {
-			return s, err
+	return l.suiteAgain
+}
+
+// suiteAgain reads the suite's items again, after a check whose scoring released them:
+// the suite file (the shard's part of it), or the first results file's records when
+// the suite comes from the results (an evalgate JSONL file; other tools' files and
+// standard input are not read twice).
+func (l *Loaded) suiteAgain() (*eval.Suite, error) {
+	cfg := l.Config
+	var s *eval.Suite
+	var err error
+	switch {
+	case cfg.Suite != "":
+		s, err = eval.LoadSuite(cfg.Path(cfg.Suite))
+	case len(l.Paths) == 0 || l.Paths[0] == safeio.Stdin || l.format != importer.Evalgate:
+		return nil, eval.Errorf(cfg.File, 0, "", "the suite comes from results that cannot be read again; name a suite file in `suite:`")
+	default:
+		var run *eval.Run
+		if run, err = eval.LoadRun(l.Paths[0]); err == nil {
+			s, err = eval.SuiteFromRun(run)
 		}
-		return s.Subset(l.Shard), nil
 	}
+	if err != nil || l.Shard.Count <= 1 {
+		return s, err
+	}
+	return s.Subset(l.Shard), nil
 }

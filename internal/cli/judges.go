@@ -80,7 +80,13 @@ func (c *CLI) judgeBaseline(ctx context.Context, l *Loaded, sc *rubric.Scored, o
 		if streamed {
 			so = rubric.ScoreOptions{DropFields: true, MaxMemory: o.MaxMemory}
 		}
-		if sc, err = rubric.ScoreRuns(ctx, sys, l.Suite, l.sources(), so); err != nil {
+		suite := l.Suite
+		if suite == nil && l.Config.Suite != "" { // released by the first scoring
+			if suite, err = l.suiteAgain(); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		if sc, err = rubric.ScoreRuns(ctx, sys, suite, l.sources(), so); err != nil {
 			return nil, nil, nil, err
 		}
 	}

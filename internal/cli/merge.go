@@ -29,7 +29,7 @@ func (l *Loaded) checkReports(ctx context.Context, opts CheckOptions, paths []st
 		return nil, err
 	}
 	sc, items, first := m.Scored, m.Items, m.First
-	l.Suite, l.Paths = sc.Suite, first.Metadata.ResultsFiles
+	l.Index, l.Paths = sc.Suite, first.Metadata.ResultsFiles
 	l.fromResults = first.ShardState.SuiteFromResults
 	stream, err := report.NewItemStream(&l.Config.Scoring)
 	if err != nil {

@@ -99,10 +99,16 @@ type CheckEnv struct {
 // baseline).
 type Loaded struct {
 	Config *config.Config
-	Suite  *eval.Suite // nil until LoadRuns when the suite comes from the results
-	Paths  []string    // results files, one per run; from index full on, re-runs of some items
-	full   int         // how many of Paths are full runs
-	Runs   []*eval.Run // after LoadRuns
+	// Suite is the suite's items: loaded from the suite file, or by LoadRuns from the
+	// first results file; nil until then, and nil after a check, whose scoring
+	// released them (suiteAgain reads them again).
+	Suite *eval.Suite
+	// Index is the suite's index: the loaded suite's, then the scored one's (a shard's,
+	// or the suite built from the results).
+	Index *eval.Index
+	Paths []string    // results files, one per run; from index full on, re-runs of some items
+	full  int         // how many of Paths are full runs
+	Runs  []*eval.Run // after LoadRuns
 	// rerunAt is the index in Runs of the first re-run's run: a file another tool wrote
 	// holds several runs (promptfoo --repeat, Inspect epochs), all full runs.
 	rerunAt int
@@ -188,6 +194,7 @@ func (l *Loaded) loadSuite() error {
 	if l.Shard.Count > 1 {
 		l.Suite = l.Suite.Subset(l.Shard)
 	}
+	l.Index = l.Suite.Index
 	return nil
 }
 
@@ -226,7 +233,7 @@ func (l *Loaded) LoadRuns() error {
 		if err != nil {
 			return err
 		}
-		l.Suite, l.fromResults = s, true
+		l.Suite, l.Index, l.fromResults = s, s.Index, true
 	}
 	return nil
 }
@@ -387,7 +394,7 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 	if err != nil {
 		return nil, err
 	}
-	l.Suite = sc.Suite
+	l.Suite, l.Index = nil, sc.Suite
 	r, err := l.decide(ctx, opts, sc, stream)
 	if err != nil {
 		return nil, err
@@ -432,7 +439,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	var baseRuns map[string][]float64
 	bpath, _ := l.baselinePath(opts)
 	choice := baseline.Choose(baseline.Want{None: opts.NoBaseline, Absent: opts.BaselineMissing, AbsentFile: opts.MissingBaseline,
-		File: l.namedBaseline(opts), Config: cfg.File, Suite: cfg.SuiteName(l.Suite)})
+		File: l.namedBaseline(opts), Config: cfg.File, Suite: cfg.SuiteName(l.Index)})
 	if choice.File != "" {
 		var b *baseline.Baseline
 		hist, err := history.Load(history.PathFor(choice.File))
@@ -457,7 +464,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 		return nil, err
 	}
 	r, err := report.Build(sc, cmp, v, report.Options{
-		Suite: cfg.SuiteName(l.Suite), GradingSystem: cfg.Grading.Version, Metadata: l.metadata(),
+		Suite: cfg.SuiteName(l.Index), GradingSystem: cfg.Grading.Version, Metadata: l.metadata(),
 		Now: opts.Now, RunID: opts.RunID, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
 		Command: reproduce(opts.CheckPlan, l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly, BudgetCut: cut,
 	})

@@ -123,11 +123,11 @@ func (d *settleDecider) check(ctx context.Context, level float64) (*report.Repor
 	}
 	d.close()
 	d.last = r
-	d.rr.suite = l.Suite
+	d.rr.suiteAgain = l.suiteAgain
 	d.rr.sources, d.rr.importOpts = l.Paths[:l.full], l.importOpts
 	if d.items == nil {
-		for _, it := range l.Suite.All() {
-			d.items = append(d.items, it.ID)
+		for i := range l.Index.Len() {
+			d.items = append(d.items, l.Index.ID(i))
 		}
 		d.itemRuns = len(d.items) * max(1, fullRuns(r))
 	}
@@ -222,10 +222,11 @@ type rerunner struct {
 	getenv func(string) string
 	cfgDir string
 	prices *pricing.Table
-	suite  *eval.Suite
+	// suiteAgain reads the suite's items again (Loaded.suiteAgain): the check's scoring
+	// released them, and `run:` runs them with their fields.
+	suiteAgain func() (*eval.Suite, error)
 	// sources are the full runs' results files and importOpts how they are read: where
-	// a promptfoo test's description is found when a streamed check released the
-	// suite's fields.
+	// a promptfoo test's description is found.
 	sources    []string
 	importOpts importer.Options
 	files      []string
@@ -275,9 +276,16 @@ func (rr *rerunner) rerunRun(ctx context.Context, round int, ids []string, maxUS
 	if err != nil {
 		return err
 	}
+	if rr.suiteAgain == nil {
+		return errors.New("rerun: no check has run yet to re-run items of")
+	}
+	suite, err := rr.suiteAgain()
+	if err != nil {
+		return err
+	}
 	items := make([]runner.Item, 0, len(ids))
 	for _, id := range ids {
-		it, ok := rr.suite.Item(id)
+		it, ok := suite.Item(id)
 		if !ok {
 			return fmt.Errorf("item %q is not in the suite", id)
 		}
@@ -370,19 +378,11 @@ func selectors(tool importer.Format, descs func(id string) string, ids []string)
 	return out, nil
 }
 
-// descriptions gives a promptfoo item's test description: from the suite's fields, else
-// (a streamed check releases them once scored) from the results files themselves, read
-// once, record by record.
+// descriptions gives a promptfoo item's test description, from the results files
+// themselves, read once, record by record.
 func (rr *rerunner) descriptions() func(id string) string {
 	var byID map[string]string
 	return func(id string) string {
-		if rr.suite != nil {
-			if it, ok := rr.suite.Item(id); ok {
-				if d, _ := it.Fields["description"].(string); d != "" {
-					return d
-				}
-			}
-		}
 		if byID == nil {
 			byID = map[string]string{}
 			for _, path := range rr.sources {

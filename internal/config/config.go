@@ -348,7 +348,7 @@ func (c *Config) Path(p string) string {
 }
 
 // SuiteName is the name that labels the suite.
-func (c *Config) SuiteName(s *eval.Suite) string {
+func (c *Config) SuiteName(s *eval.Index) string {
 	if c.Name != "" {
 		return c.Name
 	}

@@ -76,7 +76,10 @@ func Run(cfg *Config, in Input) []Finding {
 		in.Noise = RegressionNoise{}
 	}
 	in.facts = newItemFacts(in.Scored)
-	if in.Outputs == nil { // the scoring kept every sample: read the first of each item now
+	if in.Outputs == nil {
+		// The scoring kept every sample: read the first of each item now. The scored
+		// suite is an index, without the items' expected answers, so the normalization
+		// rule, which needs them, has nothing to say: a check observes while scoring.
 		in.Outputs = NewOutputs(in.Scored.System)
 		for i, it := range in.Scored.Suite.All() {
 			if sm := firstScoredSample(in.Scored, i); sm != nil {

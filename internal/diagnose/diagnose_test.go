@@ -1,12 +1,14 @@
 package diagnose_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/diagnose"
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/stats"
 	"github.com/evalgate/evalgate/internal/testdata/evaltest"
@@ -55,6 +57,29 @@ func line(id, english, explanation string, extra string) string {
 func run(t *testing.T, lowercase bool, results string) *rubric.Scored {
 	cfg := evaltest.Config(t, rubricYAML(lowercase), "schema.json", schema)
 	return evaltest.Score(t, cfg, suite(), results)
+}
+
+// observed scores one run as a check does: the diagnosis looks at each item's first
+// output while the scorer holds the item (its expected answers); the scored suite is
+// only an index.
+func observed(t *testing.T, lowercase bool, results string) diagnose.Input {
+	t.Helper()
+	cfg := evaltest.Config(t, rubricYAML(lowercase), "schema.json", schema)
+	s, err := eval.ParseSuite("suite.yaml", []byte(suite()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := eval.ReadRun("run1.jsonl", strings.NewReader(results))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := diagnose.NewOutputs(&cfg.Scoring)
+	sc, err := rubric.ScoreRuns(context.Background(), &cfg.Scoring, s, []rubric.RunSource{rubric.MemoryRun(r)},
+		rubric.ScoreOptions{KeepSamples: true, FirstSample: outs.Observe, DropFields: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return diagnose.Input{Scored: sc, Outputs: outs}
 }
 
 // good answers every item right.
@@ -217,17 +242,17 @@ func TestLoneDrop(t *testing.T) {
 func TestNormalizationMiss(t *testing.T) {
 	// Seed 000's /break case: with case folding off, "Ate." scores 0 against "ate".
 	res := strings.ReplaceAll(good(""), `\"english\": \"ate\"`, `\"english\": \"Ate.\"`)
-	fs := diagnose.Run(nil, diagnose.Input{Scored: run(t, false, res)})
+	fs := diagnose.Run(nil, observed(t, false, res))
 	f := want(t, fs, diagnose.RuleNormalizationMiss)
 	if f.Dimension != "correctness" || len(f.Items) != 2 || f.Items[0].ID != "eat-1" ||
 		!strings.Contains(f.Message, "`correctness` scores 0 on 2 item(s)") || !strings.Contains(f.Message, `"Ate." against "ate"`) {
 		t.Errorf("finding %+v", f)
 	}
 	// With case folding on (seed 000's normalization) "Ate." scores 1: nothing to say.
-	none(t, diagnose.Run(nil, diagnose.Input{Scored: run(t, true, res)}), diagnose.RuleNormalizationMiss)
+	none(t, diagnose.Run(nil, observed(t, true, res)), diagnose.RuleNormalizationMiss)
 	// A wrong answer is a real 0, not a normalization miss.
 	res = strings.ReplaceAll(good(""), `\"english\": \"ate\"`, `\"english\": \"Eated.\"`)
-	none(t, diagnose.Run(nil, diagnose.Input{Scored: run(t, false, res)}), diagnose.RuleNormalizationMiss)
+	none(t, diagnose.Run(nil, observed(t, false, res)), diagnose.RuleNormalizationMiss)
 }
 
 const judgeRubric = `name: judged

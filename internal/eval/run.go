@@ -72,9 +72,7 @@ func SuiteFromRun(r *Run) (*Suite, error) {
 }
 
 // NewSuite starts a suite built from a results file's records (AddResult, then Finish).
-func NewSuite(file string) *Suite {
-	return &Suite{File: file}
-}
+func NewSuite(file string) *Suite { return newSuite(file) }
 
 // AddResult adds the item whose suite fields a result record carries.
 func (s *Suite) AddResult(res *Result) (*Item, error) {
@@ -104,14 +102,7 @@ func ItemFromResult(file string, res *Result) (*Item, error) {
 
 // AddItem adds an item built by ItemFromResult, refusing a repeated id.
 func (s *Suite) AddItem(it *Item) error {
-	if prev, dup := s.idx.find(it.ID); dup {
-		return Errorf(s.File, it.Line, it.ID, "duplicate id; first defined on line %d", s.idx.line[prev])
-	}
-	it.Index = s.Len()
-	if it.Pos == 0 {
-		it.Pos = it.Index
-	}
-	if err := s.idx.add(s.File, it); err != nil {
+	if err := s.Index.Add(it); err != nil {
 		return err
 	}
 	s.items = append(s.items, it)

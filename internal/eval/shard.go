@@ -42,7 +42,8 @@ func (s Shard) Has(id string) bool {
 // Subset is the suite's items that belong to the shard, in suite order. Each keeps its
 // position in the whole suite (Item.Pos); the hash stays the whole suite's.
 func (s *Suite) Subset(sh Shard) *Suite {
-	out := &Suite{Name: s.Name, File: s.File, Hash: s.Hash}
+	out := newSuite(s.File)
+	out.Name, out.Hash = s.Name, s.Hash
 	for i := range s.Len() {
 		if sh.Has(s.ID(i)) {
 			c := *s.At(i)

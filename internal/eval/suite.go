@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"path/filepath"
 	"strings"
@@ -17,26 +18,67 @@ import (
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
-// Suite is the regression set: items with unique ids, in file order. Len, At and All
-// read its items; a streamed check releases each item once it is scored (Release) and
-// the suite keeps only a compact index of them (id, hash, line, tags). Use it by
-// pointer: a copy would share the index's arrays (NewSuite and AddItem build another).
+// Suite is the regression set as it is loaded, run and scored: the items themselves
+// (fields, prompt, context), with unique ids, in file order, and their Index. The
+// scorer releases each item once its last run is scored (Release): from then on At
+// and Item give nil for it, and only the Index, which every later stage reads
+// (rubric.Scored.Suite), knows it. Use it by pointer.
 type Suite struct {
-	Name  string // `name` of a YAML suite, else the file's base name without extension
-	File  string
-	Hash  string  // sha256 of the file's bytes
-	items []*Item // the items themselves, until released (nil entries)
-	idx   itemIndex
+	*Index
+	items []*Item // nil once released
 }
 
-// Item returns the item with the given id (At).
+// SuiteOf is a suite whose items are x's entries (Index.At): ids, lines, tags, hashes
+// and positions, without fields, prompt or context.
+func SuiteOf(x *Index) *Suite {
+	s := &Suite{Index: x, items: make([]*Item, x.Len())}
+	for i := range s.items {
+		s.items[i] = x.At(i)
+	}
+	return s
+}
+
+// newSuite is an empty suite of the file.
+func newSuite(file string) *Suite { return &Suite{Index: NewIndex(file)} }
+
+// At is item i itself; nil once released.
+func (s *Suite) At(i int) *Item {
+	if i < len(s.items) {
+		return s.items[i]
+	}
+	return nil
+}
+
+// Item returns the item with the given id (At); nil, true once released.
 func (s *Suite) Item(id string) (*Item, bool) {
-	i, ok := s.idx.find(id)
+	i, ok := s.Find(id)
 	if !ok {
 		return nil, false
 	}
 	return s.At(i), true
 }
+
+// All yields every item in suite order (At).
+func (s *Suite) All() iter.Seq2[int, *Item] {
+	return func(yield func(int, *Item) bool) {
+		for i := range s.Len() {
+			if !yield(i, s.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Release lets the suite forget item i itself once nothing will read it again: the
+// scorer, after the item's last run. Its Index entry stays.
+func (s *Suite) Release(i int) {
+	if i < len(s.items) {
+		s.items[i] = nil
+	}
+}
+
+// ReleaseAll releases every item (Release).
+func (s *Suite) ReleaseAll() { s.items = nil }
 
 // LoadSuite reads a suite from YAML (.yaml, .yml) or JSONL (.jsonl, .ndjson).
 func LoadSuite(path string) (*Suite, error) {
@@ -52,7 +94,7 @@ func ParseSuite(path string, data []byte) (*Suite, error) {
 	if err := checkText(path, "suite", data); err != nil {
 		return nil, err
 	}
-	s := &Suite{File: path}
+	s := newSuite(path)
 	sum := sha256.Sum256(data)
 	s.Hash = hex.EncodeToString(sum[:])
 	s.Name = s.defaultName()

@@ -13,9 +13,8 @@ import (
 	"github.com/evalgate/evalgate/internal/jsonenc"
 )
 
-// itemIndex is what a suite keeps of every item once the item itself is released: its
-// id, hash, line, place in the whole suite and tags, in flat arrays without pointers,
-// and a table from id to position. A million items take about 70 bytes each, and the
+// itemIndex is Index's store: every item's id, hash, line, place in the whole suite
+// and tags, in flat arrays without pointers, and a table from id to position. The
 // garbage collector has nothing to trace in them.
 type itemIndex struct {
 	ids     []byte     // every id, back to back
@@ -169,65 +168,68 @@ var hexVal = func() (t [256]byte) {
 	return t
 }()
 
-// Len is the number of items.
-func (s *Suite) Len() int { return s.idx.len() }
-
-// ID is item i's id.
-func (s *Suite) ID(i int) string { return s.idx.id(i) }
-
-// Line is item i's line in its file.
-func (s *Suite) Line(i int) int { return int(s.idx.line[i]) }
-
-// Tags is item i's tags (shared: the caller must not change them).
-func (s *Suite) Tags(i int) []string {
-	if i < len(s.items) && s.items[i] != nil {
-		return s.items[i].Tags
-	}
-	return s.idx.tagSets0(s.idx.tags[i])
+// Index is a suite as every stage after scoring reads it: what it keeps of each item
+// (id, hash, line, place in the whole suite, tags) in compact arrays, never the items
+// themselves (their fields, prompt and context), which the scorer is handed by the
+// Suite that holds them. A million items take about 70 bytes each. Use it by pointer.
+type Index struct {
+	Name string // `name` of a YAML suite, else the file's base name without extension
+	File string
+	Hash string // sha256 of the file's bytes; of the items' hashes for a suite built from results (Finish)
+	idx  itemIndex
 }
 
-// Index is the position of the item with the id.
-func (s *Suite) Index(id string) (int, bool) { return s.idx.find(id) }
+// NewIndex starts the index of a suite file's items (Add, then Finish for a suite built
+// from results).
+func NewIndex(file string) *Index { return &Index{File: file} }
 
-// At is item i. An item the suite still holds is returned as it is; a released one
-// (Release) is rebuilt from the index with its id, line, tags, hash and positions
-// only — its fields, prompt and context are gone.
-func (s *Suite) At(i int) *Item {
-	if i < len(s.items) && s.items[i] != nil {
-		return s.items[i]
+// Add adds the item's entry, refusing a repeated id, and sets its Index (and its Pos,
+// when 0) to its place.
+func (x *Index) Add(it *Item) error {
+	if prev, dup := x.idx.find(it.ID); dup {
+		return Errorf(x.File, it.Line, it.ID, "duplicate id; first defined on line %d", x.idx.line[prev])
 	}
-	it := s.Brief(i)
-	it.Hash = s.idx.hashHex(i)
+	it.Index = x.Len()
+	if it.Pos == 0 {
+		it.Pos = it.Index
+	}
+	return x.idx.add(x.File, it)
+}
+
+// Len is the number of items.
+func (x *Index) Len() int { return x.idx.len() }
+
+// ID is item i's id.
+func (x *Index) ID(i int) string { return x.idx.id(i) }
+
+// Line is item i's line in its file.
+func (x *Index) Line(i int) int { return int(x.idx.line[i]) }
+
+// Tags is item i's tags (shared: the caller must not change them).
+func (x *Index) Tags(i int) []string { return x.idx.tagSets0(x.idx.tags[i]) }
+
+// Find is the position of the item with the id.
+func (x *Index) Find(id string) (int, bool) { return x.idx.find(id) }
+
+// At is item i's entry as an Item: its id, line, tags, hash and positions.
+func (x *Index) At(i int) *Item {
+	it := x.Brief(i)
+	it.Hash = x.idx.hashHex(i)
 	return it
 }
 
-// Brief is At without the hash of a released item (its Hash is empty; HashOf has
-// it): what a report or a diagnosis reads of every item, without writing out a hash.
-func (s *Suite) Brief(i int) *Item {
-	if i < len(s.items) && s.items[i] != nil {
-		return s.items[i]
-	}
-	return s.BriefInto(i, new(Item))
-}
+// Brief is At without the hash (HashOf has it): what a report or a diagnosis reads of
+// every item, without writing out a hash.
+func (x *Index) Brief(i int) *Item { return x.BriefInto(i, new(Item)) }
 
-// BriefInto is Brief, filling it for a released item (the held item is returned as it
-// is).
-func (s *Suite) BriefInto(i int, it *Item) *Item {
-	if i < len(s.items) && s.items[i] != nil {
-		return s.items[i]
-	}
-	x := &s.idx
-	*it = Item{ID: x.id(i), Line: int(x.line[i]), Tags: x.tagSets0(x.tags[i]), Index: i, Pos: int(x.pos[i])}
+// BriefInto is Brief, filling it.
+func (x *Index) BriefInto(i int, it *Item) *Item {
+	*it = Item{ID: x.idx.id(i), Line: int(x.idx.line[i]), Tags: x.idx.tagSets0(x.idx.tags[i]), Index: i, Pos: int(x.idx.pos[i])}
 	return it
 }
 
 // HashOf is item i's hash (Item.Hash).
-func (s *Suite) HashOf(i int) string {
-	if i < len(s.items) && s.items[i] != nil {
-		return s.items[i].Hash
-	}
-	return s.idx.hashHex(i)
-}
+func (x *Index) HashOf(i int) string { return x.idx.hashHex(i) }
 
 func (x *itemIndex) tagSets0(k uint32) []string {
 	if k == 0 {
@@ -236,44 +238,32 @@ func (x *itemIndex) tagSets0(k uint32) []string {
 	return x.tagSets[k]
 }
 
-// All yields every item in suite order (At).
-func (s *Suite) All() iter.Seq2[int, *Item] {
+// All yields every item's entry in suite order (At).
+func (x *Index) All() iter.Seq2[int, *Item] {
 	return func(yield func(int, *Item) bool) {
-		for i := range s.Len() {
-			if !yield(i, s.At(i)) {
+		for i := range x.Len() {
+			if !yield(i, x.At(i)) {
 				return
 			}
 		}
 	}
 }
 
-// Release lets the suite forget item i itself (its fields, prompt and context) once
-// nothing will read them again: a streamed check, after the item's last run is scored.
-// The index keeps what the report, the comparison and the diagnosis need of it.
-func (s *Suite) Release(i int) {
-	if i < len(s.items) {
-		s.items[i] = nil
-	}
-}
-
-// ReleaseAll releases every item (Release).
-func (s *Suite) ReleaseAll() { s.items = nil }
-
 // Finish computes the hash of a suite built from results: it covers every item's
 // fields, in order. It is the sha256 of the canonical JSON {"items":[hash, ...]},
 // written piece by piece.
-func (s *Suite) Finish() {
+func (x *Index) Finish() {
 	h := sha256.New()
 	b := append(make([]byte, 0, 1<<12), `{"items":[`...)
-	for i := range s.Len() {
+	for i := range x.Len() {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if hs, ok := s.idx.oddHash[i]; ok {
+		if hs, ok := x.idx.oddHash[i]; ok {
 			b = jsonenc.AppendString(b, hs, true)
 		} else {
 			b = append(b, '"')
-			b = hex.AppendEncode(b, s.idx.hash[i][:])
+			b = hex.AppendEncode(b, x.idx.hash[i][:])
 			b = append(b, '"')
 		}
 		if len(b) >= 1<<12-80 {
@@ -283,5 +273,5 @@ func (s *Suite) Finish() {
 	}
 	b = append(b, "]}"...)
 	h.Write(b)
-	s.Hash = hex.EncodeToString(h.Sum(nil))
+	x.Hash = hex.EncodeToString(h.Sum(nil))
 }

@@ -8,9 +8,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestSuiteIndexKeepsReleasedItems: a released item reads back from the index with its
-// id, line, tags, hash and positions; lookups find every id through the table's
-// growth; a repeated id is refused with the first one's line.
+// TestSuiteIndexKeepsReleasedItems: a released item is gone from the suite (At is nil)
+// and reads back from its Index with its id, line, tags, hash and positions; lookups
+// find every id through the table's growth; a repeated id is refused with the first
+// one's line.
 func TestSuiteIndexKeepsReleasedItems(t *testing.T) {
 	s := NewSuite("r.jsonl")
 	const n = 5000 // the table doubles from 64 slots about seven times
@@ -42,13 +43,19 @@ func TestSuiteIndexKeepsReleasedItems(t *testing.T) {
 		t.Fatalf("item not released yet lost its fields: %+v", got)
 	}
 	s.Release(3)
+	if got, ok := s.Item("item-3"); !ok || got != nil || s.At(4) == nil {
+		t.Fatalf("released item 3: %+v, %v; item 4 held: %v", got, ok, s.At(4) != nil)
+	}
 	s.ReleaseAll()
 	for i := range n {
-		got := s.At(i)
+		if s.At(i) != nil {
+			t.Fatalf("item %d is held after ReleaseAll", i)
+		}
+		got := s.Index.At(i)
 		if diff := cmp.Diff(&want[i], got); diff != "" {
 			t.Fatalf("item %d (-want +got):\n%s", i, diff)
 		}
-		if j, ok := s.Index(want[i].ID); !ok || j != i {
+		if j, ok := s.Find(want[i].ID); !ok || j != i {
 			t.Fatalf("Index(%q) = %d, %v; want %d", want[i].ID, j, ok, i)
 		}
 		if !cmp.Equal(s.Tags(i), want[i].Tags) || s.Line(i) != i+1 {

@@ -15,9 +15,9 @@ import (
 // two can be compared.
 func parseBoth(t *testing.T, data []byte) (split, whole *Suite, splitErr, wholeErr error, used bool) {
 	t.Helper()
-	split = &Suite{File: "s.yaml"}
+	split = newSuite("s.yaml")
 	split.Name = split.defaultName()
-	whole = &Suite{File: "s.yaml"}
+	whole = newSuite("s.yaml")
 	whole.Name = whole.defaultName()
 	skeleton, items, ok := splitItems(data)
 	if ok {
@@ -48,7 +48,7 @@ func TestSplitItemsAgreesWithWholeParse(t *testing.T) {
 		if serr != nil {
 			continue // falls back to the whole parse: same result by construction
 		}
-		if diff := cmp.Diff(whole, split, cmp.AllowUnexported(Suite{}), cmpopts.IgnoreFields(Suite{}, "idx")); diff != "" {
+		if diff := cmp.Diff(whole, split, cmp.AllowUnexported(Suite{}), cmpopts.IgnoreFields(Index{}, "idx")); diff != "" {
 			t.Errorf("item by item differs (-whole +split):\n%s\n%s", diff, src)
 		}
 	}
@@ -90,7 +90,7 @@ func FuzzSplitItems(f *testing.F) {
 		if werr != nil {
 			t.Fatalf("whole parse refuses (%v), item by item accepts:\n%q", werr, src)
 		}
-		if diff := cmp.Diff(whole, split, cmp.AllowUnexported(Suite{}), cmpopts.IgnoreFields(Suite{}, "idx")); diff != "" {
+		if diff := cmp.Diff(whole, split, cmp.AllowUnexported(Suite{}), cmpopts.IgnoreFields(Index{}, "idx")); diff != "" {
 			t.Fatalf("item by item differs (-whole +split):\n%s\n%q", diff, src)
 		}
 	})

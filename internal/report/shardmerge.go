@@ -120,10 +120,10 @@ func JoinShards(sys *rubric.System, parts []*ShardReport) (*Merged, error) {
 		return nil, err
 	}
 	fs := first.ShardState
-	suite := eval.NewSuite(fs.SuiteFile)
+	suite := eval.NewIndex(fs.SuiteFile)
 	suite.Name = first.Suite
 	for pos, it := range items {
-		if err := suite.AddItem(&eval.Item{ID: it.ID, Hash: it.Hash, Line: it.Line, Tags: it.Tags, Pos: pos}); err != nil {
+		if err := suite.Add(&eval.Item{ID: it.ID, Hash: it.Hash, Line: it.Line, Tags: it.Tags, Pos: pos}); err != nil {
 			return nil, err
 		}
 	}

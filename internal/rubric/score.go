@@ -34,8 +34,8 @@ type RunScore struct {
 
 // ItemScore is one item over all runs: per-run values averaged.
 type ItemScore struct {
-	// Item is the suite item; once the suite released it (a streamed check), only its
-	// id, line, tags and positions (eval.Suite.Brief): its hash is Suite.HashOf.
+	// Item is the item's entry in the scored suite's index: its id, line, tags and
+	// positions (eval.Index.Brief); its hash is Index.HashOf.
 	Item      *eval.Item
 	Score     float64    // mean of the per-run scores (missing runs count 0)
 	Breakdown []float64  // per dimension: mean normalized value over runs
@@ -58,8 +58,9 @@ type ItemScore struct {
 // Scored is a suite scored over one or more runs.
 type Scored struct {
 	System *System
-	Suite  *eval.Suite
-	Runs   []RunScore
+	// Suite is the scored suite's index: its items themselves were the scorer's alone.
+	Suite *eval.Index
+	Runs  []RunScore
 	// Items is every item's score over the runs, in suite order, when the scoring kept
 	// them (Score does; a streamed check hands each item to ScoreOptions.OnItem instead).
 	Items []ItemScore
@@ -129,9 +130,10 @@ type ScoreOptions struct {
 	// the results are read: what a later stage needs of the outputs (the diagnosis's
 	// normalization check) it takes here, since outputs are not kept.
 	FirstSample func(i int, it *eval.Item, sm *Sample)
-	// DropFields releases each item's fields (prompt, references) once its last run is
-	// scored and OnFirst has seen it. Only a caller that reads nothing more from the
-	// items' fields sets it.
+	// DropFields releases each item (eval.Suite.Release: its fields, prompt,
+	// references) from the suite given once its last run is scored and OnFirst has seen
+	// it. Only a caller that reads nothing more from that suite's items sets it; the
+	// scored suite (Scored.Suite) is its index either way.
 	DropFields bool
 	// Unscored accepts ids the suite lacks whose results are skipped rather than
 	// refused: the items a pull request's proposed gate adds, which the base commit's
@@ -163,7 +165,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 	if building {
 		suite = eval.NewSuite(srcs[0].File)
 	}
-	out := &Scored{System: sys, Suite: suite}
+	out := &Scored{System: sys, Suite: suite.Index}
 	nd := len(sys.Dimensions)
 	seenFirst := make([]bool, suite.Len())
 	inRuns := make([]uint16, suite.Len()) // how many runs have a result for the item
@@ -249,12 +251,16 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				return nil
 			}
 			if build {
-				if prev, dup := suite.Item(res.ID); dup {
-					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first %s", lineWord(presentAt(prev.Line)))
+				if prev, dup := suite.Find(res.ID); dup {
+					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first %s", lineWord(presentAt(suite.Line(prev))))
 				}
 			} else {
 				if p.it == nil && opts.Unscored != nil && opts.Unscored(res.ID) {
 					return nil // an item a proposed gate adds: scored there, not here
+				}
+				if i, ok := suite.Find(res.ID); ok && p.it == nil && lines[i] != 0 {
+					// Released after its result in this (last) run: a repeat.
+					return eval.Errorf(src.File, res.Line, res.ID, "duplicate result for the item; first %s", lineWord(lines[i]))
 				}
 				if p.it == nil {
 					if building {

@@ -96,7 +96,7 @@ type ShardPart struct {
 // Merge joins shards' states into the scoring of the whole suite (whose items are in
 // suite order). Every sum then runs in suite order, so the result is the unsharded
 // run's to the last bit.
-func Merge(sys *System, suite *eval.Suite, parts []ShardPart) (*Scored, error) {
+func Merge(sys *System, suite *eval.Index, parts []ShardPart) (*Scored, error) {
 	n, nd := suite.Len(), len(sys.Dimensions)
 	if len(parts) == 0 || len(parts[0].Runs) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
