@@ -9,4 +9,9 @@ import (
 	"github.com/evalgate/evalgate/internal/cli"
 )
 
-func main() { os.Exit(cli.New().Main(os.Args)) }
+func main() {
+	stop := startProfile()
+	code := cli.New().Main(os.Args)
+	stop()
+	os.Exit(code)
+}

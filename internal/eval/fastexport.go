@@ -35,16 +35,38 @@ func DecodeValueFast(data []byte) (any, bool) {
 	return v, true
 }
 
+// Paths names the parts of a JSON object to build: each key listed, with the parts of
+// its value to build (nil: all of it; a list's elements each take the same Paths). The
+// keys not listed are checked, not built.
+type Paths map[string]Paths
+
 // DecodeObjectKeysFast is DecodeObjectFast decoding only the top-level keys keep names:
 // the others are checked, not built. A top-level key given twice makes it report false
 // (encoding/json's last-wins is left to the full path).
 func DecodeObjectKeysFast(data []byte, keep func(key string) bool) (map[string]any, bool) {
+	return decodeObjectKeys(data, keep, nil)
+}
+
+// DecodeObjectPathsFast is DecodeObjectKeysFast building only the parts of the object
+// paths names: the top-level keys it lists, of each only the parts paths[key] names.
+func DecodeObjectPathsFast(data []byte, paths Paths) (map[string]any, bool) {
+	return decodeObjectKeys(data, nil, paths)
+}
+
+// decodeObjectKeys decodes the top-level keys keep names, or with keep nil those paths
+// lists, and of a kept key's value the parts paths[key] names.
+func decodeObjectKeys(data []byte, keep func(key string) bool, paths Paths) (map[string]any, bool) {
 	d := jsonScan{s: string(bytes.TrimSpace(data))}
 	if d.s == "" || d.s[0] != '{' {
 		return nil, false
 	}
 	d.i, d.depth = 1, 1
-	m := map[string]any{}
+	var m map[string]any
+	if keep == nil {
+		m = make(map[string]any, len(paths))
+	} else {
+		m = map[string]any{}
+	}
 	var keys [32]string
 	seen := keys[:0]
 	d.ws()
@@ -73,7 +95,14 @@ func DecodeObjectKeysFast(data []byte, keep func(key string) bool) (map[string]a
 			return nil, false
 		}
 		d.i++
-		d.discard = !keep(k)
+		if keep != nil {
+			d.discard = !keep(k)
+			d.paths = paths[k]
+		} else {
+			var want bool
+			d.paths, want = paths[k]
+			d.discard = !want
+		}
 		v, ok := d.value()
 		if !ok {
 			return nil, false
@@ -81,7 +110,7 @@ func DecodeObjectKeysFast(data []byte, keep func(key string) bool) (map[string]a
 		if !d.discard {
 			m[k] = v
 		}
-		d.discard = false
+		d.discard, d.paths = false, nil
 		if !d.next('}') {
 			return nil, false
 		}

@@ -28,6 +28,9 @@ type jsonScan struct {
 	// discard checks values without building them (value returns nil): a key nothing
 	// reads is validated, not decoded.
 	discard bool
+	// paths, when not nil, names the keys of the object at hand to build (and theirs);
+	// the others are discarded (DecodeObjectPathsFast).
+	paths Paths
 }
 
 func (d *jsonScan) ws() {
@@ -280,13 +283,26 @@ func (d *jsonScan) object() (any, bool) {
 			return nil, false
 		}
 		d.i++
+		paths := d.paths
+		sub, want := paths[k]
+		if paths != nil && !d.discard {
+			if want {
+				d.paths = sub
+			} else {
+				d.discard = true
+			}
+		}
 		v, ok := d.value()
 		if !ok {
 			return nil, false
 		}
-		if m != nil {
+		if m != nil && (paths == nil || want) {
 			m[k] = v // a repeated key inside a value: the last wins, as in encoding/json
 		}
+		if paths != nil && !want && m != nil {
+			d.discard = false
+		}
+		d.paths = paths
 		if !d.next('}') {
 			return nil, false
 		}

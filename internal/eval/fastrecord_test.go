@@ -288,3 +288,34 @@ func TestDecodeObjectKeysFast(t *testing.T) {
 		t.Errorf("DecodeValueFast: %v, %v", v, ok)
 	}
 }
+
+// DecodeObjectPathsFast builds only the parts its paths name, at any depth and in every
+// element of a list, each with encoding/json's value; what it leaves out is still checked.
+func TestDecodeObjectPathsFast(t *testing.T) {
+	paths := Paths{
+		"a": {"x": nil, "y": {"k": nil}}, // of a, x whole and y's k
+		"l": {"s": nil},                  // each element's s
+		"w": nil,                         // all of w
+	}
+	doc := `{"a": {"x": {"deep": [1, {"z": "é"}]}, "y": {"k": true, "drop": {"q": 1}}, "drop": "s\"t"},
+		"l": [{"s": 1, "t": 2}, {"t": 3}, 4, "str"], "w": {"m": [null]}, "skip": {"n": [1, 2]}}`
+	m, ok := DecodeObjectPathsFast([]byte(doc), paths)
+	want := map[string]any{
+		"a": map[string]any{"x": map[string]any{"deep": []any{1.0, map[string]any{"z": "é"}}}, "y": map[string]any{"k": true}},
+		"l": []any{map[string]any{"s": 1.0}, map[string]any{}, 4.0, "str"},
+		"w": map[string]any{"m": []any{nil}},
+	}
+	if !ok || !reflect.DeepEqual(m, want) {
+		t.Errorf("got %v, %v; want %v", m, ok, want)
+	}
+	for _, bad := range []string{
+		`{"a": {"drop": 1e999}}`,                    // out of range in a part left out
+		`{"a": {"y": {"drop": [}}}`,                 // malformed in a part left out
+		`{"l": [{"t": "\ud800x"}], "a": 1, "a": 2}`, // a repeated top-level key
+		`{"skip": tru}`,
+	} {
+		if _, ok := DecodeObjectPathsFast([]byte(bad), paths); ok {
+			t.Errorf("%s: taken; want the full path", bad)
+		}
+	}
+}

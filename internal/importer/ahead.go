@@ -11,10 +11,16 @@ import (
 // hands them to fn in file order on one goroutine of its own: the reader only finds where
 // a record ends (a JSONL line, a list element of a document), so decoding — most of an
 // import's work — no longer waits for it. Memory holds a few batches of records.
+//
+// prep, when set, runs on the decoding cores too, right after a record is decoded: what
+// it returns is handed to fn with the record (work of a record's own that needs no other
+// record, such as converting it, so the in-order part keeps only what depends on order).
 type ahead struct {
 	file    string
 	keep    keys
-	fn      func(line int, where string, rec map[string]any) error
+	prep    func(line int, where string, rec map[string]any) any
+	fn      func(line int, where string, rec map[string]any, prepped any) error
+	bufHint int // the last batch's bytes: the next batch's buffer starts that large
 	b       *aheadBatch
 	work    chan *aheadBatch
 	ordered chan *aheadBatch
@@ -32,6 +38,7 @@ type aheadBatch struct {
 	wheres []string
 	ats    []int64 // a document element's offset in the file (-1 for a line)
 	recs   []map[string]any
+	preps  []any // prep's, when the ahead has one
 	err    error // the first bad record's; later ones are not decoded
 	done   chan struct{}
 }
@@ -50,9 +57,9 @@ const (
 // errAheadStopped tells the reader that the records it adds are no longer read.
 var errAheadStopped = errors.New("importer: reading stopped")
 
-func newAhead(file string, keep keys, fn func(line int, where string, rec map[string]any) error) *ahead {
+func newAhead(file string, keep keys, prep func(line int, where string, rec map[string]any) any, fn func(line int, where string, rec map[string]any, prepped any) error) *ahead {
 	workers := max(runtime.GOMAXPROCS(0), 1)
-	a := &ahead{file: file, keep: keep, fn: fn, work: make(chan *aheadBatch, workers),
+	a := &ahead{file: file, keep: keep, prep: prep, fn: fn, work: make(chan *aheadBatch, workers),
 		ordered: make(chan *aheadBatch, 2*workers), stop: make(chan struct{}), done: make(chan struct{})}
 	a.b = a.newBatch()
 	for range workers {
@@ -60,7 +67,7 @@ func newAhead(file string, keep keys, fn func(line int, where string, rec map[st
 		go func() {
 			defer a.wg.Done()
 			for b := range a.work {
-				b.decode(a.file, a.keep)
+				b.decode(a.file, a.keep, a.prep)
 				close(b.done)
 			}
 		}()
@@ -70,7 +77,9 @@ func newAhead(file string, keep keys, fn func(line int, where string, rec map[st
 }
 
 func (a *ahead) newBatch() *aheadBatch {
-	return &aheadBatch{done: make(chan struct{})}
+	return &aheadBatch{done: make(chan struct{}), buf: make([]byte, 0, a.bufHint),
+		ends: make([]int, 0, aheadRecords), lines: make([]int, 0, aheadRecords),
+		wheres: make([]string, 0, aheadRecords), ats: make([]int64, 0, aheadRecords)}
 }
 
 func (a *ahead) consume() {
@@ -81,7 +90,11 @@ func (a *ahead) consume() {
 			continue // drain: the reader may still be handing over batches
 		}
 		for k, rec := range b.recs {
-			if err := a.fn(b.lines[k], b.wheres[k], rec); err != nil {
+			var p any
+			if b.preps != nil {
+				p = b.preps[k]
+			}
+			if err := a.fn(b.lines[k], b.wheres[k], rec, p); err != nil {
 				a.err = err
 				break
 			}
@@ -116,6 +129,7 @@ func (a *ahead) send() error {
 	if len(b.lines) == 0 {
 		return nil
 	}
+	a.bufHint = min(len(b.buf)+len(b.buf)/8, aheadBytes+MaxRecordBytes/64)
 	a.b = a.newBatch()
 	select {
 	case a.ordered <- b:
@@ -152,9 +166,12 @@ func (a *ahead) close(readErr error) error {
 	return readErr
 }
 
-// decode decodes the batch's records up to the first bad one.
-func (b *aheadBatch) decode(file string, keep keys) {
+// decode decodes (and preps) the batch's records up to the first bad one.
+func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where string, rec map[string]any) any) {
 	b.recs = make([]map[string]any, 0, len(b.lines))
+	if prep != nil {
+		b.preps = make([]any, 0, len(b.lines))
+	}
 	start := 0
 	for i, end := range b.ends {
 		raw := b.buf[start:end]
@@ -174,6 +191,9 @@ func (b *aheadBatch) decode(file string, keep keys) {
 			break
 		}
 		b.recs = append(b.recs, rec)
+		if prep != nil {
+			b.preps = append(b.preps, prep(b.lines[i], b.wheres[i], rec))
+		}
 	}
 	b.buf = nil
 }
@@ -203,7 +223,7 @@ func decodeElement(file, where string, at int64, raw []byte, keep keys) (map[str
 // bytes as the file has them, only found, not checked): a malformed one is named by where,
 // without an offset (the object is not the file's).
 func decodeFields(file, where string, raw []byte) (map[string]any, error) {
-	if m, ok := decodeFast(raw, nil); ok {
+	if m, ok := decodeFast(raw, keys{}); ok {
 		return m, nil
 	}
 	var m map[string]any

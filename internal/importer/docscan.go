@@ -580,7 +580,7 @@ func (d *docDecoder) span() error {
 
 // decode decodes the next value into v, bounded by MaxRecordBytes.
 func (d *docDecoder) decode(where string, v any) error {
-	return d.decodeKeys(where, nil, v)
+	return d.decodeKeys(where, keys{}, v)
 }
 
 // decodeKeys decodes the next value into v; an object into a map gets only the

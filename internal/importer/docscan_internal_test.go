@@ -86,7 +86,7 @@ func TestDocScannerErrors(t *testing.T) {
 		{"not a list", `{"results": {}}`, "results: want a list, found an object"},
 		{"record not an object", `{"results": [1]}`, "results: want an object, found a number"},
 	} {
-		_, err := readDoc(t, strings.NewReader(c.doc), nil)
+		_, err := readDoc(t, strings.NewReader(c.doc), keys{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v; want %q", c.name, err, c.want)
 		}

@@ -87,7 +87,7 @@ type inspectState struct {
 
 // start begins a run of samples: converted in order as they are decoded, until finish.
 func (s *inspectState) start() {
-	s.ahead = newAhead(s.file, nil, func(_ int, where string, raw map[string]any) error {
+	s.ahead = newAhead(s.file, keys{}, nil, func(_ int, where string, raw map[string]any, _ any) error {
 		fields, run, err := inspectConvert(s.file, where, raw, s.model, &s.notes)
 		if err != nil {
 			return err

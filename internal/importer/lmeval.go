@@ -196,7 +196,7 @@ func quoteAll(s []string) []string {
 // the hashes (a sample's metrics are keys named by its "metrics" list).
 var (
 	lmFilterKey = keySet("filter")
-	lmReadKeys  = func(k string) bool { return k != "doc_hash" && k != "prompt_hash" && k != "target_hash" }
+	lmReadKeys  = keys{top: func(k string) bool { return k != "doc_hash" && k != "prompt_hash" && k != "target_hash" }}
 )
 
 func lmLines(path string, keep keys, fn func(line int, rec map[string]any) error) error {

@@ -25,9 +25,10 @@ import (
 // promptfoo's ResultFailureReason.ERROR: the test could not run or be graded.
 const pfFailureError = 2
 
-// pfRecord calls fn with every EvaluateResult in the file, in file order, whichever of
-// the two shapes the file has.
-func pfRecords(path string, keep keys, fn func(line int, where string, rec map[string]any) error) error {
+// pfRecords calls fn with every EvaluateResult in the file, in file order, whichever of
+// the two shapes the file has, and with what prep (nil: none) made of it on the decoding
+// cores (see ahead).
+func pfRecords(path string, keep keys, prep func(line int, where string, rec map[string]any) any, fn func(line int, where string, rec map[string]any, prepped any) error) error {
 	doc, err := pfIsDocument(path)
 	if err != nil {
 		return err
@@ -38,8 +39,8 @@ func pfRecords(path string, keep keys, fn func(line int, where string, rec map[s
 	}
 	defer f.Close()
 	if !doc {
-		return jsonLines(path, f, keep, func(line int, rec map[string]any) error {
-			return fn(line, "", rec)
+		return jsonLinesPrep(path, f, keep, prep, func(line int, rec map[string]any, p any) error {
+			return fn(line, "", rec, p)
 		})
 	}
 	d := newDocDecoder(path, f)
@@ -64,11 +65,11 @@ func pfRecords(path string, keep keys, fn func(line int, where string, rec map[s
 				return d.skip("results." + key)
 			}
 			found = true
-			a := newAhead(path, keep, func(_ int, where string, rec map[string]any) error {
+			a := newAhead(path, keep, prep, func(_ int, where string, rec map[string]any, p any) error {
 				if rec == nil {
 					return errAt(path, 0, where, "", "want an object (an EvaluateResult)")
 				}
-				return fn(0, where, rec)
+				return fn(0, where, rec, p)
 			})
 			return a.close(d.array("results.results", func(i int) error {
 				where := fmt.Sprintf("results.results[%d]", i)
@@ -126,6 +127,12 @@ type pfTest struct {
 	varsHash    string
 	idValue     string // the --id-field value
 	where       string
+	// By the index's rule (pfIndex.prepare): the test's id, its hash, and its index in
+	// the document's results list.
+	ready bool
+	id    string
+	idKey pfKey
+	index int32
 }
 
 // pfCombo is one prompt × provider pair.
@@ -235,11 +242,34 @@ func pfTestOf(path string, line int, where string, rec map[string]any, idField s
 }
 
 // The EvaluateResult keys each pass reads: the first names tests and prompt/provider
-// pairs, the second converts.
+// pairs, the second converts. Of the keys' values only the parts the importer reads are
+// built (the rest is checked): pfTestOf, pfComboOf, pfConvert, pfTokens, pfScores and
+// pfSuiteFields read no other.
 var (
-	pfNameKeys = keySet("testCase", "vars", "provider", "prompt", "promptIdx")
-	pfReadKeys = keySet("testCase", "vars", "provider", "prompt", "promptIdx", "response", "error",
-		"failureReason", "latencyMs", "cost", "success", "score", "namedScores", "gradingResult")
+	pfNameKeys = keys{paths: eval.Paths{
+		"testCase":  {"description": nil, "vars": nil, "metadata": nil},
+		"vars":      nil,
+		"provider":  {"id": nil, "label": nil},
+		"prompt":    {"raw": nil, "label": nil},
+		"promptIdx": nil,
+	}}
+	pfReadKeys = keys{paths: eval.Paths{
+		"testCase":  {"description": nil, "vars": nil, "metadata": nil, "assert": {"metric": nil, "type": nil}},
+		"vars":      nil,
+		"provider":  pfNameKeys.paths["provider"],
+		"prompt":    pfNameKeys.paths["prompt"],
+		"promptIdx": nil,
+		"response": {"output": nil, "error": nil, "tokenUsage": {"prompt": nil, "completion": nil,
+			"completionDetails": {"cacheReadInputTokens": nil}}},
+		"error":         nil,
+		"failureReason": nil,
+		"latencyMs":     nil,
+		"cost":          nil,
+		"success":       nil,
+		"score":         nil,
+		"namedScores":   nil,
+		"gradingResult": {"namedScores": nil, "componentResults": {"assertion": {"metric": nil, "type": nil}, "score": nil}},
+	}}
 )
 
 // readPromptfoo reads a promptfoo export in one pass, converting each result as it is
@@ -276,11 +306,15 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 	var dims dimTracker
 	var seen []int32 // occurrences of a test: its repeats are runs
 	unmatched, firstUnmatched := 0, ""
-	err := pfRecords(path, pfReadKeys, func(line int, where string, rec map[string]any) error {
-		t, err := pfTestOf(path, line, where, rec, opts.IDField)
-		if err != nil {
-			return err
+	prep := func(line int, where string, rec map[string]any) any {
+		return pfPrepare(path, line, where, rec, ix, opts.IDField)
+	}
+	err := pfRecords(path, pfReadKeys, prep, func(line int, where string, rec map[string]any, prepped any) error {
+		p := prepped.(*pfPrepared)
+		if p.err != nil {
+			return p.err
 		}
+		t := p.test
 		n := ix.add(t, line, where)
 		if err := ix.clashErr(path); err != nil {
 			return err
@@ -288,7 +322,7 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 		if rule == pfByDescription && ix.descFails() {
 			return errReread
 		}
-		c := pfComboOf(rec)
+		c := p.combo
 		if prev, ok := combos[c.key]; ok {
 			prev.count++
 			c = prev
@@ -314,20 +348,19 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 		}
 		run := int(seen[n])
 		seen[n]++
-		id := ix.pick(t)
-		fields, err := pfConvert(path, line, where, id, rec, func(i int) {
+		if p.convErr != nil {
+			return p.convErr
+		}
+		for _, i := range p.unmatched {
 			if unmatched == 0 {
-				firstUnmatched = fmt.Sprintf("%s componentResults[%d] (test %q)", pfPlace(line, where), i, id)
+				firstUnmatched = fmt.Sprintf("%s componentResults[%d] (test %q)", pfPlace(line, where), i, t.id)
 			}
 			unmatched++
-		})
-		if err != nil {
-			return err
 		}
-		if s, ok := fields["scores"].(map[string]any); ok {
+		if s, ok := p.fields["scores"].(map[string]any); ok {
 			dims.see(s)
 		}
-		return emit(Record{Run: run, Line: line, Where: where, Fields: fields})
+		return emit(Record{Run: run, Line: line, Where: where, Fields: p.fields})
 	})
 	if err != nil {
 		return nil, err
@@ -346,6 +379,30 @@ func readPromptfoo(path string, opts *Options, emit func(Record) error) (*Meta, 
 	return meta, nil
 }
 
+// pfPrepared is what a result gives by itself, made on the decoding cores: its test
+// (named by the index's rule), its prompt/provider pair and its converted record. A
+// conversion error waits in convErr: only a result of the chosen pair is converted.
+type pfPrepared struct {
+	test      *pfTest
+	combo     *pfCombo
+	err       error // the test could not be named
+	fields    map[string]any
+	convErr   error
+	unmatched []int // componentResults that name no assertion and match none by position
+}
+
+// pfPrepare identifies and converts one result; x is only read (its rule).
+func pfPrepare(path string, line int, where string, rec map[string]any, x *pfIndex, idField string) *pfPrepared {
+	t, err := pfTestOf(path, line, where, rec, idField)
+	if err != nil {
+		return &pfPrepared{err: err}
+	}
+	x.prepare(t, where)
+	p := &pfPrepared{test: t, combo: pfComboOf(rec)}
+	p.fields, p.convErr = pfConvert(path, line, where, t.id, rec, func(i int) { p.unmatched = append(p.unmatched, i) })
+	return p
+}
+
 // errReread stops a one-pass promptfoo read whose tests turn out not to be named by
 // their descriptions: the reader starts again with ids by vars (Direct).
 var errReread = errors.New("importer: the promptfoo tests are named by their vars; read the file again")
@@ -354,7 +411,7 @@ var errReread = errors.New("importer: the promptfoo tests are named by their var
 // test without a description or with another test's: then ids are hashes of the vars.
 func pfNeedsVarsIDs(path string) (bool, error) {
 	ix := newPfIndex(pfByDescription, "")
-	err := pfRecords(path, pfNameKeys, func(line int, where string, rec map[string]any) error {
+	err := pfRecords(path, pfNameKeys, nil, func(line int, where string, rec map[string]any, _ any) error {
 		t, err := pfTestOf(path, line, where, rec, "")
 		if err != nil {
 			return err
@@ -469,31 +526,41 @@ func newPfIndex(rule pfIDRule, idField string) *pfIndex {
 	return &pfIndex{rule: rule, idField: idField, tests: map[pfKey]int32{}, byID: map[pfKey]int32{}}
 }
 
+// prepare names t by the index's rule and finds its place in the results list (where);
+// it only reads x, so it runs on any goroutine.
+func (x *pfIndex) prepare(t *pfTest, where string) {
+	t.id = x.pick(t)
+	t.idKey = pfHash(t.id)
+	if i, ok := strings.CutPrefix(where, "results.results["); ok {
+		if n, err := strconv.ParseInt(strings.TrimSuffix(i, "]"), 10, 32); err == nil {
+			t.index = int32(n)
+		}
+	}
+	t.ready = true
+}
+
 // add notes a result's test and returns the test's number.
 func (x *pfIndex) add(t *pfTest, line int, where string) int32 {
 	if n, ok := x.tests[t.key]; ok {
 		return n
 	}
+	if !t.ready {
+		x.prepare(t, where)
+	}
 	n := int32(len(x.places))
 	x.tests[t.key] = n
-	p := pfPlaceOf{line: int32(min(line, math.MaxInt32))}
-	if where != "" {
-		fmt.Sscanf(where, "results.results[%d]", &p.index)
-	}
-	x.places = append(x.places, p)
+	x.places = append(x.places, pfPlaceOf{line: int32(min(line, math.MaxInt32)), index: t.index})
 	if x.rule == pfByDescription && t.description == "" {
 		x.noDesc = true
 		return n
 	}
-	id := x.pick(t)
-	k := pfHash(id)
-	if prev, ok := x.byID[k]; ok {
+	if prev, ok := x.byID[t.idKey]; ok {
 		if !x.clash.found {
-			x.clash = clash{first: prev, second: n, id: id, found: true}
+			x.clash = clash{first: prev, second: n, id: t.id, found: true}
 		}
 		return n
 	}
-	x.byID[k] = n
+	x.byID[t.idKey] = n
 	return n
 }
 
@@ -537,7 +604,8 @@ func pfConvert(path string, line int, where, id string, rec map[string]any, unma
 	bad := func(field string, v any, want string) error {
 		return errAt(path, line, where, id, "%s", fieldErr(field, v, want))
 	}
-	out := map[string]any{"id": id}
+	out := make(map[string]any, 16)
+	out["id"] = id
 	resp, _ := rec["response"].(map[string]any)
 	if r, ok := rec["response"]; ok && r != nil && resp == nil {
 		return nil, bad("response", r, "an object")
@@ -609,7 +677,8 @@ func pfConvert(path string, line int, where, id string, rec map[string]any, unma
 // tokens of a response promptfoo served from its own cache, which cost nothing, so it is
 // not read.
 func pfTokens(u map[string]any, out map[string]any) error {
-	for src, dst := range map[string]string{"prompt": "input_tokens", "completion": "output_tokens"} {
+	for _, k := range [...][2]string{{"prompt", "input_tokens"}, {"completion", "output_tokens"}} {
+		src, dst := k[0], k[1]
 		v, ok := u[src]
 		if !ok || v == nil {
 			continue

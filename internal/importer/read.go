@@ -37,7 +37,7 @@ func readEvalgate(path string, emit func(Record) error) (*Meta, error) {
 	}
 	defer f.Close()
 	var dims dimTracker
-	err = jsonLines(path, f, nil, func(line int, rec map[string]any) error {
+	err = jsonLines(path, f, keys{}, func(line int, rec map[string]any) error {
 		if s, ok := rec["scores"].(map[string]any); ok {
 			dims.see(s)
 		}

@@ -11,16 +11,20 @@ import (
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
-// keys names the top-level keys of a record to decode (nil: all); the others are
-// checked, not built.
-type keys func(key string) bool
+// keys names the parts of a record to decode: the top-level keys top names, or those
+// paths lists with the parts of their values it names (eval.Paths); all of it when both
+// are nil. The others are checked, not built.
+type keys struct {
+	top   func(key string) bool
+	paths eval.Paths
+}
 
 func keySet(names ...string) keys {
 	set := map[string]bool{}
 	for _, n := range names {
 		set[n] = true
 	}
-	return func(k string) bool { return set[k] }
+	return keys{top: func(k string) bool { return set[k] }}
 }
 
 // jsonLines calls fn for each non-blank line of a JSONL stream with its decoded object
@@ -29,7 +33,12 @@ func keySet(names ...string) keys {
 // Lines are decoded on the machine's cores while the next ones are read (ahead); fn runs
 // on one goroutine, in order.
 func jsonLines(file string, r io.Reader, keep keys, fn func(line int, rec map[string]any) error) error {
-	a := newAhead(file, keep, func(line int, _ string, rec map[string]any) error { return fn(line, rec) })
+	return jsonLinesPrep(file, r, keep, nil, func(line int, rec map[string]any, _ any) error { return fn(line, rec) })
+}
+
+// jsonLinesPrep is jsonLines with prep run on the decoding cores (see ahead).
+func jsonLinesPrep(file string, r io.Reader, keep keys, prep func(line int, where string, rec map[string]any) any, fn func(line int, rec map[string]any, prepped any) error) error {
+	a := newAhead(file, keep, prep, func(line int, _ string, rec map[string]any, p any) error { return fn(line, rec, p) })
 	ls := safeio.NewLines(r, file, MaxRecordBytes)
 	for ls.Next() {
 		t := bytes.TrimSpace(ls.Bytes())
@@ -68,10 +77,13 @@ func decodeLine(file string, line int, text []byte, keep keys) (map[string]any, 
 // decodeFast decodes a record's keys with the results decoder's one-pass scanner, or
 // says the record takes encoding/json's path (all keys; its messages).
 func decodeFast(text []byte, keep keys) (map[string]any, bool) {
-	if keep == nil {
-		return eval.DecodeObjectFast(text)
+	switch {
+	case keep.paths != nil:
+		return eval.DecodeObjectPathsFast(text, keep.paths)
+	case keep.top != nil:
+		return eval.DecodeObjectKeysFast(text, keep.top)
 	}
-	return eval.DecodeObjectKeysFast(text, keep)
+	return eval.DecodeObjectFast(text)
 }
 
 // fieldErr is the message for a field of the wrong type.
