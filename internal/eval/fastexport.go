@@ -44,28 +44,33 @@ type Paths map[string]Paths
 // the others are checked, not built. A top-level key given twice makes it report false
 // (encoding/json's last-wins is left to the full path).
 func DecodeObjectKeysFast(data []byte, keep func(key string) bool) (map[string]any, bool) {
-	return decodeObjectKeys(data, keep, nil)
+	return decodeObjectKeys(data, keep, nil, nil)
 }
 
 // DecodeObjectPathsFast is DecodeObjectKeysFast building only the parts of the object
 // paths names: the top-level keys it lists, of each only the parts paths[key] names.
-func DecodeObjectPathsFast(data []byte, paths Paths) (map[string]any, bool) {
-	return decodeObjectKeys(data, nil, paths)
+// With scratch, the object and every object paths filters are maps scratch lends (the
+// values kept whole are the decoder's own).
+func DecodeObjectPathsFast(data []byte, paths Paths, scratch *Scratch) (map[string]any, bool) {
+	return decodeObjectKeys(data, nil, paths, scratch)
 }
 
 // decodeObjectKeys decodes the top-level keys keep names, or with keep nil those paths
 // lists, and of a kept key's value the parts paths[key] names.
-func decodeObjectKeys(data []byte, keep func(key string) bool, paths Paths) (map[string]any, bool) {
-	d := jsonScan{s: string(bytes.TrimSpace(data))}
+func decodeObjectKeys(data []byte, keep func(key string) bool, paths Paths, scratch *Scratch) (map[string]any, bool) {
+	d := jsonScan{s: string(bytes.TrimSpace(data)), scratch: scratch}
 	if d.s == "" || d.s[0] != '{' {
 		return nil, false
 	}
 	d.i, d.depth = 1, 1
 	var m map[string]any
-	if keep == nil {
-		m = make(map[string]any, len(paths))
-	} else {
+	switch {
+	case keep != nil:
 		m = map[string]any{}
+	case scratch != nil:
+		m = scratch.get()
+	default:
+		m = make(map[string]any, len(paths))
 	}
 	var keys [32]string
 	seen := keys[:0]
@@ -119,4 +124,33 @@ func decodeObjectKeys(data []byte, keep func(key string) bool, paths Paths) (map
 			return m, d.i == len(d.s)
 		}
 	}
+}
+
+// Scratch lends a decoder (DecodeObjectPathsFast) the maps of the objects its Paths
+// filter, to be used again for the next record: a caller that reads a record's filtered
+// objects only until it has taken what it needs from them (copying the values, or taking
+// the values kept whole) saves allocating them for every record. Not for concurrent use.
+type Scratch struct{ free, lent []map[string]any }
+
+func (s *Scratch) get() map[string]any {
+	var m map[string]any
+	if n := len(s.free); n > 0 {
+		m = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		m = map[string]any{}
+	}
+	s.lent = append(s.lent, m)
+	return m
+}
+
+// Release takes back, emptied, every map lent since the last Release: the records
+// decoded with s until now must no longer be read, but what was taken from them stays.
+func (s *Scratch) Release() {
+	for _, m := range s.lent {
+		clear(m)
+	}
+	s.free = append(s.free, s.lent...)
+	clear(s.lent)
+	s.lent = s.lent[:0]
 }

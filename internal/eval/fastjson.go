@@ -31,6 +31,8 @@ type jsonScan struct {
 	// paths, when not nil, names the keys of the object at hand to build (and theirs);
 	// the others are discarded (DecodeObjectPathsFast).
 	paths Paths
+	// scratch, when not nil, lends the maps of the objects paths filters.
+	scratch *Scratch
 }
 
 func (d *jsonScan) ws() {
@@ -260,7 +262,11 @@ func (d *jsonScan) object() (any, bool) {
 	}
 	defer func() { d.depth-- }()
 	var m map[string]any
-	if !d.discard {
+	switch {
+	case d.discard:
+	case d.paths != nil && d.scratch != nil:
+		m = d.scratch.get()
+	default:
 		m = map[string]any{}
 	}
 	d.i++ // '{'

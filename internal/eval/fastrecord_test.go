@@ -299,7 +299,7 @@ func TestDecodeObjectPathsFast(t *testing.T) {
 	}
 	doc := `{"a": {"x": {"deep": [1, {"z": "é"}]}, "y": {"k": true, "drop": {"q": 1}}, "drop": "s\"t"},
 		"l": [{"s": 1, "t": 2}, {"t": 3}, 4, "str"], "w": {"m": [null]}, "skip": {"n": [1, 2]}}`
-	m, ok := DecodeObjectPathsFast([]byte(doc), paths)
+	m, ok := DecodeObjectPathsFast([]byte(doc), paths, nil)
 	want := map[string]any{
 		"a": map[string]any{"x": map[string]any{"deep": []any{1.0, map[string]any{"z": "é"}}}, "y": map[string]any{"k": true}},
 		"l": []any{map[string]any{"s": 1.0}, map[string]any{}, 4.0, "str"},
@@ -314,8 +314,34 @@ func TestDecodeObjectPathsFast(t *testing.T) {
 		`{"l": [{"t": "\ud800x"}], "a": 1, "a": 2}`, // a repeated top-level key
 		`{"skip": tru}`,
 	} {
-		if _, ok := DecodeObjectPathsFast([]byte(bad), paths); ok {
+		if _, ok := DecodeObjectPathsFast([]byte(bad), paths, nil); ok {
 			t.Errorf("%s: taken; want the full path", bad)
 		}
+	}
+}
+
+// With a Scratch, the filtered objects' maps serve the next record once released; the
+// values kept whole are the caller's and stay as they were.
+func TestDecodeObjectPathsFastScratch(t *testing.T) {
+	paths := Paths{"f": {"a": nil}, "w": nil}
+	var s Scratch
+	first, ok := DecodeObjectPathsFast([]byte(`{"f": {"a": 1, "b": 2}, "w": {"x": [1]}}`), paths, &s)
+	if !ok {
+		t.Fatal("first record not taken")
+	}
+	whole, filtered := first["w"].(map[string]any), first["f"].(map[string]any)
+	s.Release()
+	if len(first) != 0 || len(filtered) != 0 {
+		t.Errorf("released maps not emptied: %v %v", first, filtered)
+	}
+	if want := map[string]any{"x": []any{1.0}}; !reflect.DeepEqual(whole, want) {
+		t.Errorf("value kept whole changed by Release: %v; want %v", whole, want)
+	}
+	second, ok := DecodeObjectPathsFast([]byte(`{"f": {"a": "z"}}`), paths, &s)
+	if want := map[string]any{"f": map[string]any{"a": "z"}}; !ok || !reflect.DeepEqual(second, want) {
+		t.Errorf("second record %v, %v; want %v", second, ok, want)
+	}
+	if len(s.free) != 0 || len(s.lent) != 2 {
+		t.Errorf("second record took %d new map(s) (free %d); want the 2 released ones again", len(s.lent), len(s.free))
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+
+	"github.com/evalgate/evalgate/internal/eval"
 )
 
 // ahead decodes records on the machine's cores while the reader finds the next ones, and
@@ -66,8 +68,12 @@ func newAhead(file string, keep keys, prep func(line int, where string, rec map[
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
+			var scratch *eval.Scratch // prep takes what it needs of a record: its maps serve the next
+			if prep != nil && keep.paths != nil {
+				scratch = &eval.Scratch{}
+			}
 			for b := range a.work {
-				b.decode(a.file, a.keep, a.prep)
+				b.decode(a.file, a.keep, a.prep, scratch)
 				close(b.done)
 			}
 		}()
@@ -166,8 +172,10 @@ func (a *ahead) close(readErr error) error {
 	return readErr
 }
 
-// decode decodes (and preps) the batch's records up to the first bad one.
-func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where string, rec map[string]any) any) {
+// decode decodes (and preps) the batch's records up to the first bad one. With scratch,
+// the objects keep.paths filters are scratch's maps, emptied once prep is done with the
+// record (fn then gets the record emptied: only whether it is nil tells).
+func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where string, rec map[string]any) any, scratch *eval.Scratch) {
 	b.recs = make([]map[string]any, 0, len(b.lines))
 	if prep != nil {
 		b.preps = make([]any, 0, len(b.lines))
@@ -180,13 +188,16 @@ func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where st
 		var err error
 		switch b.ats[i] {
 		case aheadLine:
-			rec, err = decodeLine(file, b.lines[i], raw, keep)
+			rec, err = decodeLine(file, b.lines[i], raw, keep, scratch)
 		case aheadFields:
 			rec, err = decodeFields(file, b.wheres[i], raw)
 		default:
-			rec, err = decodeElement(file, b.wheres[i], b.ats[i], raw, keep)
+			rec, err = decodeElement(file, b.wheres[i], b.ats[i], raw, keep, scratch)
 		}
 		if err != nil {
+			if scratch != nil {
+				scratch.Release()
+			}
 			b.err = err
 			break
 		}
@@ -194,18 +205,21 @@ func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where st
 		if prep != nil {
 			b.preps = append(b.preps, prep(b.lines[i], b.wheres[i], rec))
 		}
+		if scratch != nil {
+			scratch.Release()
+		}
 	}
 	b.buf = nil
 }
 
 // decodeElement decodes a document's list element (its bytes raw, from byte offset at)
 // as an object, or null (nil); where names it in messages.
-func decodeElement(file, where string, at int64, raw []byte, keep keys) (map[string]any, error) {
+func decodeElement(file, where string, at int64, raw []byte, keep keys, scratch *eval.Scratch) (map[string]any, error) {
 	d := &docDecoder{file: file} // for its messages
 	if c := raw[0]; c != '{' && c != 'n' {
 		return nil, errAt(file, 0, where, "", "want an object, found %s", d.found(c))
 	}
-	if m, ok := decodeFast(raw, keep); ok {
+	if m, ok := decodeFast(raw, keep, scratch); ok {
 		return m, nil
 	}
 	var m map[string]any
@@ -223,7 +237,7 @@ func decodeElement(file, where string, at int64, raw []byte, keep keys) (map[str
 // bytes as the file has them, only found, not checked): a malformed one is named by where,
 // without an offset (the object is not the file's).
 func decodeFields(file, where string, raw []byte) (map[string]any, error) {
-	if m, ok := decodeFast(raw, keys{}); ok {
+	if m, ok := decodeFast(raw, keys{}, nil); ok {
 		return m, nil
 	}
 	var m map[string]any

@@ -595,7 +595,7 @@ func (d *docDecoder) decodeKeys(where string, keep keys, v any) error {
 		if c := raw[0]; c != '{' && c != 'n' {
 			return errAt(d.file, 0, where, "", "want an object, found %s", d.found(c))
 		}
-		if m, ok := decodeFast(raw, keep); ok {
+		if m, ok := decodeFast(raw, keep, nil); ok {
 			*p = m
 			return nil
 		}

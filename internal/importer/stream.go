@@ -52,11 +52,11 @@ func jsonLinesPrep(file string, r io.Reader, keep keys, prep func(line int, wher
 	return a.close(ls.Err())
 }
 
-func decodeLine(file string, line int, text []byte, keep keys) (map[string]any, error) {
+func decodeLine(file string, line int, text []byte, keep keys, scratch *eval.Scratch) (map[string]any, error) {
 	if text[0] != '{' {
 		return nil, eval.Errorf(file, line, "", "want a JSON object on each line")
 	}
-	if rec, ok := decodeFast(text, keep); ok { // one pass; the full path for messages
+	if rec, ok := decodeFast(text, keep, scratch); ok { // one pass; the full path for messages
 		return rec, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(text))
@@ -75,11 +75,12 @@ func decodeLine(file string, line int, text []byte, keep keys) (map[string]any, 
 }
 
 // decodeFast decodes a record's keys with the results decoder's one-pass scanner, or
-// says the record takes encoding/json's path (all keys; its messages).
-func decodeFast(text []byte, keep keys) (map[string]any, bool) {
+// says the record takes encoding/json's path (all keys; its messages). scratch (nil:
+// none) lends the maps of the objects keep.paths filters (eval.DecodeObjectPathsFast).
+func decodeFast(text []byte, keep keys, scratch *eval.Scratch) (map[string]any, bool) {
 	switch {
 	case keep.paths != nil:
-		return eval.DecodeObjectPathsFast(text, keep.paths)
+		return eval.DecodeObjectPathsFast(text, keep.paths, scratch)
 	case keep.top != nil:
 		return eval.DecodeObjectKeysFast(text, keep.top)
 	}
