@@ -56,6 +56,17 @@ const (
 	aheadFields = -2 // an object the reader put together of the fields it kept (Inspect)
 )
 
+// aheadBufs are batch buffers decoded already, to be filled again.
+var aheadBufs sync.Pool
+
+// aheadBuf is an empty batch buffer, from aheadBufs when one is there, else of capacity n.
+func aheadBuf(n int) []byte {
+	if b, ok := aheadBufs.Get().(*[]byte); ok {
+		return *b
+	}
+	return make([]byte, 0, n)
+}
+
 // errAheadStopped tells the reader that the records it adds are no longer read.
 var errAheadStopped = errors.New("importer: reading stopped")
 
@@ -83,7 +94,7 @@ func newAhead(file string, keep keys, prep func(line int, where string, rec map[
 }
 
 func (a *ahead) newBatch() *aheadBatch {
-	return &aheadBatch{done: make(chan struct{}), buf: make([]byte, 0, a.bufHint),
+	return &aheadBatch{done: make(chan struct{}), buf: aheadBuf(a.bufHint),
 		ends: make([]int, 0, aheadRecords), lines: make([]int, 0, aheadRecords),
 		wheres: make([]string, 0, aheadRecords), ats: make([]int64, 0, aheadRecords)}
 }
@@ -208,6 +219,10 @@ func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where st
 		if scratch != nil {
 			scratch.Release()
 		}
+	}
+	if cap(b.buf) <= 2*aheadBytes { // the decoded records hold copies: the buffer serves again
+		buf := b.buf[:0]
+		aheadBufs.Put(&buf)
 	}
 	b.buf = nil
 }

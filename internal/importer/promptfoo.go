@@ -473,13 +473,14 @@ func pfList(combos []*pfCombo) string {
 type pfKey [16]byte
 
 func pfHash(parts ...string) pfKey {
-	h := sha256.New()
+	var buf [256]byte
+	b := buf[:0]
 	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
+		b = append(append(b, p...), 0)
 	}
+	sum := sha256.Sum256(b)
 	var k pfKey
-	copy(k[:], h.Sum(nil))
+	copy(k[:], sum[:])
 	return k
 }
 
@@ -604,7 +605,7 @@ func pfConvert(path string, line int, where, id string, rec map[string]any, unma
 	bad := func(field string, v any, want string) error {
 		return errAt(path, line, where, id, "%s", fieldErr(field, v, want))
 	}
-	out := make(map[string]any, 16)
+	out := make(map[string]any, 14) // room for every field a result gives without growing
 	out["id"] = id
 	resp, _ := rec["response"].(map[string]any)
 	if r, ok := rec["response"]; ok && r != nil && resp == nil {
