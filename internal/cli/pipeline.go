@@ -388,7 +388,9 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 		return nil, err
 	}
 	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, withProgress(l.sources(), opts.Progress), so)
-	if !errors.Is(err, importer.ErrReread) { // read again: the meter goes on
+	if errors.Is(err, importer.ErrReread) { // read again: the meter goes on, counting from 0
+		opts.Progress.Restart()
+	} else {
 		opts.Progress.End(err)
 	}
 	if err != nil {

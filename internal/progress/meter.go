@@ -115,6 +115,17 @@ func (m *Meter) Add(n int) {
 	m.look()
 }
 
+// Restart says the step starts over from its first record (a read that stopped to begin
+// again with what it learned): the records counted so far will be counted again, so the
+// count goes back to 0; the clock and the label go on.
+func (m *Meter) Restart() {
+	if m == nil {
+		return
+	}
+	m.n = 0
+	m.nextLook = checkEvery
+}
+
 // Count is the number of records counted so far.
 func (m *Meter) Count() int64 {
 	if m == nil {

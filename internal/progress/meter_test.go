@@ -174,3 +174,32 @@ func TestEndAfterAnError(t *testing.T) {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
+
+// A read that starts over is not counted twice: Restart drops the records counted so
+// far, the clock goes on.
+func TestRestartCountsTheRecordsOnce(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	var buf bytes.Buffer
+	m := New(&buf, "scoring", "records", Options{Now: c.now, Delay: time.Second, Every: time.Second})
+	feed(m, c, 300, 5*time.Millisecond) // 1.5 s; a line at 256 records (1.28 s)
+	m.Restart()
+	feed(m, c, 500, 5*time.Millisecond) // 4 s; the clock is read at 256 records (2.78 s)
+	m.Done()
+	want := []string{
+		// 256 records in 1.28 s = 200/s.
+		"scoring: 256 records, 200/s, 1.3s elapsed",
+		// After the restart, 256 records at 2.78 s: 256 / 2.78 = 92.09/s.
+		"scoring: 256 records, 92/s, 2.8s elapsed",
+		// 500 records (not 800) in 4 s = 125/s.
+		"scoring: 500 records in 4s (125/s)",
+	}
+	if diff := cmp.Diff(want, lines(buf.String())); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if m.Count() != 500 {
+		t.Errorf("Count = %d; want 500", m.Count())
+	}
+	var nilMeter *Meter
+	nilMeter.Restart() // a nil meter stays silent
+}
