@@ -93,16 +93,18 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 	}
 	var runs []*importWriter
 	var suite *importWriter
-	seen := map[string]bool{}
-	defer func() {
+	var seen map[string]bool
+	abort := func() { // the files not committed go: at the end, or those of a pass read again
 		for _, w := range runs {
 			w.abort()
 		}
 		if suite != nil {
 			suite.abort()
 		}
-	}()
-	meta, err := importer.Read(path, opts, func(rec importer.Record) error {
+		runs, suite, seen = nil, nil, map[string]bool{}
+	}
+	defer abort()
+	meta, err := importer.ReadRestarting(path, opts, abort, func(rec importer.Record) error {
 		for len(runs) <= rec.Run {
 			w, err := newImportWriter(filepath.Join(outDir, fmt.Sprintf("results-run%d.jsonl", len(runs)+1)))
 			if err != nil {

@@ -135,7 +135,7 @@ func initDims(from string, opts importer.Options) ([]initDim, string, string, ma
 	// Every record of every run (promptfoo --repeat, Inspect epochs) counts: a score a
 	// record lacks (an errored call has none) is n/a there, not a config check refuses.
 	records := 0
-	meta, err := importer.Read(from, opts, func(r importer.Record) error {
+	meta, err := importer.ReadRestarting(from, opts, func() { records = 0 }, func(r importer.Record) error {
 		records++
 		return nil
 	})

@@ -42,7 +42,11 @@ type Converted struct {
 // directory). Remove deletes them.
 func Convert(path string, opts Options, dir string) (*Converted, error) {
 	c := &Converted{File: path}
-	meta, err := Read(path, opts, func(rec Record) error { return c.add(rec, dir) })
+	begin := func() { // a stopped pass's files go
+		c.Remove()
+		*c = Converted{File: path}
+	}
+	meta, err := ReadRestarting(path, opts, begin, func(rec Record) error { return c.add(rec, dir) })
 	if cerr := c.finish(); err == nil {
 		err = cerr
 	}

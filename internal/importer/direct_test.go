@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/eval"
@@ -57,13 +58,9 @@ func directRuns(t *testing.T, path string, keep func(string) bool) ([][]*eval.Re
 	return runs, rereads
 }
 
-// A file read directly gives the runs LoadRuns gives, record for record (id, output,
-// error, line), and the items built from them hash alike though the direct read keeps
-// only the fields asked for. It starts again once when the file turns out to hold
-// several runs (Inspect epochs, promptfoo --repeat), when its promptfoo tests cannot be
-// named by their descriptions, or when its lm-eval samples hold several filters; never
-// otherwise.
-func TestDirectMatchesLoadRuns(t *testing.T) {
+// clashFile is a promptfoo JSONL export of two tests with one description.
+func clashFile(t *testing.T) string {
+	t.Helper()
 	same := pfLine(t, "same", "echo", map[string]any{})
 	var rec map[string]any
 	if err := json.Unmarshal([]byte(same), &rec); err != nil {
@@ -72,6 +69,17 @@ func TestDirectMatchesLoadRuns(t *testing.T) {
 	rec["testCase"].(map[string]any)["vars"] = map[string]any{"other": "value"}
 	other, _ := json.Marshal(rec)
 	clash := writeLines(t, "clash.jsonl", same, string(other))
+	return clash
+}
+
+// A file read directly gives the runs LoadRuns gives, record for record (id, output,
+// error, line), and the items built from them hash alike though the direct read keeps
+// only the fields asked for. It starts again once when the file turns out to hold
+// several runs (Inspect epochs, promptfoo --repeat), when its promptfoo tests cannot be
+// named by their descriptions, or when its lm-eval samples hold several filters; never
+// otherwise.
+func TestDirectMatchesLoadRuns(t *testing.T) {
+	clash := clashFile(t)
 	keepPrompt := func(k string) bool { return k == "prompt" }
 	for _, c := range []struct {
 		path    string
@@ -138,5 +146,49 @@ func TestDirectBadRecordNamesPlace(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
+	}
+}
+
+// LoadRuns and Convert read a file in one pass where Read first reads how to read it
+// (promptfoo's test names, lm-eval's filters): the pass takes the common case and starts
+// again only when a record says otherwise. The records and warnings are Read's.
+func TestReadRestartingMatchesRead(t *testing.T) {
+	clash := clashFile(t)
+	for _, c := range []struct {
+		path   string
+		passes int
+	}{
+		{lmFile("arc_easy"), 1},
+		{lmFile("gsm8k"), 2}, // two filters: the second starts the read again
+		{pfFile("results-0.123.1.json"), 1},
+		{pfFile("repeat-0.123.1.jsonl"), 1},
+		{clash, 2}, // two tests with one description: named by their vars
+		{inspectFile("epochs.json"), 1},
+	} {
+		var want, got []importer.Record
+		var wantWarn, gotWarn []string
+		if _, err := importer.Read(c.path, importer.Options{Warn: func(m string) { wantWarn = append(wantWarn, m) }}, func(r importer.Record) error {
+			want = append(want, r)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		passes := 0
+		begin := func() { passes, got = passes+1, nil }
+		if _, err := importer.ReadRestarting(c.path, importer.Options{Warn: func(m string) { gotWarn = append(gotWarn, m) }}, begin, func(r importer.Record) error {
+			got = append(got, r)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if passes != c.passes {
+			t.Errorf("%s: %d passes; want %d", c.path, passes, c.passes)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %d records differ from Read's %d", c.path, len(got), len(want))
+		}
+		if !reflect.DeepEqual(gotWarn, wantWarn) {
+			t.Errorf("%s: warnings %q; Read gives %q", c.path, gotWarn, wantWarn)
+		}
 	}
 }

@@ -68,7 +68,7 @@ func LoadRuns(path string, opts Options) ([]*eval.Run, *Meta, error) {
 	}
 	opts.Format = format
 	var runs []*eval.Run
-	meta, err := Read(path, opts, func(rec Record) error {
+	meta, err := ReadRestarting(path, opts, func() { runs = nil }, func(rec Record) error {
 		if opts.FirstRun && rec.Run > 0 {
 			return nil
 		}
@@ -91,4 +91,34 @@ func LoadRuns(path string, opts Options) ([]*eval.Run, *Meta, error) {
 		return nil, nil, eval.Errorf(path, 0, "", "the %s file holds no results", format)
 	}
 	return runs, meta, nil
+}
+
+// ReadRestarting is Read in one pass of the file where Read would first read the keys
+// that say how to read it (promptfoo's test names, lm-eval's filters): the pass assumes
+// the common case, and when a record shows otherwise (errReread, errRereadMerged) the
+// file is read again knowing it. begin is called before each pass: the caller drops what
+// the records of a stopped pass gave it. The warnings of a stopped pass are not given.
+func ReadRestarting(path string, opts Options, begin func(), emit func(Record) error) (*Meta, error) {
+	opts.onePass = true
+	warn := opts.Warn
+	for {
+		var warnings []string
+		opts.Warn = func(msg string) { warnings = append(warnings, msg) }
+		begin()
+		meta, err := Read(path, opts, emit)
+		switch {
+		case errors.Is(err, errReread) && !opts.idsByVars:
+			opts.idsByVars = true
+			continue
+		case errors.Is(err, errRereadMerged) && !opts.lmMerged:
+			opts.lmMerged = true
+			continue
+		}
+		if warn != nil {
+			for _, w := range warnings {
+				warn(w)
+			}
+		}
+		return meta, err
+	}
 }
