@@ -12,6 +12,7 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/progress"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -95,11 +96,8 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	}
 	m := c.meter(o.judge.Quiet, "scoring", "records", "writing the baseline")
 	// Over StreamAbove: scored as a stream, items written one by one, outputs beside.
-	streamed, err := l.streamLarge(o.StreamAbove)
+	streamed := l.streamLarge(o.StreamAbove)
 	defer l.removeConverted()
-	if err != nil {
-		return "", nil, err
-	}
 	if !streamed {
 		if err := l.LoadRuns(); err != nil {
 			return "", nil, err
@@ -110,17 +108,25 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
-	if w := gate.ThinBaseline(len(l.sources())); w != "" {
-		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
+	thin := func(runs int) {
+		if w := gate.ThinBaseline(runs); w != "" {
+			fmt.Fprintf(c.Stderr, "warning: %s\n", w)
+		}
+	}
+	if l.direct == nil {
+		thin(len(l.sources()))
 	}
 	so := rubric.ScoreOptions{KeepSamples: true}
 	if streamed {
 		so = rubric.ScoreOptions{DropFields: true, MaxMemory: o.MaxMemory}
 	}
-	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, l.Suite, withProgress(l.sources(), m), so)
+	sc, err := l.scoreAll(ctx, so, m)
 	m.End(err)
 	if err != nil {
 		return "", nil, err
+	}
+	if l.direct != nil { // how many runs a file read directly holds, its read tells
+		thin(len(sc.Runs))
 	}
 	if streamed {
 		l.Suite = nil // the scoring released its items
@@ -158,6 +164,22 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		return "", nil, err
 	}
 	return out, b, c.recordBaseline(out, b, o.Ref)
+}
+
+// scoreAll scores the runs once, reading an imported file read directly again when its
+// read stops to start over (importer.ErrReread; see Check), the meter counting from 0.
+func (l *Loaded) scoreAll(ctx context.Context, so rubric.ScoreOptions, m *progress.Meter) (*rubric.Scored, error) {
+	for attempt := 0; ; attempt++ {
+		sc, err := rubric.ScoreRuns(ctx, &l.Config.Scoring, l.Suite, withProgress(l.sources(), m), so)
+		again, rerr := l.reread(err)
+		if rerr != nil {
+			return nil, rerr
+		}
+		if !again || attempt > 2*len(l.direct) {
+			return sc, err
+		}
+		m.Restart()
+	}
 }
 
 // warnUnbumped says on stderr when b, about to be written at out, changes the

@@ -158,68 +158,35 @@ func (l *Loaded) reread(err error) (bool, error) {
 	return true, l.loadSuite()
 }
 
-// convertImported writes every results file another tool wrote as evalgate JSONL, a
-// temporary file per run, in one pass each, so a large baseline streams them and copies
-// their records as its recorded outputs (streamedFiles). removeConverted deletes the
-// files.
-func (l *Loaded) convertImported() error {
-	if l.format == importer.Evalgate || l.converted != nil || slices.Contains(l.Paths, safeio.Stdin) {
-		return nil
-	}
-	opts := l.importOpts
-	opts.Format = l.format
-	for _, p := range l.Paths {
-		conv, err := importer.Convert(p, opts, "")
-		if err != nil {
-			l.removeConverted()
-			return err
-		}
-		l.converted = append(l.converted, conv)
-		l.noteImported(conv.Meta)
-	}
-	return nil
-}
-
 func (l *Loaded) removeConverted() {
-	for _, c := range l.converted {
-		c.Remove()
-	}
-	l.converted = nil
 	for _, d := range l.direct {
 		d.Remove()
 	}
 }
 
 // streamLarge reports whether the results are large (l.large): other tools' files are
-// then converted, so they are streamed like evalgate's own (removeConverted deletes
-// them).
-func (l *Loaded) streamLarge(above int64) (bool, error) {
+// then read directly like a check's, each run's records also written as evalgate JSONL
+// as they are read, which the baseline copies as its recorded outputs (streamedFiles;
+// removeConverted deletes them).
+func (l *Loaded) streamLarge(above int64) bool {
 	if l.format != importer.Evalgate && !slices.Contains(l.Paths, safeio.Stdin) && l.sizeAbove(above) {
-		if err := l.convertImported(); err != nil {
-			return false, err
+		l.directImported()
+		for _, d := range l.direct {
+			d.KeepFirst()
 		}
 	}
-	return l.large(above), nil
+	return l.large(above)
 }
 
 // streamedFiles are the evalgate JSONL files the runs are streamed from, in run order:
-// the results files, or the runs converted from other tools' files.
+// the results files, or the runs' records of other tools' files read directly.
 func (l *Loaded) streamedFiles() []string {
-	if l.converted == nil {
+	if l.direct == nil {
 		return l.Paths
 	}
 	var out []string
-	for _, c := range l.converted {
-		out = append(out, c.Runs...)
-	}
-	return out
-}
-
-// convertedSources are the converted runs to score; a re-run file's runs are partial.
-func (l *Loaded) convertedSources() []rubric.RunSource {
-	var out []rubric.RunSource
-	for k, conv := range l.converted {
-		out = append(out, l.laterSources(conv, k >= l.full)...)
+	for _, d := range l.direct {
+		out = append(out, d.Files()...)
 	}
 	return out
 }

@@ -126,11 +126,9 @@ type Loaded struct {
 	suiteItems int
 	// outputs is what the diagnosis read of the outputs while a streamed check scored.
 	outputs *diagnose.Outputs
-	// converted are other tools' results files written as evalgate JSONL for a large
-	// baseline to stream (convertImported), one per path; direct are the reads of them a
-	// check scores as they are decoded (directImported).
-	converted []*importer.Converted
-	direct    []*importer.Direct
+	// direct are the reads of other tools' results files, scored as they are decoded
+	// (directImported): by a check, and by a large baseline (streamLarge).
+	direct []*importer.Direct
 }
 
 // loadConfigOnly reads the config alone: the first step of Load, and all a merge needs
@@ -265,8 +263,8 @@ func Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
 const StreamAbove = 8 << 20
 
 // Check scores the runs and decides the gates, one way for every input: the runs are
-// scored as streams (JSONL results files read record by record, other tools' files
-// converted to evalgate JSONL first; standard input from memory), keeping compact per-item
+// scored as streams (JSONL results files read record by record, other tools' files as
+// they are decoded; standard input from memory), keeping compact per-item
 // numbers, the report's items in a temporary file, and the diagnosis's look at the
 // outputs taken while scoring.
 func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, error) {
@@ -310,10 +308,10 @@ func (l *Loaded) Check(ctx context.Context, opts CheckOptions) (*report.Report, 
 }
 
 // held reports whether the results are read into memory before scoring: standard input,
-// and other tools' files neither read directly (directImported) nor converted to
-// evalgate JSONL (convertImported; evalgate baseline reads small ones into runs).
+// and other tools' files not read directly (directImported; evalgate baseline reads
+// small ones into runs).
 func (l *Loaded) held() bool {
-	return (l.format != importer.Evalgate && l.converted == nil && l.direct == nil) || slices.Contains(l.Paths, safeio.Stdin)
+	return (l.format != importer.Evalgate && l.direct == nil) || slices.Contains(l.Paths, safeio.Stdin)
 }
 
 // large reports whether evalgate baseline streams the results: over above (0:
@@ -349,9 +347,6 @@ func (l *Loaded) resultsSize() (total int64, compressed bool) {
 // sources are the runs to score: the loaded ones, or the files streamed.
 func (l *Loaded) sources() []rubric.RunSource {
 	var out []rubric.RunSource
-	if l.converted != nil {
-		return l.convertedSources()
-	}
 	if l.direct != nil {
 		return l.directSources()
 	}

@@ -25,6 +25,28 @@ type Direct struct {
 	several bool
 	dir     string // where later runs go ("" for the system's temporary directory)
 	later   *Converted
+	// keep: the first run's records are written as evalgate JSONL too (kept), as they
+	// are handed on (KeepFirst).
+	keep bool
+	kept *Converted
+}
+
+// KeepFirst makes First write the first run's records as evalgate JSONL as well, as it
+// hands them on, for a caller that copies every run's records (a baseline's recorded
+// outputs: Files).
+func (d *Direct) KeepFirst() { d.keep = true }
+
+// Files are the runs' records as evalgate JSONL, in run order, after First with
+// KeepFirst: the first run's, then the later runs'.
+func (d *Direct) Files() []string {
+	var out []string
+	if d.kept != nil {
+		out = append(out, d.kept.Runs...)
+	}
+	if d.later != nil {
+		out = append(out, d.later.Runs...)
+	}
+	return out
 }
 
 // NewDirect prepares a direct read of path; dir holds the later runs' files.
@@ -43,15 +65,23 @@ func (d *Direct) First(keep func(string) bool, prep func(*eval.Result) any, fn f
 	d.Remove()
 	opts := d.opts
 	opts.onePass = true
-	var later *Converted
+	var later, kept *Converted
 	if d.several {
 		later = &Converted{File: d.File, first: 1}
+	}
+	if d.keep {
+		kept = &Converted{File: d.File}
 	}
 	produce := func(emit func(eval.Decoded) error) error {
 		n := 0
 		meta, err := Read(d.File, opts, func(rec Record) error {
 			if rec.Run == 0 {
 				n++
+				if kept != nil { // written before the scoring takes the record's fields
+					if err := kept.add(rec, d.dir); err != nil {
+						return err
+					}
+				}
 				return emit(eval.Decoded{Line: rec.Line, Where: rec.Where, Fields: rec.Fields})
 			}
 			if later == nil {
@@ -60,6 +90,9 @@ func (d *Direct) First(keep func(string) bool, prep func(*eval.Result) any, fn f
 			return later.add(rec, d.dir)
 		})
 		if ferr := later.finish(); err == nil {
+			err = ferr
+		}
+		if ferr := kept.finish(); err == nil {
 			err = ferr
 		}
 		if err == nil && n == 0 {
@@ -78,7 +111,7 @@ func (d *Direct) First(keep func(string) bool, prep func(*eval.Result) any, fn f
 		}
 		return nil
 	})
-	d.later = later
+	d.later, d.kept = later, kept
 	switch {
 	case errors.Is(err, errRereadRuns):
 		d.several = true
@@ -115,10 +148,14 @@ func (d *Direct) Later() *Converted {
 	return d.later
 }
 
-// Remove deletes the later runs' files.
+// Remove deletes the later runs' files (and the first's, with KeepFirst).
 func (d *Direct) Remove() {
 	if d.later != nil {
 		d.later.Remove()
 		d.later = nil
+	}
+	if d.kept != nil {
+		d.kept.Remove()
+		d.kept = nil
 	}
 }
