@@ -65,6 +65,8 @@ func (d *Direct) First(keep func(string) bool, prep func(*eval.Result) any, fn f
 	d.Remove()
 	opts := d.opts
 	opts.onePass = true
+	var warnings []string // given once the read is not to start again
+	opts.Warn = func(msg string) { warnings = append(warnings, msg) }
 	var later, kept *Converted
 	if d.several {
 		later = &Converted{File: d.File, first: 1}
@@ -112,6 +114,11 @@ func (d *Direct) First(keep func(string) bool, prep func(*eval.Result) any, fn f
 		return nil
 	})
 	d.later, d.kept = later, kept
+	if !errors.Is(err, errRereadRuns) && !errors.Is(err, errReread) && !errors.Is(err, errRereadMerged) && d.opts.Warn != nil {
+		for _, w := range warnings {
+			d.opts.Warn(w)
+		}
+	}
 	switch {
 	case errors.Is(err, errRereadRuns):
 		d.several = true

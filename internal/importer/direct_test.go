@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/eval"
@@ -190,5 +191,37 @@ func TestReadRestartingMatchesRead(t *testing.T) {
 		if !reflect.DeepEqual(gotWarn, wantWarn) {
 			t.Errorf("%s: warnings %q; Read gives %q", c.path, gotWarn, wantWarn)
 		}
+	}
+}
+
+// A direct read that starts again gives its warnings once, those of the read that went
+// to the end: the ones Read gives (here lm-eval samples whose second filter comes after
+// a line with a corpus-level metric, warned about in both passes).
+func TestDirectWarnsOnce(t *testing.T) {
+	src, err := os.ReadFile(lmFile("wmt16_de_en"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(src), "\n")
+	second := strings.Replace(first, `"filter": "none"`, `"filter": "other"`, 1)
+	path := writeLines(t, "samples_wmt16_de_en_"+lmDate+".jsonl", first, second)
+	_, _, want := readAll(t, path, importer.Options{})
+	var got []string
+	d := importer.NewDirect(path, importer.Options{Warn: func(m string) { got = append(got, m) }}, t.TempDir())
+	defer d.Remove()
+	rereads := 0
+	for {
+		err := d.First(nil, func(*eval.Result) any { return nil }, func(*eval.Result, any) error { return nil })
+		if errors.Is(err, importer.ErrReread) && rereads < 3 {
+			rereads++
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		break
+	}
+	if rereads != 1 || len(want) < 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d reread(s), warnings %q; want 1 and Read's %q", rereads, got, want)
 	}
 }
