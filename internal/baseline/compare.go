@@ -297,6 +297,10 @@ type Candidate struct {
 	// comparison's dimension order; NaN, or true in NA, where the dimension is n/a.
 	Breakdown []float64
 	NA        []bool
+	// Rounds, when HasRounds, splits Score into the full runs' mean and the item's
+	// re-runs (rubric.Scored.RoundsOf); valid only during the call, like the rest.
+	Rounds    rubric.ItemRounds
+	HasRounds bool
 }
 
 // candSide is the side compared with the baseline: n items found by id, handed out in
@@ -337,11 +341,18 @@ func scoredSide(sc *rubric.Scored) candSide {
 		},
 		each: func(fn func(int, *Candidate) error) error {
 			var c Candidate
+			var sm rubric.Sample
+			var rounds []float64
+			reruns := sc.HasRounds()
 			return sc.EachItem(func(i int, is *rubric.ItemScore) error {
 				runs := max(is.Runs, 1)
 				c = Candidate{ID: is.Item.ID, Hash: sc.Suite.HashOf(i), Line: is.Item.Line, Tags: is.Item.Tags, Score: is.Score,
 					Runs: runs, PassRate: float64(is.PassRuns) / float64(runs), Pass: is.Pass, Pending: is.Pending,
 					Breakdown: is.Breakdown, NA: is.NA}
+				if reruns {
+					c.Rounds, c.HasRounds = sc.RoundsOf(i, &sm, rounds)
+					rounds = c.Rounds.Rounds
+				}
 				return fn(i, &c)
 			})
 		},
@@ -426,6 +437,9 @@ type compared struct {
 	cand []float64
 	runs []int32
 	dims [][]float64
+	// rounds are the re-run items' scores split by kind of run, by k (few items: those
+	// a re-run held).
+	rounds map[int]rubric.ItemRounds
 }
 
 // comparePairs pairs the candidate's items with the baseline's and measures the change.
@@ -463,6 +477,14 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 		cm.cand = append(cm.cand, ci.Score)
 		cm.runs = append(cm.runs, int32(min(max(ci.Runs, 1), 1<<31-1)))
 		c.CandidateRuns = max(c.CandidateRuns, ci.Runs)
+		if ci.HasRounds {
+			if cm.rounds == nil {
+				cm.rounds = map[int]rubric.ItemRounds{}
+			}
+			ir := ci.Rounds
+			ir.Rounds = append([]float64(nil), ir.Rounds...)
+			cm.rounds[k] = ir
+		}
 		for d := range nd {
 			v := ci.Breakdown[d]
 			if ci.NA != nil && ci.NA[d] {
@@ -526,7 +548,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	c.Delta, c.RelDelta = rubric.Round9(m.Delta), rubric.Round9(m.RelDelta)
 	c.CI, c.PValue, c.PValueWorse = m.CI, m.PValue, m.PValueWorse
 	ev, err := measureEvidence(n, func(k int) (float64, float64, float64) { return base[k], bs.variance(k), cm.cand[k] }, bs.runs, cm.runs,
-		bs.runBits, runGroups(b, bs, cs)...)
+		bs.runBits, cm.roundsOf, runGroups(b, bs, cs)...)
 	if err != nil {
 		return nil, err
 	}
@@ -564,7 +586,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 				baseRuns[j], candRuns[j] = bs.runs[k], cm.runs[k]
 			}
 		}
-		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns, nil)
+		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns, nil, nil)
 		if err == nil {
 			for t := range dev.Top {
 				dev.Top[t].Index = ks[dev.Top[t].Index]
@@ -590,10 +612,11 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 // measureEvidence fits the prior on the n compared items' baseline figures and measures
 // each candidate figure against it, one item at a time; item(k) gives the baseline
 // mean, the baseline's variance over its runs and the candidate mean, bits(k) (nil:
-// none) the baseline's per-run scores when known, and groups the runs known by their
-// means, for the run-level noise.
+// none) the baseline's per-run scores when known, rounds(k) (nil: none) the item's
+// re-runs apart from its full runs, for the replication test, and groups the runs known
+// by their means, for the run-level noise.
 func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), baseRuns, candRuns []int32,
-	bits func(k int) (uint64, bool), groups ...stats.RunGroup) (stats.EvidenceResult, error) {
+	bits func(k int) (uint64, bool), rounds func(k int) (rubric.ItemRounds, bool), groups ...stats.RunGroup) (stats.EvidenceResult, error) {
 	var fit stats.PriorFit
 	for k := range n {
 		b, v, _ := item(k)
@@ -607,12 +630,23 @@ func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), base
 		if bits != nil {
 			o.BaseBits, o.HasBits = bits(k)
 		}
+		if rounds != nil {
+			if ir, ok := rounds(k); ok && ir.FullRuns > 0 {
+				o.FullMean, o.FullRuns, o.Rounds = clamp01(ir.Full), ir.FullRuns, ir.Rounds
+			}
+		}
 		acc.Add(o)
 	}
 	return acc.Result()
 }
 
 func clamp01(x float64) float64 { return min(1, max(0, x)) }
+
+// roundsOf is item k's re-runs apart from its full runs, when a re-run held it.
+func (cm compared) roundsOf(k int) (rubric.ItemRounds, bool) {
+	ir, ok := cm.rounds[k]
+	return ir, ok
+}
 
 // evidenceItems names the measurement's strongest items that fell below prediction.
 func evidenceItems(ev stats.EvidenceResult, bs *baseSide, cm compared, cs candSide) []EvidenceItem {

@@ -94,6 +94,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 		p := ev.PValue
 		d.PValue = &p
 		d.Rejects = p < alpha // the p-value is the one figure the test is read from and printed as
+		d.ItemRejects = !d.Rejects && ev.PItem > 0 && ev.PItem < alpha
 		d.Evidence = m.evidence
 	default:
 		d.Statistic = "drop"
@@ -144,13 +145,14 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 }
 
 // maybeOver says a decision under max_drop is a drop whose size is unsure on the pass
-// side: the evidence test rejects "no drop" while the estimate's interval reaches over
-// max_drop. A pass there would stand on an estimate the noise of one run can pull
-// under max_drop (a break of stable items read beside flaky items that ran high);
-// inconclusive instead, so that settle re-runs the items whose noise the estimate
-// carries and the interval narrows.
+// side: the evidence test rejects "no drop" (or the items alone do, where the run-level
+// guard holds it back) while the estimate's interval reaches over max_drop. A pass
+// there would stand on an estimate the noise of one run can pull under max_drop (a
+// break of stable items read beside flaky items that ran high); inconclusive instead,
+// so that settle re-runs the items that carried it and the items whose noise the
+// estimate carries, and the re-runs tell a break from a bad run.
 func maybeOver(d RegressionDecision, method string) bool {
-	return method == MethodEvidence && !d.Exceeded && d.Rejects && DropExceeds(d.Interval.Hi, d.Threshold)
+	return method == MethodEvidence && !d.Exceeded && (d.Rejects || d.ItemRejects) && DropExceeds(d.Interval.Hi, d.Threshold)
 }
 
 // MinEvidenceZ is how far below its prediction an item must fall, in predicted
@@ -208,10 +210,13 @@ func decidedBy(d RegressionDecision) string {
 	b.WriteString(")")
 	switch d.Outcome {
 	case Inconclusive:
-		if d.Exceeded {
+		switch {
+		case d.Exceeded:
 			b.WriteString(": over max_drop, but within the suite's noise")
-		} else {
+		case d.Rejects:
 			b.WriteString(": a drop beyond the suite's noise, its size unsure: the interval reaches over max_drop")
+		default:
+			b.WriteString(": a drop beyond the items' noise that a shift shared by a whole run could explain, its size unsure: the interval reaches over max_drop")
 		}
 	case Fail:
 		if d.PValue != nil {

@@ -69,6 +69,11 @@ type RegressionDecision struct {
 	// decision is never pass when both it and Value exceed Threshold.
 	Observed float64 `json:"observed"`
 	Rejects  bool    `json:"rejects"`
+	// ItemRejects: the items alone reject "no drop" (evidence method: the test without
+	// the run-level guard, or the re-runs' replication test when there are re-runs)
+	// where the test with the guard does not. A drop whose size may be over max_drop
+	// is then inconclusive, not a pass.
+	ItemRejects bool `json:"item_rejects,omitempty"`
 	// Outcome is the method's finding before the gate's level and any acceptance:
 	// pass, inconclusive or fail.
 	Outcome Status `json:"outcome"`

@@ -329,6 +329,12 @@ type Observation struct {
 	BaseVar  float64
 	BaseBits uint64
 	HasBits  bool
+	// Rounds, when the item was re-run, are its scores in each re-run (NaN: not in that
+	// one), and FullMean and FullRuns ≥ 1 its mean over the candidate's full runs: the
+	// replication test (replication.go) reads the rounds apart.
+	Rounds   []float64
+	FullMean float64
+	FullRuns int
 }
 
 // Contribution is one item's share of the evidence: how far the candidate fell below
@@ -370,6 +376,14 @@ type EvidenceResult struct {
 	SkewU  float64 `json:"skew_unweighted"`
 	PU     float64 `json:"p_unweighted"`
 	PValue float64 `json:"p_value"`
+	// PItem is the p-value the items alone give, without the run-level guard: the
+	// replication test's when there are re-runs (fresh draws), else the evidence test's.
+	// A drop significant at item level whose size may be over max_drop is inconclusive,
+	// not a pass, even where the guard keeps it from blocking.
+	PItem float64 `json:"p_item"`
+	// Replication is the replication test over the re-run items (replication.go); nil
+	// without re-runs. With it, PValue is min(1, 2·min(evidence p, replication p)).
+	Replication *Replication `json:"replication,omitempty"`
 	// RunNoise is the run-level noise measured from the runs (runnoise.go). DF is the
 	// runs' pooled degrees of freedom when there are runs to compare: SE then holds the
 	// run-level part and the interval reads Student's t on DF. 0: no runs to compare,
@@ -432,7 +446,10 @@ type EvidenceAccumulator struct {
 	groups           []RunGroup
 	minBase, minCand int
 	top              *topk.Keeper[Contribution]
-	err              error
+	// rep is the replication test over the re-run items, tot the suite's shape sums.
+	rep replication
+	tot shapes
+	err error
 }
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
@@ -475,6 +492,17 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.sumE += e
 	a.sumM3 += m3
 	a.rs.add(w, o.BaseVar, o.BaseBits, o.BaseRuns, o.HasBits)
+	a.tot.add(post, w)
+	if len(o.Rounds) > 0 && o.FullRuns > 0 && o.FullMean >= 0 && o.FullMean <= 1 {
+		// Nothing changed: the baseline's and the full runs are draws of one p.
+		k := o.BaseRuns + o.FullRuns
+		mean := (o.BaseMean*float64(o.BaseRuns) + o.FullMean*float64(o.FullRuns)) / float64(k)
+		fell := 0.0 // the weighted statistic's weight: the item pointed at a drop
+		if o.FullMean < post.mean {
+			fell = w
+		}
+		a.rep.add(a.prior.posterior(mean, k), o.Rounds, a.prior.Lambda, fell, post)
+	}
 	if a.n == 1 || o.BaseRuns < a.minBase {
 		a.minBase = o.BaseRuns
 	}
@@ -526,6 +554,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 			r.PW, r.PU, r.Exact = pw, pu, true
 		}
 	}
+	r.PItem = CombineP(r.PW, r.PU)
 	if rn.DF > 0 {
 		r.RunNoise = &rn
 	}
@@ -540,6 +569,16 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		r.DF = float64(rn.DF)
 	}
 	r.PValue = CombineP(r.PW, r.PU)
+	if a.rep.items > 0 {
+		var noise *RunNoise
+		if rn.DF > 0 {
+			noise = &rn
+		}
+		rp := a.rep.result(noise, a.tot)
+		r.Replication = &rp
+		r.PItem = rp.PItem
+		r.PValue = math.Min(1, 2*math.Min(r.PValue, rp.PValue))
+	}
 	r.Top = a.top.Best()
 	return r, nil
 }

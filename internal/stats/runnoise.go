@@ -90,6 +90,11 @@ type RunNoise struct {
 	// Groups is how many groups of runs were pooled (the baseline, the candidate, the
 	// history's releases).
 	Groups int `json:"groups"`
+	// upperW and upperU are upper confidence bounds of Weighted and of the unweighted
+	// component in the sum's scale (Variance·n²), at 1 − ReplicationGamma: the runs'
+	// spread S² (item and run parts) read as σ²·χ²_df/df, σ² ≤ S²·df/χ²_df(γ), less the
+	// item-level part (replication.go).
+	upperW, upperU float64
 }
 
 // runSums accumulates the baseline's per-run item scores: the deviation of each run's
@@ -190,7 +195,17 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 		rn.WeightedDF = s.runs - 1
 	}
 	rn.Weighted = math.Max(0, numW/float64(rn.WeightedDF))
+	rn.upperU = upperVariance(num/float64(df), s.allS2, df)
+	rn.upperW = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF)
 	return rn
+}
+
+// upperVariance is the upper confidence bound at 1 − ReplicationGamma of a run-level
+// variance whose estimate over df degrees of freedom is excess (the runs' spread S²
+// less the item-level part within).
+func upperVariance(excess, within float64, df int) float64 {
+	s2 := math.Max(0, excess+within)
+	return math.Max(0, s2*float64(df)/ChiSquareQuantile(ReplicationGamma, float64(df))-within)
 }
 
 // BaselineSource is RunGroup.Source of the baseline's own runs: left out when the
