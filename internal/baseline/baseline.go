@@ -15,6 +15,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/reliability"
+	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
@@ -114,6 +115,10 @@ type Item struct {
 	// over runs.
 	Breakdown    map[string]float64 `json:"breakdown"`
 	BreakdownStd map[string]float64 `json:"breakdown_std,omitempty"`
+	// Rounds, in a snapshot compared as the candidate (a simulation's), splits Score
+	// into the full runs' mean and the item's re-runs, as a scored candidate's
+	// (Candidate.Rounds); never stored.
+	Rounds *rubric.ItemRounds `json:"-"`
 }
 
 // InlineOutputsLimit is the size of recorded outputs above which they are written

@@ -380,6 +380,9 @@ func snapshotSide(b *Baseline, dims []string) candSide {
 				it := &b.Items[i]
 				c = Candidate{ID: it.ID, Hash: it.Hash, Tags: it.Tags, Score: it.Score, Runs: max(it.Runs, 1), PassRate: it.PassRate,
 					Pass: it.PassRate >= 0.5, Breakdown: c.Breakdown}
+				if it.Rounds != nil {
+					c.Rounds, c.HasRounds = *it.Rounds, true
+				}
 				for d, name := range dims {
 					c.Breakdown[d] = breakdownOf(it, name)
 				}

@@ -206,6 +206,9 @@ func lookOf(r *report.Report) settle.Look {
 		}
 	}
 	lk.Noisy = settle.NoisyItems(r.Comparison)
+	if d := r.Regression; d != nil {
+		lk.SizeUnsure = !d.Exceeded
+	}
 	if r.Cost != nil {
 		lk.TotalUSD = r.Cost.TotalUSD
 	}

@@ -111,3 +111,25 @@ func TestEvidenceDropMaybeOverMaxDrop(t *testing.T) {
 		}
 	}
 }
+
+// The run-level guard keeps the test from rejecting (p = 0.2) while the items alone
+// reject it (PItem = 0.001): a drop of 1.5 pts whose interval 1.5 ± 1.96·0.5 = 0.52 to
+// 2.48 pts reaches over max_drop is inconclusive, said to be one a shift of a whole
+// run could explain; with PItem = 0.2 too it is a pass.
+func TestEvidenceItemLevelDropMaybeOver(t *testing.T) {
+	r := regression(t, gate.MethodEvidence)
+	for _, c := range []struct {
+		pItem float64
+		out   gate.Status
+	}{{0.001, gate.Inconclusive}, {0.2, gate.Pass}} {
+		cmp := &baseline.Comparison{Base: 0.8, Cand: 0.785, Delta: -0.015, Compared: 200,
+			Evidence: stats.EvidenceResult{Items: 200, Drop: 0.015, SE: 0.005, PValue: 0.2, PItem: c.pItem}}
+		d := r.Decide(cmp)
+		if d.Outcome != c.out || d.Rejects {
+			t.Errorf("PItem %v: %s, rejects %v (%q); want %s, not rejecting", c.pItem, d.Outcome, d.Rejects, d.DecidedBy, c.out)
+		}
+		if c.out == gate.Inconclusive && (!d.ItemRejects || !strings.Contains(d.DecidedBy, "a shift shared by a whole run could explain")) {
+			t.Errorf("item rejects %v, decided by %q; want the item-level reason", d.ItemRejects, d.DecidedBy)
+		}
+	}
+}

@@ -79,7 +79,7 @@ func TestSettleTrialResolvesTheNewcomer(t *testing.T) {
 	p := draw(cell, 1)
 	p.candItems[5].p = 0 // item 5 breaks deterministically
 	p.cand[5] = []float64{0}
-	first, err := compare(p.base, p.cand, 1)
+	first, err := compare(p.base, p.cand, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ type simDecider struct {
 }
 
 func (d *simDecider) Look(_ context.Context, level float64) (settle.Look, error) {
-	cmp, err := compare(d.p.base, d.p.cand, d.p.cell.CandRuns)
+	cmp, err := compare(d.p.base, d.p.cand, d.p.cell.CandRuns, d.p.rounds)
 	if err != nil {
 		return settle.Look{}, err
 	}
@@ -50,7 +50,7 @@ func (d *simDecider) Look(_ context.Context, level float64) (settle.Look, error)
 	rg.MaxDrop, rg.Method = &md, gate.MethodEvidence
 	dec := rg.DecideAt(cmp, level)
 	d.last = dec
-	lk := settle.Look{Outcome: dec.Outcome, Figure: dec.DecidedBy, Noisy: settle.NoisyItems(cmp)}
+	lk := settle.Look{Outcome: dec.Outcome, Figure: dec.DecidedBy, Noisy: settle.NoisyItems(cmp), SizeUnsure: !dec.Exceeded}
 	for _, e := range dec.Evidence {
 		lk.Evidence = append(lk.Evidence, e.ID)
 	}

@@ -71,14 +71,33 @@ type pr struct {
 	base, cand [][]float64
 	candItems  []item
 	rng        *rand.Rand
+	// rounds are the re-runs so far: per item, its score in each (NaN: not in it).
+	rounds [][]float64
 }
 
 // rerun draws one more candidate run of the items at idx, as one batch: a fresh
 // run-level effect shared by the batch (a re-run is a new run, on another day).
 func (p *pr) rerun(idx []int) {
 	e := p.cell.Model.runEffect(p.rng)
+	if p.rounds == nil {
+		p.rounds = make([][]float64, len(p.cand))
+	}
+	n := 0
+	for i := range p.rounds {
+		n = max(n, len(p.rounds[i]))
+	}
 	for _, i := range idx {
-		p.cand[i] = append(p.cand[i], p.candItems[i].draw(p.cell.Shape, e, p.rng))
+		for len(p.rounds[i]) < n {
+			p.rounds[i] = append(p.rounds[i], math.NaN())
+		}
+		y := p.candItems[i].draw(p.cell.Shape, e, p.rng)
+		p.cand[i] = append(p.cand[i], y)
+		p.rounds[i] = append(p.rounds[i], y)
+	}
+	for i := range p.rounds {
+		for len(p.rounds[i]) < n+1 {
+			p.rounds[i] = append(p.rounds[i], math.NaN())
+		}
 	}
 }
 
@@ -107,7 +126,7 @@ func draw(cell Cell, seed uint64) *pr {
 // Evaluate measures and decides one pull request's scores with every method, through the
 // functions evalgate uses: baseline.CompareSnapshotsWith and gate.Regression.Decide.
 func Evaluate(base, cand [][]float64) (Outcome, error) {
-	cmp, err := compare(base, cand, len(cand[0]))
+	cmp, err := compare(base, cand, len(cand[0]), nil)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -128,7 +147,9 @@ func Evaluate(base, cand [][]float64) (Outcome, error) {
 // compare is the comparison evalgate compare makes of the scores: the candidate's
 // first full runs are full runs (their suite means recorded), any further scores of
 // an item are its re-runs.
-func compare(base, cand [][]float64, full int) (*baseline.Comparison, error) {
+// compare compares the candidate's scores (its first full runs, then any re-runs, whose
+// scores rounds holds apart: nil without) with the baseline's.
+func compare(base, cand [][]float64, full int, rounds [][]float64) (*baseline.Comparison, error) {
 	b := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, len(base[0])),
 		Items: make([]baseline.Item, len(base))}
 	c := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, full),
@@ -136,6 +157,9 @@ func compare(base, cand [][]float64, full int) (*baseline.Comparison, error) {
 	for i := range base {
 		b.Items[i] = itemOf(itemID(i), base[i])
 		c.Items[i] = itemOf(itemID(i), cand[i])
+		if i < len(rounds) && len(cand[i]) > full {
+			c.Items[i].Rounds = &rubric.ItemRounds{Full: rubric.Round9(stats.Mean(cand[i][:full])), FullRuns: full, Rounds: rounds[i]}
+		}
 	}
 	runMeans(b, base)
 	runMeans(c, cand)

@@ -20,16 +20,26 @@ func TestNoisyItems(t *testing.T) {
 	}
 }
 
-// A round re-runs the evidence, then the noisy items, then the others: evidence e1,
-// noisy n1 n2, budget 10 → round size 1 + 2 = 3, picked e1, n1, n2.
+// When the drop's size is unsure, a round re-runs the evidence, then the noisy items,
+// then the others: evidence e1, noisy n1 n2, budget 10 → round size 1 + 2 = 3, picked
+// e1, n1, n2. When the size is over max_drop and only whether the drop stands out is
+// open, it re-runs the evidence alone: size 1, e1.
 func TestRoundTakesNoisyItems(t *testing.T) {
-	look := Look{Evidence: []string{"e1"}, Noisy: []string{"n1", "n2"}}
+	look := Look{Evidence: []string{"e1"}, Noisy: []string{"n1", "n2"}, SizeUnsure: true}
 	n := roundSize(look, Result{}, Options{Budget: 10}, 0)
 	if n != 3 {
 		t.Fatalf("round size %d; want 3", n)
 	}
-	got := pick(append(look.Evidence, look.Noisy...), []string{"x", "n2", "e1", "n1"}, map[string]int{}, n)
+	got := pick(append(look.Evidence, roundNoisy(look)...), []string{"x", "n2", "e1", "n1"}, map[string]int{}, n)
 	if !slices.Equal(got, []string{"e1", "n1", "n2"}) {
 		t.Errorf("picked %v; want [e1 n1 n2]", got)
+	}
+	look.SizeUnsure = false
+	if n := roundSize(look, Result{}, Options{Budget: 10}, 0); n != 1 || len(roundNoisy(look)) != 0 {
+		t.Errorf("size over max_drop: round size %d, noisy %v; want 1, none", n, roundNoisy(look))
+	}
+	look.Evidence = nil
+	if got := roundNoisy(look); !slices.Equal(got, []string{"n1", "n2"}) {
+		t.Errorf("no evidence: noisy %v; want [n1 n2]", got)
 	}
 }

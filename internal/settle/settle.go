@@ -24,6 +24,11 @@ type Look struct {
 	// Noisy are the items whose noise the estimate carries most (NoisyItems): re-run
 	// after the evidence, they narrow the estimate's interval.
 	Noisy []string
+	// SizeUnsure says the drop stands out from the noise but its size is unsure (its
+	// interval reaches over max_drop from under it): the next round re-runs the noisy
+	// items beside the evidence. Otherwise the drop's size is over max_drop and only
+	// whether it stands out is open, which the evidence items' re-runs settle alone.
+	SizeUnsure bool
 	// TotalUSD is what the pull request's model calls cost so far (runs, re-runs and
 	// judges); nil when unknown.
 	TotalUSD *float64
@@ -157,7 +162,7 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 			return res, nil
 		}
 		size := roundSize(look, res, o, perRun)
-		ids := pick(append(append([]string(nil), look.Evidence...), look.Noisy...), o.Items, reruns, size)
+		ids := pick(append(append([]string(nil), look.Evidence...), roundNoisy(look)...), o.Items, reruns, size)
 		if len(ids) == 0 {
 			res.Stop = NothingToRerun
 			return res, nil
@@ -214,12 +219,24 @@ func limit(look Look, res Result, o Options, perRun float64) (Stop, string) {
 	return "", ""
 }
 
+// roundNoisy are the noisy items the next round re-runs: all of them when the drop's
+// size is unsure or no item carried it, none when only whether the drop stands out is
+// open (the evidence items' re-runs tell a break from a bad first run; the budget
+// then buys more rounds of them).
+func roundNoisy(look Look) []string {
+	if look.SizeUnsure || len(look.Evidence) == 0 {
+		return look.Noisy
+	}
+	return nil
+}
+
 // roundSize is how many items the next round re-runs: the evidence items and the noisy
-// ones (re-running items that neither pulled toward a drop nor carry the estimate's
-// noise adds little), or, when the decision names none, a quarter of the budget; within
-// what is left of the budget and, at the cost per item-run seen so far, of the dollars.
+// ones it takes (re-running items that neither pulled toward a drop nor carry the
+// estimate's noise adds little), or, when the decision names none, a quarter of the
+// budget; within what is left of the budget and, at the cost per item-run seen so far,
+// of the dollars.
 func roundSize(look Look, res Result, o Options, perRun float64) int {
-	n := len(look.Evidence) + len(look.Noisy)
+	n := len(look.Evidence) + len(roundNoisy(look))
 	if n == 0 {
 		n = (o.Budget + 3) / 4
 	}

@@ -382,8 +382,10 @@ type EvidenceResult struct {
 	// not a pass, even where the guard keeps it from blocking.
 	PItem float64 `json:"p_item"`
 	// Replication is the replication test over the re-run items (replication.go); nil
-	// without re-runs. With it, PValue is min(1, 2·min(evidence p, replication p)).
+	// without re-runs. With it, PValue is FisherP of the evidence test's, PEvidence,
+	// and its own.
 	Replication *Replication `json:"replication,omitempty"`
+	PEvidence   float64      `json:"p_evidence,omitempty"`
 	// RunNoise is the run-level noise measured from the runs (runnoise.go). DF is the
 	// runs' pooled degrees of freedom when there are runs to compare: SE then holds the
 	// run-level part and the interval reads Student's t on DF. 0: no runs to compare,
@@ -472,6 +474,14 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	}
 	post := a.prior.posterior(o.BaseMean, o.BaseRuns)
 	predicted := a.est.posterior(o.BaseMean, o.BaseRuns).mean // the estimate's prediction
+	rounds := o.Rounds
+	if len(rounds) > 0 && o.FullRuns > 0 && chosenByFullRuns(post, a.prior.Lambda, o.FullMean, o.FullRuns) {
+		// Re-run because its full runs fell: the estimate and this test read its full
+		// runs alone (SelectedZ), its re-runs are the replication test's.
+		o.CandMean, o.CandRuns = o.FullMean, o.FullRuns
+	} else {
+		rounds = nil // re-run for the estimate's sake (or not at all): its runs average
+	}
 	m := float64(o.CandRuns)
 	pq := a.prior.Lambda * post.pq
 	v := pq/m + post.varP
@@ -493,15 +503,11 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.sumM3 += m3
 	a.rs.add(w, o.BaseVar, o.BaseBits, o.BaseRuns, o.HasBits)
 	a.tot.add(post, w)
-	if len(o.Rounds) > 0 && o.FullRuns > 0 && o.FullMean >= 0 && o.FullMean <= 1 {
+	if len(rounds) > 0 && o.FullMean >= 0 && o.FullMean <= 1 {
 		// Nothing changed: the baseline's and the full runs are draws of one p.
 		k := o.BaseRuns + o.FullRuns
 		mean := (o.BaseMean*float64(o.BaseRuns) + o.FullMean*float64(o.FullRuns)) / float64(k)
-		fell := 0.0 // the weighted statistic's weight: the item pointed at a drop
-		if o.FullMean < post.mean {
-			fell = w
-		}
-		a.rep.add(a.prior.posterior(mean, k), o.Rounds, a.prior.Lambda, fell, post)
+		a.rep.add(a.est.posterior(mean, k), rounds, a.prior.Lambda, w, post)
 	}
 	if a.n == 1 || o.BaseRuns < a.minBase {
 		a.minBase = o.BaseRuns
@@ -577,7 +583,8 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		rp := a.rep.result(noise, a.tot)
 		r.Replication = &rp
 		r.PItem = rp.PItem
-		r.PValue = math.Min(1, 2*math.Min(r.PValue, rp.PValue))
+		r.PEvidence = r.PValue
+		r.PValue = FisherP(r.PValue, rp.PValue)
 	}
 	r.Top = a.top.Best()
 	return r, nil

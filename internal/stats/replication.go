@@ -7,31 +7,32 @@ import "math"
 //
 // A re-run of some items (a round of settling an inconclusive verdict, or a file given
 // with --rerun) is a fresh draw of each item it holds, taken after the full runs had
-// pointed at the items. The evidence test reads the full runs and the re-runs merged;
-// a shift shared by the whole first run (an outage, a provider's bad day) stays in the
-// merged means however many re-runs follow, and the run-level guard, estimated from a
-// few runs, cannot tell it from a regression. The replication test reads the rounds
-// apart, against what "nothing changed" predicts for them given everything seen before
-// them:
+// pointed at the items. Averaged into the items' means it would mislead twice: a shift
+// shared by the whole first run (an outage, a provider's bad day) stays in the means
+// however many re-runs follow, and the run-level guard, estimated from a few runs,
+// cannot tell it from a regression; and a stable item that failed its one run by
+// chance is re-run and passes while the stable items that passed keep their lucky runs,
+// so the estimated drop is biased down. So an item re-run because its full runs fell
+// (SelectedZ) is read twice apart: the evidence test and the estimate read its full
+// runs, and the replication test reads its re-runs, against what "nothing changed"
+// predicts for them given everything seen before them. Items re-run for the estimate's
+// sake (the noisy items, chosen by the baseline alone) average all their runs.
 //
-//   - an item's prediction is its posterior under the suite's prior given its baseline
-//     runs and the candidate's full runs together (nothing changed: they are all draws
-//     of one p), μ'_i, with E[p(1 − p)] and Var(p) of that posterior. The full runs
-//     chose which items were re-run; conditioning on them makes the rounds a fair test
-//     (an item that failed by chance in the first run is predicted lower, as it should
-//     be, and passes again);
+//   - an item's prediction is its posterior, under the estimate's prior (whose ends sit
+//     nearer 0 and 1, so an item that failed once is not taken for a stable one), given
+//     its baseline runs and the candidate's full runs together (nothing changed: they
+//     are all draws of one p): μ'_i, with E[p(1 − p)] and Var(p) of that posterior.
+//     Conditioning on the runs that chose the item makes the rounds a fair test: an
+//     item that failed by chance is predicted lower, as it should be, and passes again;
 //   - over its R_i rounds an item's mean deficit ē_i = μ'_i − ȳ_i has variance
 //     V'_i = λ·E[p(1 − p)]/R_i + Var(p);
 //   - as in the evidence test, a weighted statistic Σw_i·ē_i / √Σw²_i·V'_i (a stable
-//     item failing again) and an unweighted one Σē_i / √ΣV'_i (a shift of the flaky
-//     items), read with the Cornish–Fisher correction and combined by CombineP. The
-//     weights w_i are the evidence test's, from the baseline alone (1/V_i), for the
-//     items whose full runs fell below the baseline's prediction, and 0 for the others
-//     (re-run to narrow the estimate, not suspected of breaking). Fixed before the
-//     rounds, they weigh an item the baseline saw stable as a stable item, though its
-//     failed first run makes it look flaky under "nothing changed": an item that keeps
-//     failing after passing every baseline run is what a break looks like, an item
-//     that flipped in the baseline failing again is not;
+//     item failing again) and an unweighted one Σē_i / √ΣV'_i, read with the
+//     Cornish–Fisher correction and combined by CombineP. The weights w_i are the
+//     evidence test's, from the baseline alone: fixed before the rounds, they weigh an
+//     item the baseline saw stable as a stable item, though its failed first run makes
+//     it look flaky under "nothing changed" (an item that keeps failing after passing
+//     every baseline run is what a break looks like);
 //   - each round is a run of its own: its shared shift moves the statistic by the
 //     round's items' share of the suite. For a shift that hits item i in proportion to
 //     g_i, the run-level variance of a statistic Σa_i·ē_i is
@@ -49,9 +50,9 @@ import "math"
 //     re-runs stands out from the runs' spread: what no number of full runs of a
 //     three-run baseline can show.
 //
-// The look's p-value is the smaller of the evidence test's and the replication test's,
-// doubled (Bonferroni over the two): under "nothing changed" it is below α with
-// probability at most α.
+// Under "nothing changed" the replication test's p-value is uniform given the baseline
+// and the full runs, which are all the evidence test reads of the chosen items, so the
+// two are independent and the look's p-value is their Fisher combination (FisherP).
 
 // ReplicationGamma is γ, the level of the run-level component's upper bound in the
 // replication test, added to its p-value.
@@ -182,7 +183,7 @@ func (r *replication) result(rn *RunNoise, tot shapes) Replication {
 	out.PItem = CombineP(pw, pu)
 	out.PW, out.PU = pw, pu
 	if rn != nil && rn.DF > 0 && !rn.Still {
-		tauW, tauU := rn.upperW, rn.upperU // the suite sums' run-level variances, bounded above
+		tauW, tauU := rn.UpperWeighted, rn.UpperSum // the suite sums' run-level variances, bounded above
 		var bw, bu float64
 		// Each statistic reads its own component, as the evidence test's guard does.
 		for s := range 2 {
@@ -203,4 +204,29 @@ func (r *replication) result(rn *RunNoise, tot shapes) Replication {
 	}
 	out.PValue = CombineP(out.PW, out.PU)
 	return out
+}
+
+// SelectedZ is how far below its prediction, in predicted standard deviations of its
+// full runs' mean, an item's full runs must fall for its re-runs to count as chosen by
+// those runs: the evidence items settle re-runs (the replication test reads their
+// re-runs apart). A flaky item is never that far below after one failure (a deficit
+// under 1 over a standard deviation near 0.5), so the noisy items re-run to narrow the
+// estimate, chosen by the baseline alone, average all their runs.
+const SelectedZ = 2
+
+// chosenByFullRuns says an item whose full runs averaged full over runs fell SelectedZ
+// or more below its prediction post.
+func chosenByFullRuns(post posterior, lambda, full float64, runs int) bool {
+	v := lambda*post.pq/float64(runs) + post.varP
+	return v > 0 && (post.mean-full)/math.Sqrt(v) >= SelectedZ
+}
+
+// FisherP combines two independent one-sided p-values by Fisher's method: with
+// t = −2·ln(p1·p2), chi-square with 4 degrees of freedom, P(χ²₄ ≥ t) = p1·p2·(1 − ln(p1·p2)).
+func FisherP(p1, p2 float64) float64 {
+	q := p1 * p2
+	if q <= 0 {
+		return 0
+	}
+	return math.Min(1, q*(1-math.Log(q)))
 }

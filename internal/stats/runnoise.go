@@ -90,11 +90,12 @@ type RunNoise struct {
 	// Groups is how many groups of runs were pooled (the baseline, the candidate, the
 	// history's releases).
 	Groups int `json:"groups"`
-	// upperW and upperU are upper confidence bounds of Weighted and of the unweighted
-	// component in the sum's scale (Variance·n²), at 1 − ReplicationGamma: the runs'
-	// spread S² (item and run parts) read as σ²·χ²_df/df, σ² ≤ S²·df/χ²_df(γ), less the
-	// item-level part (replication.go).
-	upperW, upperU float64
+	// UpperWeighted and UpperSum are upper confidence bounds of Weighted and of the
+	// unweighted component in the sum's scale (Variance·n²), at 1 − ReplicationGamma:
+	// the runs' spread S² (item and run parts) read as σ²·χ²_df/df, σ² ≤
+	// S²·df/χ²_df(γ), less the item-level part (replication.go).
+	UpperWeighted float64 `json:"-"`
+	UpperSum      float64 `json:"-"`
 }
 
 // runSums accumulates the baseline's per-run item scores: the deviation of each run's
@@ -195,8 +196,8 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 		rn.WeightedDF = s.runs - 1
 	}
 	rn.Weighted = math.Max(0, numW/float64(rn.WeightedDF))
-	rn.upperU = upperVariance(num/float64(df), s.allS2, df)
-	rn.upperW = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF)
+	rn.UpperSum = upperVariance(num/float64(df), s.allS2, df)
+	rn.UpperWeighted = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF)
 	return rn
 }
 
