@@ -382,8 +382,8 @@ type EvidenceResult struct {
 	// not a pass, even where the guard keeps it from blocking.
 	PItem float64 `json:"p_item"`
 	// Replication is the replication test over the re-run items (replication.go); nil
-	// without re-runs. With it, PValue is FisherP of the evidence test's, PEvidence,
-	// and its own.
+	// without re-runs. With it, PValue is min(1, 2·min(PEvidence, its own)): the
+	// evidence test's p-value (all runs averaged) and its own, Bonferroni-combined.
 	Replication *Replication `json:"replication,omitempty"`
 	PEvidence   float64      `json:"p_evidence,omitempty"`
 	// RunNoise is the run-level noise measured from the runs (runnoise.go). DF is the
@@ -435,6 +435,7 @@ type EvidenceAccumulator struct {
 	n                 int
 	sumPred, sumCand  float64
 	sumV, sumW, sumWE float64
+	sumVEst           float64 // ΣV of the estimate's reading (SelectedZ)
 	sumW3M3           float64
 	sumE, sumM3       float64 // the unweighted statistic's Σe and third moment
 	sumPQ, sumVarP    float64
@@ -474,21 +475,25 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	}
 	post := a.prior.posterior(o.BaseMean, o.BaseRuns)
 	predicted := a.est.posterior(o.BaseMean, o.BaseRuns).mean // the estimate's prediction
-	rounds := o.Rounds
-	if len(rounds) > 0 && o.FullRuns > 0 && chosenByFullRuns(post, a.prior.Lambda, o.FullMean, o.FullRuns) {
-		// Re-run because its full runs fell: the estimate and this test read its full
-		// runs alone (SelectedZ), its re-runs are the replication test's.
-		o.CandMean, o.CandRuns = o.FullMean, o.FullRuns
-	} else {
-		rounds = nil // re-run for the estimate's sake (or not at all): its runs average
-	}
 	m := float64(o.CandRuns)
 	pq := a.prior.Lambda * post.pq
 	v := pq/m + post.varP
 	e := post.mean - o.CandMean
+	// An item re-run because its full runs fell (SelectedZ): the estimate reads its full
+	// runs alone, the evidence test all its runs, and its re-runs are also the
+	// replication test's. Others (re-run for the estimate's sake, or not at all)
+	// average all their runs everywhere.
+	rounds := o.Rounds
+	candEst, vEst := o.CandMean, v
+	if len(rounds) > 0 && o.FullRuns > 0 && chosenByFullRuns(post, a.prior.Lambda, o.FullMean, o.FullRuns) {
+		candEst, vEst = o.FullMean, pq/float64(o.FullRuns)+post.varP
+	} else {
+		rounds = nil
+	}
 	a.n++
 	a.sumPred += predicted
-	a.sumCand += o.CandMean
+	a.sumCand += candEst
+	a.sumVEst += vEst
 	a.sumV += v
 	a.sumPQ += pq
 	a.sumVarP += post.varP
@@ -547,7 +552,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	r := EvidenceResult{Prior: a.prior, Items: a.n, PredictedMean: a.sumPred / n, CandMean: a.sumCand / n,
 		SumPQ: a.sumPQ, SumVarP: a.sumVarP}
 	r.Drop = r.PredictedMean - r.CandMean
-	r.SE = math.Sqrt(a.sumV) / n
+	r.SE = math.Sqrt(a.sumVEst) / n
 	r.Z = a.sumWE / math.Sqrt(a.sumW)
 	r.Skew = a.sumW3M3 / math.Pow(a.sumW, 1.5)
 	r.ZU = a.sumE / math.Sqrt(a.sumV)
@@ -584,7 +589,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		r.Replication = &rp
 		r.PItem = rp.PItem
 		r.PEvidence = r.PValue
-		r.PValue = FisherP(r.PValue, rp.PValue)
+		r.PValue = math.Min(1, 2*math.Min(r.PValue, rp.PValue))
 	}
 	r.Top = a.top.Best()
 	return r, nil

@@ -13,10 +13,13 @@ import "math"
 // cannot tell it from a regression; and a stable item that failed its one run by
 // chance is re-run and passes while the stable items that passed keep their lucky runs,
 // so the estimated drop is biased down. So an item re-run because its full runs fell
-// (SelectedZ) is read twice apart: the evidence test and the estimate read its full
-// runs, and the replication test reads its re-runs, against what "nothing changed"
-// predicts for them given everything seen before them. Items re-run for the estimate's
-// sake (the noisy items, chosen by the baseline alone) average all their runs.
+// (SelectedZ) is read apart as well: the estimate reads its full runs alone, and the
+// replication test reads its re-runs against what "nothing changed" predicts for them
+// given everything seen before them. The evidence test still reads all its runs
+// averaged (a break that fails every re-run then stands out even where the conditional
+// prediction below is unsure, as in a small all-pass suite). Items re-run for the
+// estimate's sake (the noisy items, chosen by the baseline alone) average all their
+// runs everywhere.
 //
 //   - an item's prediction is its posterior, under the estimate's prior (whose ends sit
 //     nearer 0 and 1, so an item that failed once is not taken for a stable one), given
@@ -50,9 +53,9 @@ import "math"
 //     re-runs stands out from the runs' spread: what no number of full runs of a
 //     three-run baseline can show.
 //
-// Under "nothing changed" the replication test's p-value is uniform given the baseline
-// and the full runs, which are all the evidence test reads of the chosen items, so the
-// two are independent and the look's p-value is their Fisher combination (FisherP).
+// The evidence test and the replication test share the re-runs, so the look's p-value
+// is their Bonferroni combination min(1, 2·min(p_evidence, p_replication)): under
+// "nothing changed" it is below α with probability at most α.
 
 // ReplicationGamma is γ, the level of the run-level component's upper bound in the
 // replication test, added to its p-value.
@@ -219,14 +222,4 @@ const SelectedZ = 2
 func chosenByFullRuns(post posterior, lambda, full float64, runs int) bool {
 	v := lambda*post.pq/float64(runs) + post.varP
 	return v > 0 && (post.mean-full)/math.Sqrt(v) >= SelectedZ
-}
-
-// FisherP combines two independent one-sided p-values by Fisher's method: with
-// t = −2·ln(p1·p2), chi-square with 4 degrees of freedom, P(χ²₄ ≥ t) = p1·p2·(1 − ln(p1·p2)).
-func FisherP(p1, p2 float64) float64 {
-	q := p1 * p2
-	if q <= 0 {
-		return 0
-	}
-	return math.Min(1, q*(1-math.Log(q)))
 }

@@ -75,9 +75,9 @@ func TestReplicationByHand(t *testing.T) {
 // Through the accumulator: 60 items passed all 3 baseline runs, and 6 of them failed
 // the candidate's one full run. Re-run twice, a break fails them again and the
 // replication test finds it (p well under 1 %); a bad first run passes them again and
-// it finds nothing. The look's p-value is the two tests' Fisher combination, and the
-// estimate reads the six items' full runs alone: 6 × (prediction − 0) over 60 items,
-// whether the re-runs fail or pass.
+// it finds nothing. The look's p-value is the two tests' Bonferroni combination
+// min(1, 2·min(evidence p, replication p)), and the estimate reads the six items' full
+// runs alone, whether the re-runs fail or pass.
 func TestReplicationTellsABreakFromABadRun(t *testing.T) {
 	measure := func(again float64) EvidenceResult {
 		var fit PriorFit
@@ -103,29 +103,14 @@ func TestReplicationTellsABreakFromABadRun(t *testing.T) {
 	if broke.Replication == nil || broke.Replication.Items != 6 || broke.Replication.PValue > 0.001 {
 		t.Fatalf("a break: replication %+v; want 6 items and p under 0.001", broke.Replication)
 	}
-	if want := FisherP(broke.PEvidence, broke.Replication.PValue); broke.PValue != want || broke.PValue >= broke.PEvidence {
-		t.Errorf("a break: p %v; want FisherP(%v, %v) = %v, under the evidence test's", broke.PValue, broke.PEvidence, broke.Replication.PValue, want)
+	if want := math.Min(1, 2*math.Min(broke.PEvidence, broke.Replication.PValue)); broke.PValue != want {
+		t.Errorf("a break: p %v; want min(1, 2·min(%v, %v)) = %v", broke.PValue, broke.PEvidence, broke.Replication.PValue, want)
 	}
 	fine := measure(1)
 	if fine.Replication == nil || fine.Replication.PValue < 0.5 || fine.Replication.Z > 0 {
 		t.Errorf("a bad first run: replication %+v; want z ≤ 0 and p ≥ 0.5", fine.Replication)
 	}
-	if fine.Drop != broke.Drop || fine.PEvidence != broke.PEvidence {
-		t.Errorf("the estimate %v / %v and the evidence test's p %v / %v moved with the re-runs; want them read from the full runs alone", fine.Drop, broke.Drop, fine.PEvidence, broke.PEvidence)
-	}
-}
-
-// Fisher's combination of two p-values of 0.1: q = 0.01, and
-// P(χ²₄ ≥ −2·ln 0.01) = 0.01·(1 + ln 100) = 0.0560517; of 1 and 1 it is 1.
-func TestFisherP(t *testing.T) {
-	if got := FisherP(0.1, 0.1); math.Abs(got-0.01*(1+math.Log(100))) > 1e-12 {
-		t.Errorf("FisherP(0.1, 0.1) = %v; want 0.0560517", got)
-	}
-	if got := FisherP(1, 1); got != 1 {
-		t.Errorf("FisherP(1, 1) = %v; want 1", got)
-	}
-	// Against the chi-square distribution with 4 degrees of freedom.
-	if got, want := FisherP(0.3, 0.02), 1-ChiSquareCDF(-2*math.Log(0.3*0.02), 4); math.Abs(got-want) > 1e-9 {
-		t.Errorf("FisherP(0.3, 0.02) = %v; want %v", got, want)
+	if fine.Drop != broke.Drop || fine.SE != broke.SE {
+		t.Errorf("the estimate %v ± %v / %v ± %v moved with the re-runs; want it read from the full runs alone", fine.Drop, fine.SE, broke.Drop, broke.SE)
 	}
 }
