@@ -17,8 +17,9 @@ import (
 // A check that settles is reproducible too: with SOURCE_DATE_EPOCH set, two
 // `check --settle` runs over the same inputs give byte-identical reports in every
 // format, though the clock moves a day between them and ticks during each (so
-// settle's wall-clock time would differ). The system under test is the newcomer's
-// deterministic bot (an exec `run:` block), so the re-runs' outputs are the same.
+// settle's wall-clock time would differ; its limit is a day, as the clock runs fast).
+// The system under test is the newcomer's deterministic bot (an exec `run:` block), so
+// the re-runs' outputs are the same.
 func TestSettleReportsReproducible(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -39,7 +40,7 @@ suite: suite.yaml
 baseline: baseline.jsonl
 run:
   exec: {command: [sh, system.sh]}
-settle: {timeout: 10m}
+settle: {timeout: 24h}
 scoring:
   version: scoringSystem/1.0.0
   dimensions:
