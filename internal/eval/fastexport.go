@@ -58,7 +58,7 @@ func DecodeObjectPathsFast(data []byte, paths Paths, scratch *Scratch) (map[stri
 // decodeObjectKeys decodes the top-level keys keep names, or with keep nil those paths
 // lists, and of a kept key's value the parts paths[key] names.
 func decodeObjectKeys(data []byte, keep func(key string) bool, paths Paths, scratch *Scratch) (map[string]any, bool) {
-	d := jsonScan{s: string(bytes.TrimSpace(data)), scratch: scratch}
+	d := jsonScan{s: string(bytes.Trim(data, " \t\r\n")), scratch: scratch} // JSON's white space only
 	if d.s == "" || d.s[0] != '{' {
 		return nil, false
 	}

@@ -345,3 +345,55 @@ func TestDecodeObjectPathsFastScratch(t *testing.T) {
 		t.Errorf("second record took %d new map(s) (free %d); want the 2 released ones again", len(s.lent), len(s.free))
 	}
 }
+
+// fuzzPaths filters a few keys at two depths and keeps one whole: what the fuzzer's
+// objects are decoded by in FuzzDecodeObjectPathsFast.
+var fuzzPaths = Paths{"a": {"x": nil, "y": {"k": nil}}, "l": {"s": nil}, "w": nil}
+
+// prune is v (encoding/json's value) cut down to the parts paths names.
+func prune(v any, paths Paths) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if paths == nil {
+			return x
+		}
+		out := map[string]any{}
+		for k, sub := range paths {
+			if e, ok := x[k]; ok {
+				out[k] = prune(e, sub)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = prune(e, paths)
+		}
+		return out
+	}
+	return v
+}
+
+// What DecodeObjectPathsFast takes, encoding/json decodes too, to the same values on
+// the paths named (through a Scratch used again and again, released between records).
+func FuzzDecodeObjectPathsFast(f *testing.F) {
+	for _, s := range decodeSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"a": {"x": [1, {"z": "é"}], "y": {"k": true, "j": 2}, "q": 3}, "l": [{"s": 1, "t": 2}, 4], "w": {"m": [null]}, "o": {}}`))
+	var scratch Scratch
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer scratch.Release()
+		got, ok := DecodeObjectPathsFast(data, fuzzPaths, &scratch)
+		if !ok {
+			return
+		}
+		var full map[string]any
+		if err := json.Unmarshal(data, &full); err != nil {
+			t.Fatalf("%q: taken, but encoding/json refuses it: %v", data, err)
+		}
+		if want := prune(full, fuzzPaths); !reflect.DeepEqual(any(got), want) {
+			t.Fatalf("%q: got %v; encoding/json gives %v", data, got, want)
+		}
+	})
+}
