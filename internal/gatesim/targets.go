@@ -45,6 +45,7 @@ func Targets(trials int) []Target {
 		Target{Case: "stable items break (model B, stable at 0.97), 4 pts, 1 run + settle", Null: settled(cell(ModelB, ShapeBreak, 200, 1, 0, 0)), Drop: settled(cell(ModelB, ShapeBreak, 200, 1, 0.04, 0))},
 		Target{Case: "all-pass suite, 1,000 items, 1 run, 2.5-pt break", Null: cell(ModelP, ShapeBreak, 1000, 1, 0, 0), Drop: cell(ModelP, ShapeBreak, 1000, 1, 0.025, 0)},
 		Target{Case: "1-run baseline, stable items break 4 pts, 1 run", Null: cell(ModelA, ShapeBreak, 200, 1, 0, 1), Drop: cell(ModelA, ShapeBreak, 200, 1, 0.04, 1)},
+		Target{Case: "1-run baseline, stable items break 4 pts, 1 run + settle", Null: settled(cell(ModelA, ShapeBreak, 200, 1, 0, 1)), Drop: settled(cell(ModelA, ShapeBreak, 200, 1, 0.04, 1))},
 		Target{Case: "graded scores, drift of 4 pts, 1 run", Null: cell(ModelA, ShapeDrift, 200, 1, 0, 0), Drop: cell(ModelA, ShapeDrift, 200, 1, 0.04, 0)},
 	)
 	return out
