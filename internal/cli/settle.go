@@ -207,7 +207,7 @@ func lookOf(r *report.Report) settle.Look {
 	}
 	lk.Noisy = settle.NoisyItems(r.Comparison)
 	if d := r.Regression; d != nil {
-		lk.SizeUnsure = !d.Exceeded
+		lk.SizeUnsure, lk.Significant = !d.Exceeded, d.Rejects
 	}
 	if r.Cost != nil {
 		lk.TotalUSD = r.Cost.TotalUSD

@@ -50,7 +50,7 @@ func (d *simDecider) Look(_ context.Context, level float64) (settle.Look, error)
 	rg.MaxDrop, rg.Method = &md, gate.MethodEvidence
 	dec := rg.DecideAt(cmp, level)
 	d.last = dec
-	lk := settle.Look{Outcome: dec.Outcome, Figure: dec.DecidedBy, Noisy: settle.NoisyItems(cmp), SizeUnsure: !dec.Exceeded}
+	lk := settle.Look{Outcome: dec.Outcome, Figure: dec.DecidedBy, Noisy: settle.NoisyItems(cmp), SizeUnsure: !dec.Exceeded, Significant: dec.Rejects}
 	for _, e := range dec.Evidence {
 		lk.Evidence = append(lk.Evidence, e.ID)
 	}

@@ -22,8 +22,9 @@ func TestNoisyItems(t *testing.T) {
 
 // When the drop's size is unsure, a round re-runs the evidence, then the noisy items,
 // then the others: evidence e1, noisy n1 n2, budget 10 → round size 1 + 2 = 3, picked
-// e1, n1, n2. When the size is over max_drop and only whether the drop stands out is
-// open, it re-runs the evidence alone: size 1, e1.
+// e1, n1, n2; when the test already rejects "no drop" (only the size is open), the
+// noisy items alone: size 2. When the size is over max_drop and only whether the drop
+// stands out is open, it re-runs the evidence alone: size 1, e1.
 func TestRoundTakesNoisyItems(t *testing.T) {
 	look := Look{Evidence: []string{"e1"}, Noisy: []string{"n1", "n2"}, SizeUnsure: true}
 	n := roundSize(look, Result{}, Options{Budget: 10}, 0)
@@ -34,7 +35,11 @@ func TestRoundTakesNoisyItems(t *testing.T) {
 	if !slices.Equal(got, []string{"e1", "n1", "n2"}) {
 		t.Errorf("picked %v; want [e1 n1 n2]", got)
 	}
-	look.SizeUnsure = false
+	look.Significant = true
+	if n := roundSize(look, Result{}, Options{Budget: 10}, 0); n != 2 || len(roundEvidence(look)) != 0 {
+		t.Errorf("significant, size unsure: round size %d, evidence %v; want 2, none", n, roundEvidence(look))
+	}
+	look.SizeUnsure, look.Significant = false, false
 	if n := roundSize(look, Result{}, Options{Budget: 10}, 0); n != 1 || len(roundNoisy(look)) != 0 {
 		t.Errorf("size over max_drop: round size %d, noisy %v; want 1, none", n, roundNoisy(look))
 	}

@@ -29,6 +29,11 @@ type Look struct {
 	// items beside the evidence. Otherwise the drop's size is over max_drop and only
 	// whether it stands out is open, which the evidence items' re-runs settle alone.
 	SizeUnsure bool
+	// Significant says the test already rejects "no drop": with SizeUnsure, the size
+	// is all that is open, and the evidence items' re-runs (which the estimate does not
+	// read: stats.SelectedZ) add nothing to it, so the round re-runs the noisy items
+	// alone.
+	Significant bool
 	// TotalUSD is what the pull request's model calls cost so far (runs, re-runs and
 	// judges); nil when unknown.
 	TotalUSD *float64
@@ -162,7 +167,7 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 			return res, nil
 		}
 		size := roundSize(look, res, o, perRun)
-		ids := pick(append(append([]string(nil), look.Evidence...), roundNoisy(look)...), o.Items, reruns, size)
+		ids := pick(append(roundEvidence(look), roundNoisy(look)...), o.Items, reruns, size)
 		if len(ids) == 0 {
 			res.Stop = NothingToRerun
 			return res, nil
@@ -219,6 +224,15 @@ func limit(look Look, res Result, o Options, perRun float64) (Stop, string) {
 	return "", ""
 }
 
+// roundEvidence are the evidence items the next round re-runs: none when only the
+// drop's size is open and the noisy items can narrow it (Look.Significant).
+func roundEvidence(look Look) []string {
+	if look.SizeUnsure && look.Significant && len(look.Noisy) > 0 {
+		return nil
+	}
+	return append([]string(nil), look.Evidence...)
+}
+
 // roundNoisy are the noisy items the next round re-runs: all of them when the drop's
 // size is unsure or no item carried it, none when only whether the drop stands out is
 // open (the evidence items' re-runs tell a break from a bad first run; the budget
@@ -236,7 +250,7 @@ func roundNoisy(look Look) []string {
 // budget; within what is left of the budget and, at the cost per item-run seen so far,
 // of the dollars.
 func roundSize(look Look, res Result, o Options, perRun float64) int {
-	n := len(look.Evidence) + len(roundNoisy(look))
+	n := len(roundEvidence(look)) + len(roundNoisy(look))
 	if n == 0 {
 		n = (o.Budget + 3) / 4
 	}
