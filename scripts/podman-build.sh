@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Builds the action image's runtime stage with podman from a binary built on this host,
 # so no base image is pulled (the runtime stage is FROM scratch), and checks the result:
-# under 24 MB, a non-root user, and the `evalgate action` entry point. Exits non-zero
+# under 25 MB, a non-root user, and the `evalgate action` entry point. Exits non-zero
 # otherwise.
 #
 #   scripts/podman-build.sh [TAG]      (default evalgate:dev)
 #
 # env: VERSION        stamped into the binary (default: git describe, else dev)
-#      MAX_IMAGE_MB   size limit in MB (default 24: one static binary, ~20 MB stripped, on scratch)
+#      MAX_IMAGE_MB   size limit in MB (default 25: one static binary, about 24 MB stripped, on scratch)
 #      EVALGATE_MAIN  the main package to build (default ./cmd/evalgate)
 #      PODMAN         the podman command (default podman)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 tag=${1:-evalgate:dev}
-max_mb=${MAX_IMAGE_MB:-24}
+max_mb=${MAX_IMAGE_MB:-25}
 main=${EVALGATE_MAIN:-./cmd/evalgate}
 podman=${PODMAN:-podman}
 version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}

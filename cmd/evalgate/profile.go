@@ -1,3 +1,5 @@
+//go:build profile
+
 package main
 
 import (
@@ -7,7 +9,8 @@ import (
 	"runtime/pprof"
 )
 
-// startProfile profiles the whole run for measuring evalgate itself (docs/benchmarks.md):
+// startProfile profiles the whole run for measuring evalgate itself (docs/benchmarks.md),
+// in a binary built with `-tags profile` (runtime/pprof stays out of the shipped one):
 // a CPU profile to the file EVALGATE_CPUPROFILE names, an allocation profile (every
 // allocation's bytes and count since the start) to EVALGATE_MEMPROFILE's. It does nothing
 // when neither is set. The returned function ends the profiles.
