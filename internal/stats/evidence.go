@@ -43,10 +43,11 @@ import (
 //   - each is read against the normal distribution with a Cornish–Fisher correction for
 //     its skewness (a handful of stable items failing is a count, not a bell curve),
 //     giving p_w and p_u, and the one-sided p-value of "no drop" is the weighted
-//     Bonferroni combination min(p_w/(1 − β), p_u/β) with β = UnweightedShare: the test
+//     Bonferroni combination min(p_w/(1 − β), p_u/β) with β = Share(df): the test
 //     at level α rejects when the weighted statistic does at (1 − β)·α or the
-//     unweighted one at β·α, so the two looks together keep the level α. Most of the
-//     level goes to the weighted statistic, whose false blocks are rarest.
+//     unweighted one at β·α, so the two looks together keep the level α. β grows with
+//     the degrees of freedom the runs' spread is known to (Share), fixed before the
+//     candidate is read.
 //
 // Everything is closed form and one pass over the items after the prior: O(n) time, and
 // with EvidenceAccumulator O(1) memory per item besides the K largest contributions.
@@ -367,8 +368,8 @@ type EvidenceResult struct {
 	// Z is the precision-weighted test statistic and Skew its skewness under "nothing
 	// changed", PW its one-sided p-value (Cornish–Fisher corrected); ZU, SkewU and PU
 	// the same of the unweighted statistic. PValue is the one-sided p-value of "no
-	// drop", the two combined: min(PW/(1 − UnweightedShare), PU/UnweightedShare), at
-	// most 1.
+	// drop", the two combined: min(PW/(1 − β), PU/β), at most 1, with β =
+	// UnweightedShare (Share).
 	Z      float64 `json:"z"`
 	Skew   float64 `json:"skew"`
 	PW     float64 `json:"p_weighted"`
@@ -376,6 +377,9 @@ type EvidenceResult struct {
 	SkewU  float64 `json:"skew_unweighted"`
 	PU     float64 `json:"p_unweighted"`
 	PValue float64 `json:"p_value"`
+	// UnweightedShare is β, the share of the test's level the unweighted statistic
+	// gets (Share of DF).
+	UnweightedShare float64 `json:"unweighted_share"`
 	// PItem is the p-value the items alone give, without the run-level guard: the
 	// replication test's when there are re-runs (fresh draws), else the evidence test's.
 	// A drop significant at item level whose size may be over max_drop is inconclusive,
@@ -565,7 +569,8 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 			r.PW, r.PU, r.Exact = pw, pu, true
 		}
 	}
-	r.PItem = CombineP(r.PW, r.PU)
+	r.UnweightedShare = Share(rn.DF)
+	r.PItem = CombineP(r.PW, r.PU, r.UnweightedShare)
 	if rn.DF > 0 {
 		r.RunNoise = &rn
 	}
@@ -579,13 +584,13 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		r.SE = math.Sqrt(r.SE*r.SE + rn.Variance*f)
 		r.DF = float64(rn.DF)
 	}
-	r.PValue = CombineP(r.PW, r.PU)
+	r.PValue = CombineP(r.PW, r.PU, r.UnweightedShare)
 	if a.rep.items > 0 {
 		var noise *RunNoise
 		if rn.DF > 0 {
 			noise = &rn
 		}
-		rp := a.rep.result(noise, a.tot)
+		rp := a.rep.result(noise, a.tot, r.UnweightedShare)
 		r.Replication = &rp
 		r.PItem = rp.PItem
 		r.PEvidence = r.PValue
@@ -600,16 +605,42 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 const ExactMinLambda = 0.99
 
 // UnweightedShare is β, the share of the test's level the unweighted statistic gets
-// (CombineP): at the default 5 %, 1 % for the unweighted statistic (z > 2.33) and 4 %
-// for the weighted one (z > 1.75).
-const UnweightedShare = 0.2
+// (CombineP), when the runs' spread is known to SharedDF degrees of freedom or more
+// (three candidate runs beside a three-run baseline, or a history): half the level
+// each, 2.5 % at the default 5 %.
+const UnweightedShare = 0.5
+
+// FewRunsShare is β when the runs' spread is known to fewer than SharedDF degrees of
+// freedom (one candidate run beside a three-run baseline: 2), or not at all: at the
+// default 5 %, 1.75 % for the unweighted statistic and 3.25 % for the weighted one.
+const FewRunsShare = 0.35
+
+// SharedDF is the degrees of freedom of the runs' spread from which the two
+// statistics share the level equally.
+const SharedDF = 4
+
+// Share is β for a run-level guard on df degrees of freedom (0: no guard). The
+// unweighted statistic finds a shift of the flaky items' pass rates, which is also what
+// a run-level shift looks like, so its guard is what holds it back: on 2 degrees of
+// freedom Student's t needs a statistic of 5.2 to reject at 1.75 % (3.7 at 3.25 %),
+// which it rarely reaches, and most of the level is better spent on the weighted
+// statistic (stable items breaking); on 4 or more (t of 3.5 at 2.5 %) the unweighted
+// statistic can reject a 4-pt drop of flaky items, and the two share alike.
+// β depends on the runs' count alone, fixed before the candidate's scores are read, so
+// the combination keeps its level.
+func Share(df int) float64 {
+	if df >= SharedDF {
+		return UnweightedShare
+	}
+	return FewRunsShare
+}
 
 // CombineP is the weighted Bonferroni combination of the weighted statistic's p-value
-// pw and the unweighted one's pu: min(pw/(1 − β), pu/β, 1) with β = UnweightedShare.
-// It is below α exactly when pw < (1 − β)·α or pu < β·α, and under "nothing changed"
-// that happens with probability at most α whatever the two statistics' dependence.
-func CombineP(pw, pu float64) float64 {
-	return math.Min(1, math.Min(pw/(1-UnweightedShare), pu/UnweightedShare))
+// pw and the unweighted one's pu: min(pw/(1 − β), pu/β, 1) with β = share. It is below
+// α exactly when pw < (1 − β)·α or pu < β·α, and under "nothing changed" that happens
+// with probability at most α whatever the two statistics' dependence.
+func CombineP(pw, pu, share float64) float64 {
+	return math.Min(1, math.Min(pw/(1-share), pu/share))
 }
 
 // cornishFisher maps a statistic with skewness g to the standard normal scale: the

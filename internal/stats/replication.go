@@ -31,7 +31,7 @@ import "math"
 //     V'_i = λ·E[p(1 − p)]/R_i + Var(p);
 //   - as in the evidence test, a weighted statistic Σw_i·ē_i / √Σw²_i·V'_i (a stable
 //     item failing again) and an unweighted one Σē_i / √ΣV'_i, read with the
-//     Cornish–Fisher correction and combined by CombineP. The weights w_i are the
+//     Cornish–Fisher correction and combined by CombineP with the evidence test's β. The weights w_i are the
 //     evidence test's, from the baseline alone: fixed before the rounds, they weigh an
 //     item the baseline saw stable as a stable item, though its failed first run makes
 //     it look flaky under "nothing changed" (an item that keeps failing after passing
@@ -167,9 +167,9 @@ func (s *shapes) add(post posterior, w float64) {
 	}
 }
 
-// result reads the test: rn the suite's run-level noise (nil: none measured), n the
-// compared items, tot the suite's shape sums.
-func (r *replication) result(rn *RunNoise, tot shapes) Replication {
+// result reads the test: rn the suite's run-level noise (nil: none measured), tot the
+// suite's shape sums, share the evidence test's β (CombineP).
+func (r *replication) result(rn *RunNoise, tot shapes, share float64) Replication {
 	out := Replication{Items: r.items, Rounds: len(r.cw), ItemRuns: r.itemRuns}
 	if r.items == 0 {
 		out.PW, out.PU, out.PValue, out.PItem = 1, 1, 1, 1
@@ -183,7 +183,7 @@ func (r *replication) result(rn *RunNoise, tot shapes) Replication {
 	skewU := r.sumM3 / math.Pow(r.sumV, 1.5)
 	pw := 1 - normalCDF(cornishFisher(out.Z, skew))
 	pu := 1 - normalCDF(cornishFisher(out.ZU, skewU))
-	out.PItem = CombineP(pw, pu)
+	out.PItem = CombineP(pw, pu, share)
 	out.PW, out.PU = pw, pu
 	if rn != nil && rn.DF > 0 && !rn.Still {
 		tauW, tauU := rn.UpperWeighted, rn.UpperSum // the suite sums' run-level variances, bounded above
@@ -205,7 +205,7 @@ func (r *replication) result(rn *RunNoise, tot shapes) Replication {
 		out.PW = math.Max(pw, math.Min(1, ReplicationGamma+boundedP(r.sumWE, r.sumW2V, bw, skew)))
 		out.PU = math.Max(pu, math.Min(1, ReplicationGamma+boundedP(r.sumE, r.sumV, bu, skewU)))
 	}
-	out.PValue = CombineP(out.PW, out.PU)
+	out.PValue = CombineP(out.PW, out.PU, share)
 	return out
 }
 

@@ -48,14 +48,16 @@ func TestReplicationByHand(t *testing.T) {
 	var r replication
 	r.add(posterior{mean: 0.75, pq: 0.15, varP: 0.01}, []float64{0, 0}, 1, 2, posterior{mean: 0.97, pq: 0.03})
 	r.add(posterior{mean: 0.5, pq: 0.2, varP: 0.05}, []float64{1, math.NaN()}, 1, 0, posterior{mean: 0.6, pq: 0.24})
-	got := r.result(nil, shapes{})
+	got := r.result(nil, shapes{}, FewRunsShare)
 	wantZ, wantZU := 1.5/math.Sqrt(0.34), 0.25/math.Sqrt(0.335)
 	if got.Items != 2 || got.Rounds != 2 || got.ItemRuns != 3 || math.Abs(got.Z-wantZ) > 1e-12 || math.Abs(got.ZU-wantZU) > 1e-12 {
 		t.Fatalf("%+v; want 2 items, 2 rounds, 3 item-runs, z %v, z_u %v", got, wantZ, wantZU)
 	}
 	pw, pu := 1-normalCDF(wantZ), 1-normalCDF(wantZU)
-	if math.Abs(got.PW-pw) > 1e-12 || math.Abs(got.PU-pu) > 1e-12 || math.Abs(got.PValue-CombineP(pw, pu)) > 1e-12 || got.PItem != got.PValue {
-		t.Errorf("p %v, %v, combined %v, item %v; want %v, %v, %v", got.PW, got.PU, got.PValue, got.PItem, pw, pu, CombineP(pw, pu))
+	// Combined with β = 0.35: min(p_w/0.65, p_u/0.35) = p_w/0.65 (about 0.0078).
+	want := math.Min(pw/0.65, pu/0.35)
+	if math.Abs(got.PW-pw) > 1e-12 || math.Abs(got.PU-pu) > 1e-12 || math.Abs(got.PValue-want) > 1e-12 || got.PItem != got.PValue {
+		t.Errorf("p %v, %v, combined %v, item %v; want %v, %v, %v", got.PW, got.PU, got.PValue, got.PItem, pw, pu, want)
 	}
 	// Run-level noise: the weighted sum's component bounded at 0.5 over a suite whose
 	// Σw·p is 10 (shape p) and Σw·p(1 − p) is 1 (shape p(1 − p)). Item A's coefficient in
@@ -65,7 +67,7 @@ func TestReplicationByHand(t *testing.T) {
 	// is 0 here).
 	rn := &RunNoise{DF: 2, WeightedDF: 2, UpperWeighted: 0.5}
 	b := 0.5 / 100 * 2 * 0.97 * 0.97
-	got = r.result(rn, shapes{w: [2]float64{10, 1}, u: [2]float64{100, 100}})
+	got = r.result(rn, shapes{w: [2]float64{10, 1}, u: [2]float64{100, 100}}, FewRunsShare)
 	wantPW := math.Max(pw, ReplicationGamma+1-normalCDF(1.5/math.Sqrt(0.34+b)))
 	if math.Abs(got.PW-wantPW) > 1e-12 || math.Abs(got.PU-(pu+ReplicationGamma)) > 1e-12 {
 		t.Errorf("with run noise: p_w %v, p_u %v; want %v, %v", got.PW, got.PU, wantPW, pu+ReplicationGamma)
