@@ -76,7 +76,7 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	if err != nil {
 		return nil, err
 	}
-	if first.Regression == nil || first.Regression.Outcome == gate.Pass {
+	if first.Regression == nil || first.Regression.Outcome == gate.Pass && !first.Regression.Unsure {
 		return d.take(), nil // nothing to settle: the check as it is
 	}
 	res, err := settle.Run(ctx, d, rr, settle.Options{
@@ -200,6 +200,9 @@ func lookOf(r *report.Report) settle.Look {
 					lk.Evidence = append(lk.Evidence, e.ID)
 				}
 			}
+		}
+		if d.Unsure && r.Verdict.Status == gate.Pass {
+			lk.Confirm, lk.Evidence = true, append(lk.Evidence, d.Recheck...)
 		}
 		if d.Judge != nil && d.Judge.Reason != "" && d.Outcome == gate.Inconclusive {
 			lk.Unsettleable = d.Judge.Reason

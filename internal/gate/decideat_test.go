@@ -2,6 +2,7 @@ package gate_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,6 +131,30 @@ func TestEvidenceItemLevelDropMaybeOver(t *testing.T) {
 		}
 		if c.out == gate.Inconclusive && (!d.ItemRejects || !strings.Contains(d.DecidedBy, "a shift shared by a whole run could explain")) {
 			t.Errorf("item rejects %v, decided by %q; want the item-level reason", d.ItemRejects, d.DecidedBy)
+		}
+	}
+}
+
+// A pass the items alone put in doubt. Estimate 1.5 pts, SE 0.5 pts: the interval
+// 1.5 ± 1.96·0.5 = 0.52 to 2.48 pts reaches over max_drop, and the test (p = 0.3) does
+// not reject. With the items' p-value 0.1 (under UnsureP = 0.2) the pass is Unsure and
+// names the items that pulled toward a drop for settle to re-run; with 0.3 it is a
+// plain pass; with SE 0.2 pts (interval 1.11 to 1.89 pts, under max_drop) too.
+func TestEvidenceUnsurePass(t *testing.T) {
+	r := regression(t, gate.MethodEvidence)
+	for _, c := range []struct {
+		se, pItem float64
+		unsure    bool
+	}{{0.005, 0.1, true}, {0.005, 0.3, false}, {0.002, 0.1, false}} {
+		cmp := &baseline.Comparison{Base: 0.8, Cand: 0.785, Delta: -0.015, Compared: 200,
+			Evidence: stats.EvidenceResult{Items: 200, Drop: 0.015, SE: c.se, PValue: 0.3, PItem: c.pItem},
+			EvidenceItems: []baseline.EvidenceItem{{ID: "q7", Z: 3.1}, {ID: "q2", Z: 1.2}}}
+		d := r.Decide(cmp)
+		if d.Outcome != gate.Pass || d.Unsure != c.unsure || len(d.Evidence) != 0 {
+			t.Errorf("SE %v, p_item %v: %s, unsure %v, evidence %v; want pass, unsure %v, no evidence", c.se, c.pItem, d.Outcome, d.Unsure, d.Evidence, c.unsure)
+		}
+		if want := []string{"q7", "q2"}; c.unsure && !slices.Equal(d.Recheck, want) {
+			t.Errorf("recheck %v; want %v", d.Recheck, want)
 		}
 	}
 }

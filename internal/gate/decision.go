@@ -74,6 +74,14 @@ type RegressionDecision struct {
 	// where the test with the guard does not. A drop whose size may be over max_drop
 	// is then inconclusive, not a pass.
 	ItemRejects bool `json:"item_rejects,omitempty"`
+	// Unsure marks a pass the items alone put in doubt (evidence method): their
+	// p-value (stats.EvidenceResult.PItem) under UnsureP while the estimate's interval
+	// reaches over max_drop. It stands as a pass; with settle, its Recheck items are
+	// re-run once first, and the look after that round decides.
+	Unsure bool `json:"unsure,omitempty"`
+	// Recheck are the items an Unsure pass's settle round re-runs: those that pulled
+	// toward a drop, strongest first.
+	Recheck []string `json:"-"`
 	// Outcome is the method's finding before the gate's level and any acceptance:
 	// pass, inconclusive or fail.
 	Outcome Status `json:"outcome"`

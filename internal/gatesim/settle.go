@@ -54,6 +54,9 @@ func (d *simDecider) Look(_ context.Context, level float64) (settle.Look, error)
 	for _, e := range dec.Evidence {
 		lk.Evidence = append(lk.Evidence, e.ID)
 	}
+	if dec.Unsure {
+		lk.Confirm, lk.Evidence = true, dec.Recheck
+	}
 	return lk, nil
 }
 

@@ -37,6 +37,9 @@ type Look struct {
 	// TotalUSD is what the pull request's model calls cost so far (runs, re-runs and
 	// judges); nil when unknown.
 	TotalUSD *float64
+	// Confirm says a pass is in doubt (gate.RegressionDecision.Unsure): the first look
+	// re-runs its Evidence once, and the look after that round decides.
+	Confirm bool
 	// Unsettleable says why re-running cannot conclude this decision (a judge under
 	// the reliability floor carried the drop); "" when it can.
 	Unsettleable string
@@ -159,9 +162,13 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 	first := look.TotalUSD
 	reruns := map[string]int{}
 	perRun := costPerItemRun(first, o.ItemRuns)
+	confirm := look.Outcome == gate.Pass && look.Confirm
 	for {
 		res.Elapsed = o.Now().Sub(start)
 		stop, why := limit(look, res, o, perRun)
+		if stop == Decided && confirm && len(res.Rounds) == 0 {
+			stop = "" // a pass in doubt: one round before it stands
+		}
 		if stop != "" {
 			res.Stop, res.Why = stop, why
 			return res, nil

@@ -190,3 +190,31 @@ func TestRunErrors(t *testing.T) {
 		t.Errorf("a cancelled context: %+v, %v; want timed out, no error", res, err)
 	}
 }
+
+// A pass in doubt (Look.Confirm) re-runs its items once; the look after that round
+// decides: a fail after the re-runs blocks, a pass stands after one round.
+func TestRunConfirmsAnUnsurePass(t *testing.T) {
+	unsure := Look{Outcome: gate.Pass, Confirm: true, Evidence: []string{"c", "f"}}
+	for _, c := range []struct {
+		next gate.Status
+	}{{gate.Fail}, {gate.Pass}} {
+		d := &fakeDecider{looks: []Look{unsure, {Outcome: c.next, Evidence: []string{"c"}}}}
+		r := &fakeRerunner{}
+		res, err := Run(context.Background(), d, r, Options{Items: items10, ItemRuns: 10, Budget: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.rounds) != 1 || !slices.Contains(r.rounds[0], "c") || !slices.Contains(r.rounds[0], "f") {
+			t.Errorf("then %s: rounds %v; want one round re-running c and f", c.next, r.rounds)
+		}
+		if res.Initial != gate.Pass || res.Outcome != c.next || res.Stop != Decided || len(d.levels) != 2 {
+			t.Errorf("then %s: result %+v after %d looks; want pass then %s, decided after 2 looks", c.next, res, len(d.levels), c.next)
+		}
+	}
+	// A plain pass is decided at the first look: no round.
+	d := &fakeDecider{looks: []Look{{Outcome: gate.Pass}}}
+	r := &fakeRerunner{}
+	if res, _ := Run(context.Background(), d, r, Options{Items: items10, ItemRuns: 10}); len(r.rounds) != 0 || res.Stop != Decided {
+		t.Errorf("plain pass: rounds %v, stop %s; want none, decided", r.rounds, res.Stop)
+	}
+}
