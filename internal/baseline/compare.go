@@ -301,6 +301,11 @@ type Candidate struct {
 	// re-runs (rubric.Scored.RoundsOf); valid only during the call, like the rest.
 	Rounds    rubric.ItemRounds
 	HasRounds bool
+	// Bits, when HasBits, are the item's pass/fail scores in each of the candidate's
+	// BitRuns ≥ 2 full runs (bit r: run r passed), for the run-level noise.
+	Bits    uint64
+	BitRuns int
+	HasBits bool
 }
 
 // candSide is the side compared with the baseline: n items found by id, handed out in
@@ -353,11 +358,39 @@ func scoredSide(sc *rubric.Scored) candSide {
 					c.Rounds, c.HasRounds = sc.RoundsOf(i, &sm, rounds)
 					rounds = c.Rounds.Rounds
 				}
+				if len(means) >= 2 {
+					c.Bits, c.BitRuns, c.HasBits = scoredBits(sc, i, &sm)
+				}
 				return fn(i, &c)
 			})
 		},
 		at: func(i int) (string, int) { return sc.Suite.ID(i), sc.Suite.Line(i) },
 	}
+}
+
+// scoredBits are item i's pass/fail scores in the scored candidate's full runs (bit r:
+// the r-th full run passed), when there are two or more, none is pending and every score
+// is a pass (1) or a fail (0).
+func scoredBits(sc *rubric.Scored, i int, sm *rubric.Sample) (uint64, int, bool) {
+	var b uint64
+	n := 0
+	for r := range sc.Runs {
+		if sc.Runs[r].Partial {
+			continue
+		}
+		if n == 64 {
+			return 0, 0, false
+		}
+		sc.SampleAt(r, i, sm)
+		switch {
+		case sm.Pending, sm.Score != 0 && sm.Score != 1, (sm.Score == 1) != sm.Pass:
+			return 0, 0, false
+		case sm.Pass:
+			b |= 1 << n
+		}
+		n++
+	}
+	return b, n, n >= 2
 }
 
 // snapshotSide is a saved distribution compared as the candidate.
@@ -383,6 +416,7 @@ func snapshotSide(b *Baseline, dims []string) candSide {
 				if it.Rounds != nil {
 					c.Rounds, c.HasRounds = *it.Rounds, true
 				}
+				c.Bits, c.BitRuns, c.HasBits = fullRunBits(it)
 				for d, name := range dims {
 					c.Breakdown[d] = breakdownOf(it, name)
 				}
@@ -443,6 +477,10 @@ type compared struct {
 	// rounds are the re-run items' scores split by kind of run, by k (few items: those
 	// a re-run held).
 	rounds map[int]rubric.ItemRounds
+	// bits are the items' per-run scores in the candidate's full runs (Candidate.Bits),
+	// while every item so far had them over the same runs (bitRuns; 0: not every item).
+	bits    []uint64
+	bitRuns int
 }
 
 // comparePairs pairs the candidate's items with the baseline's and measures the change.
@@ -480,6 +518,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 		cm.cand = append(cm.cand, ci.Score)
 		cm.runs = append(cm.runs, int32(min(max(ci.Runs, 1), 1<<31-1)))
 		c.CandidateRuns = max(c.CandidateRuns, ci.Runs)
+		cm.addBits(k, ci)
 		if ci.HasRounds {
 			if cm.rounds == nil {
 				cm.rounds = map[int]rubric.ItemRounds{}
@@ -551,7 +590,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	c.Delta, c.RelDelta = rubric.Round9(m.Delta), rubric.Round9(m.RelDelta)
 	c.CI, c.PValue, c.PValueWorse = m.CI, m.PValue, m.PValueWorse
 	ev, err := measureEvidence(n, func(k int) (float64, float64, float64) { return base[k], bs.variance(k), cm.cand[k] }, bs.runs, cm.runs,
-		bs.runBits, cm.roundsOf, runGroups(b, bs, cs)...)
+		bs.runBits, cm.candBits, cm.roundsOf, runGroups(b, bs, cs)...)
 	if err != nil {
 		return nil, err
 	}
@@ -589,7 +628,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 				baseRuns[j], candRuns[j] = bs.runs[k], cm.runs[k]
 			}
 		}
-		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns, nil, nil)
+		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns, nil, nil, nil)
 		if err == nil {
 			for t := range dev.Top {
 				dev.Top[t].Index = ks[dev.Top[t].Index]
@@ -616,10 +655,12 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 // each candidate figure against it, one item at a time; item(k) gives the baseline
 // mean, the baseline's variance over its runs and the candidate mean, bits(k) (nil:
 // none) the baseline's per-run scores when known, rounds(k) (nil: none) the item's
-// re-runs apart from its full runs, for the replication test, and groups the runs known
-// by their means, for the run-level noise.
+// re-runs apart from its full runs, for the replication test, candBits(k) (nil: none)
+// the item's per-run scores in the candidate's full runs and their count, and groups the
+// runs known by their means, for the run-level noise.
 func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), baseRuns, candRuns []int32,
-	bits func(k int) (uint64, bool), rounds func(k int) (rubric.ItemRounds, bool), groups ...stats.RunGroup) (stats.EvidenceResult, error) {
+	bits func(k int) (uint64, bool), candBits func(k int) (uint64, int, bool), rounds func(k int) (rubric.ItemRounds, bool),
+	groups ...stats.RunGroup) (stats.EvidenceResult, error) {
 	var fit stats.PriorFit
 	for k := range n {
 		b, v, _ := item(k)
@@ -633,6 +674,9 @@ func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), base
 		if bits != nil {
 			o.BaseBits, o.HasBits = bits(k)
 		}
+		if candBits != nil {
+			o.CandBits, o.CandBitRuns, o.CandHasBits = candBits(k)
+		}
 		if rounds != nil {
 			if ir, ok := rounds(k); ok && ir.FullRuns > 0 {
 				o.FullMean, o.FullRuns, o.Rounds = clamp01(ir.Full), ir.FullRuns, ir.Rounds
@@ -644,6 +688,29 @@ func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), base
 }
 
 func clamp01(x float64) float64 { return min(1, max(0, x)) }
+
+// addBits records compared item k's per-run scores in the candidate's full runs, or
+// gives them up for every item once one has none, or over other runs.
+func (cm *compared) addBits(k int, ci *Candidate) {
+	switch {
+	case k == 0 && ci.HasBits:
+		cm.bitRuns = ci.BitRuns
+	case !ci.HasBits || ci.BitRuns != cm.bitRuns:
+		cm.bitRuns, cm.bits = 0, nil
+	}
+	if cm.bitRuns > 0 {
+		cm.bits = append(cm.bits, ci.Bits)
+	}
+}
+
+// candBits is compared item k's per-run scores in the candidate's full runs, when
+// every item has them.
+func (cm compared) candBits(k int) (uint64, int, bool) {
+	if cm.bitRuns == 0 || k >= len(cm.bits) {
+		return 0, 0, false
+	}
+	return cm.bits[k], cm.bitRuns, true
+}
 
 // roundsOf is item k's re-runs apart from its full runs, when a re-run held it.
 func (cm compared) roundsOf(k int) (rubric.ItemRounds, bool) {

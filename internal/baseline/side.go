@@ -167,6 +167,22 @@ func scoreBits(it *Item) (uint64, bool) {
 	return b, true
 }
 
+// fullRunBits are a saved item's pass/fail scores in its full runs (its first
+// Rounds.FullRuns when it was re-run), when it has two or more and its scores are
+// pass/fail.
+func fullRunBits(it *Item) (uint64, int, bool) {
+	b, ok := scoreBits(it)
+	runs := len(it.PassBits)
+	if it.Rounds != nil {
+		runs = it.Rounds.FullRuns
+		ok = ok && runs <= len(it.PassBits)
+	}
+	if !ok || runs < 2 {
+		return 0, 0, false
+	}
+	return b & (1<<runs - 1), runs, true
+}
+
 // runBits is compacted item k's per-run scores as bits, when they are known.
 func (s *baseSide) runBits(k int) (uint64, bool) {
 	if s.flags[k]&sideScores == 0 || s.bits == nil {

@@ -147,7 +147,7 @@ func TestEvidenceUnsurePass(t *testing.T) {
 		unsure    bool
 	}{{0.005, 0.1, true}, {0.005, 0.3, false}, {0.002, 0.1, false}} {
 		cmp := &baseline.Comparison{Base: 0.8, Cand: 0.785, Delta: -0.015, Compared: 200,
-			Evidence: stats.EvidenceResult{Items: 200, Drop: 0.015, SE: c.se, PValue: 0.3, PItem: c.pItem},
+			Evidence:      stats.EvidenceResult{Items: 200, Drop: 0.015, SE: c.se, PValue: 0.3, PItem: c.pItem},
 			EvidenceItems: []baseline.EvidenceItem{{ID: "q7", Z: 3.1}, {ID: "q2", Z: 1.2}}}
 		d := r.Decide(cmp)
 		if d.Outcome != gate.Pass || d.Unsure != c.unsure || len(d.Evidence) != 0 {

@@ -330,6 +330,12 @@ type Observation struct {
 	BaseVar  float64
 	BaseBits uint64
 	HasBits  bool
+	// CandBits, when CandHasBits, are the item's per-run pass/fail scores in the
+	// candidate's CandBitRuns ≥ 2 full runs (bit r: run r passed): with them the
+	// candidate's runs measure the weighted statistic's run-level noise.
+	CandBits    uint64
+	CandBitRuns int
+	CandHasBits bool
 	// Rounds, when the item was re-run, are its scores in each re-run (NaN: not in that
 	// one), and FullMean and FullRuns ≥ 1 its mean over the candidate's full runs: the
 	// replication test (replication.go) reads the rounds apart.
@@ -447,9 +453,9 @@ type EvidenceAccumulator struct {
 	// (exacttail.go); noCoins once an item is not one, or there are too many.
 	coins   []coin
 	noCoins bool
-	// rs and groups measure the run-level noise; minBase and minCand are the fewest
-	// baseline and candidate runs of an item.
-	rs               runSums
+	// rs and groups measure the run-level noise (cs: the candidate's full runs' per-run
+	// scores); minBase and minCand are the fewest baseline and candidate runs of an item.
+	rs, cs           runSums
 	groups           []RunGroup
 	minBase, minCand int
 	top              *topk.Keeper[Contribution]
@@ -511,6 +517,7 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.sumE += e
 	a.sumM3 += m3
 	a.rs.add(w, o.BaseVar, o.BaseBits, o.BaseRuns, o.HasBits)
+	a.cs.add(w, bitsVariance(o.CandBits, o.CandBitRuns), o.CandBits, o.CandBitRuns, o.CandHasBits)
 	a.tot.add(post, w)
 	if len(rounds) > 0 && o.FullMean >= 0 && o.FullMean <= 1 {
 		// Nothing changed: the baseline's and the full runs are draws of one p.
@@ -563,7 +570,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	r.SkewU = a.sumM3 / math.Pow(a.sumV, 1.5)
 	r.PW = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
 	r.PU = 1 - normalCDF(cornishFisher(r.ZU, r.SkewU))
-	rn := a.rs.measure(a.groups, a.n)
+	rn := a.rs.measure(a.groups, a.n, &a.cs)
 	if !a.noCoins {
 		if pw, pu, ok := exactTails(a.coins); ok {
 			r.PW, r.PU, r.Exact = pw, pu, true

@@ -144,12 +144,45 @@ func (s *runSums) add(w, variance float64, bits uint64, runs int, known bool) {
 	s.items++
 }
 
+// direct says every item had per-run scores, over the same runs (at least 2).
+func (s *runSums) direct() bool { return !s.off && s.items == s.allItems && s.items > 0 && s.runs >= 2 }
+
+// bitsVariance is the sample variance of runs ≥ 2 per-run pass/fail scores given as
+// bits (0 with fewer runs).
+func bitsVariance(bits uint64, runs int) float64 {
+	if runs < 2 || runs > 64 {
+		return 0
+	}
+	k := 0
+	for r := range runs {
+		k += int(bits >> r & 1)
+	}
+	m := float64(k) / float64(runs)
+	return m * (1 - m) * float64(runs) / float64(runs-1)
+}
+
+// weightedExcess is the group's (k − 1)·(S²_w − W_w) of the weighted sums (their sample
+// variance less its item-level part, times the degrees of freedom), in the sum's scale,
+// and k − 1.
+func (s *runSums) weightedExcess() (float64, int) {
+	var st float64
+	for r := range s.runs {
+		st += s.t[r] * s.t[r]
+	}
+	return st - float64(s.runs-1)*s.sw2s2, s.runs - 1
+}
+
 // measure pools the run-level component over the baseline's per-run sums (when every
-// item had them) and the groups, for n items.
-func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
+// item had them) and the groups, for n items. cand, when every item had its per-run
+// scores in two or more of the candidate's full runs, measures the weighted
+// statistic's component instead of the baseline's runs: the weights come from the
+// baseline, which weighs most the items that never failed in it, so its runs cannot
+// show a shift that fails those items (an outage, a bad day tipping near-stable items);
+// a fresh run of the candidate's can.
+func (s *runSums) measure(groups []RunGroup, n int, cand *runSums) RunNoise {
 	nf := float64(n)
 	rn := RunNoise{Within: s.allS2 / (nf * nf)}
-	direct := !s.off && s.items == s.allItems && s.runs >= 2
+	direct := s.direct()
 	rho := 0.0
 	if s.allS2 > 0 {
 		rho = s.allW2S2 / s.allS2
@@ -157,15 +190,17 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 	// Unweighted, in the sum's scale (n × the run mean): item part Σs².
 	var num, numW float64
 	df := 0
+	dfW := 0
 	if direct {
-		var st, su float64
+		var su float64
 		for r := range s.runs {
-			st += s.t[r] * s.t[r]
 			su += s.u[r] * s.u[r]
 		}
-		k := float64(s.runs - 1)
-		num += su - k*s.ss2
-		numW += st - k*s.sw2s2
+		num += su - float64(s.runs-1)*s.ss2
+		numW, dfW = s.weightedExcess()
+		if cand != nil && cand.direct() {
+			numW, dfW = cand.weightedExcess()
+		}
 		df += s.runs - 1
 		rn.Groups++
 	}
@@ -193,7 +228,7 @@ func (s *runSums) measure(groups []RunGroup, n int) RunNoise {
 	rn.Still = direct && s.ss2 == 0 && rn.Variance == 0
 	rn.WeightedDF = df
 	if direct {
-		rn.WeightedDF = s.runs - 1
+		rn.WeightedDF = dfW
 	}
 	rn.Weighted = math.Max(0, numW/float64(rn.WeightedDF))
 	rn.UpperSum = upperVariance(num/float64(df), s.allS2, df)

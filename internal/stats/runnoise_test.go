@@ -30,7 +30,7 @@ func TestRunSumsTogether(t *testing.T) {
 	for range 3 {
 		s.add(1, 1.0/3, 0b011, 3, true)
 	}
-	rn := s.measure(nil, 3)
+	rn := s.measure(nil, 3, nil)
 	if math.Abs(rn.Variance-2.0/9) > 1e-12 || rn.DF != 2 || math.Abs(rn.Weighted-2) > 1e-12 || rn.WeightedDF != 2 || rn.Still {
 		t.Errorf("three items: %+v; want variance 2/9, weighted 2, 2 df each, not still", rn)
 	}
@@ -38,7 +38,7 @@ func TestRunSumsTogether(t *testing.T) {
 	for range 2 {
 		two.add(1, 1.0/3, 0b011, 3, true)
 	}
-	if rn := two.measure(nil, 2); math.Abs(rn.Variance-(8.0/3-4.0/3)/2/4) > 1e-12 {
+	if rn := two.measure(nil, 2, nil); math.Abs(rn.Variance-(8.0/3-4.0/3)/2/4) > 1e-12 {
 		t.Errorf("two items: %+v; want variance (8/3 − 4/3)/2/2² = 1/6", rn)
 	}
 }
@@ -50,7 +50,7 @@ func TestRunSumsApart(t *testing.T) {
 	for _, b := range []uint64{0b001, 0b010, 0b100} {
 		s.add(1, 1.0/3, b, 3, true)
 	}
-	if rn := s.measure(nil, 3); rn.Variance != 0 || rn.Still {
+	if rn := s.measure(nil, 3, nil); rn.Variance != 0 || rn.Still {
 		t.Errorf("%+v; want no run-level variance, not still (the items varied)", rn)
 	}
 }
@@ -64,10 +64,10 @@ func TestRunSumsStill(t *testing.T) {
 	for range 3 {
 		s.add(1, 0, 0b111, 3, true)
 	}
-	if rn := s.measure(nil, 3); !rn.Still || rn.Variance != 0 || rn.DF != 2 {
+	if rn := s.measure(nil, 3, nil); !rn.Still || rn.Variance != 0 || rn.DF != 2 {
 		t.Errorf("%+v; want still, no variance, 2 df", rn)
 	}
-	rn := s.measure([]RunGroup{{Means: []float64{0.95, 1, 1.05}}}, 3)
+	rn := s.measure([]RunGroup{{Means: []float64{0.95, 1, 1.05}}}, 3, nil)
 	if rn.Still || math.Abs(rn.Variance-0.0225*2/4/9) > 1e-12 || rn.DF != 4 || rn.WeightedDF != 2 {
 		t.Errorf("%+v; want not still, variance 2·0.0225/4/9, 4 df, weighted 2 df", rn)
 	}
@@ -82,7 +82,7 @@ func TestRunSumsGroups(t *testing.T) {
 	for range 100 {
 		s.add(2, 0.25, 0, 1, false) // one baseline run: no per-run scores
 	}
-	rn := s.measure([]RunGroup{{Std: 0.10, Runs: 5, Source: "abc"}}, 100)
+	rn := s.measure([]RunGroup{{Std: 0.10, Runs: 5, Source: "abc"}}, 100, nil)
 	if math.Abs(rn.Variance-0.0075) > 1e-12 || rn.DF != 4 {
 		t.Errorf("%+v; want variance 0.0075 on 4 df", rn)
 	}
@@ -106,5 +106,37 @@ func TestRunGuard(t *testing.T) {
 	}
 	if p := runGuard(500, 10000, 0, 2, 0); math.Abs(p-0.01887) > 5e-5 {
 		t.Errorf("no run part: p %v; want 0.01887", p)
+	}
+}
+
+// The candidate's runs measure the weighted component when every item has its per-run
+// scores in two or more of them. Baseline: three items of weight 10 passed all 3 runs
+// (no deviation), one of weight 1 passed runs 0 and 1 (deviations 1/3, 1/3, −2/3, s² =
+// 1/3): Σt² = 1/9 + 1/9 + 4/9 = 2/3 = 2·Σw²s², so τ̂²_w = 0: blind to the stable items.
+// Candidate: the three failed run 0 together (an outage), deviations (−2/3, 1/3, 1/3)
+// each, so run sums t = (−20, 10, 10), Σt² = 600, Σw²s² = 3·100·(1/3) = 100, and
+// τ̂²_w = (600 − 2·100)/2 = 200 on the candidate's 2 df.
+func TestRunSumsCandidateWeighted(t *testing.T) {
+	var base, cand runSums
+	for range 3 {
+		base.add(10, 0, 0b111, 3, true)
+		cand.add(10, bitsVariance(0b110, 3), 0b110, 3, true)
+	}
+	base.add(1, 1.0/3, 0b011, 3, true)
+	cand.add(1, 0, 0b111, 3, true)
+	if rn := base.measure(nil, 4, nil); rn.Weighted != 0 || rn.WeightedDF != 2 {
+		t.Errorf("baseline alone: weighted %v on %d df; want 0 on 2", rn.Weighted, rn.WeightedDF)
+	}
+	if rn := base.measure(nil, 4, &cand); math.Abs(rn.Weighted-200) > 1e-9 || rn.WeightedDF != 2 {
+		t.Errorf("with the candidate's runs: weighted %v on %d df; want 200 on 2", rn.Weighted, rn.WeightedDF)
+	}
+	// One candidate run: nothing to measure, the baseline's reading stands.
+	var one runSums
+	one.add(10, 0, 0b1, 1, true)
+	if rn := base.measure(nil, 4, &one); rn.Weighted != 0 {
+		t.Errorf("one candidate run: weighted %v; want the baseline's 0", rn.Weighted)
+	}
+	if v := bitsVariance(0b110, 3); math.Abs(v-1.0/3) > 1e-12 {
+		t.Errorf("bitsVariance(110) = %v; want (2/3)(1/3)(3/2) = 1/3", v)
 	}
 }
