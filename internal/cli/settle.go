@@ -36,7 +36,7 @@ type settleOptions struct {
 }
 
 // checkSettled is check with settle: it decides at the first look's level and, while
-// the verdict is inconclusive, re-runs items through the config's `rerun:` or `run:`
+// the verdict is inconclusive (or an unsure pass), re-runs items through the config's `rerun:` or `run:`
 // block and decides again (internal/settle), within the limits. The report is the last
 // look's, with the rounds.
 func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOptions) (*report.Report, error) {
@@ -460,7 +460,7 @@ type settleFlags struct {
 }
 
 func (f *settleFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&f.On, "settle", false, "when the verdict is inconclusive, re-run the items that carried it (the config's `rerun:` command, else its `run:` block) and decide again, until pass or fail or a limit (docs/settle.md)")
+	fs.BoolVar(&f.On, "settle", false, "when the verdict is inconclusive (or a pass is unsure: its items lean toward a drop its interval cannot rule out), re-run the items that carried it (the config's `rerun:` command, else its `run:` block) and decide again, until pass or fail or a limit (docs/settle.md)")
 	fs.IntVar(&f.Budget, "settle-budget", 0, "extra item-runs settle may make (default: the config's settle.budget, else 20% of the suite, rounded up)")
 	fs.DurationVar(&f.Timeout, "settle-timeout", 0, "wall-clock `limit` of settling, e.g. 10m (default: the config's settle.timeout, else none)")
 	fs.Float64Var(&f.MaxCostUSD, "settle-max-cost-usd", 0, "US `dollars` the re-runs may cost (default: the config's settle.max_cost_usd, else no cap)")

@@ -631,7 +631,7 @@ const SharedDF = 4
 // a run-level shift looks like, so its guard is what holds it back: on 2 degrees of
 // freedom Student's t needs a statistic of 5.2 to reject at 1.75 % (3.7 at 3.25 %),
 // which it rarely reaches, and most of the level is better spent on the weighted
-// statistic (stable items breaking); on 4 or more (t of 3.5 at 2.5 %) the unweighted
+// statistic (stable items breaking); on 4 or more (t of 2.8 at 2.5 %) the unweighted
 // statistic can reject a 4-pt drop of flaky items, and the two share alike.
 // β depends on the runs' count alone, fixed before the candidate's scores are read, so
 // the combination keeps its level.
