@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -84,31 +83,43 @@ func exactTails(coins []coin) (pw, pu float64, ok bool) {
 		return 1, math.Min(1, pu), true
 	}
 	scale := 1e9 / maxSum
-	// The sums are visited in increasing order, so the float sums do not depend on a
-	// map's order (the same inputs give the same p-value to the last bit).
-	dist := map[int64]float64{0: 1}
-	keys := []int64{0}
-	for _, g := range groups {
-		pmf := binomialPMF(g.n, g.q)
-		next := map[int64]float64{}
-		for _, s := range keys {
-			p := dist[s]
-			for k, pk := range pmf {
-				if v := p * pk; v > negligible {
-					next[s+int64(math.Round(float64(k)*g.w*scale))] += v
-				}
-			}
+	// Meet in the middle: the groups are split in two halves of about equal support,
+	// each half's sum distribution is built exactly (sortedSums), and the tail is
+	// Σ P(A = a)·P(B ≥ observed − a), one sweep over both sorted lists.
+	var halves [2][]tailGroup
+	var sizes [2]float64
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return groups[order[i]].n > groups[order[j]].n })
+	for _, i := range order {
+		h := 0
+		if sizes[1] < sizes[0] {
+			h = 1
 		}
-		if len(next) > exactTailStates {
-			return 0, 0, false
-		}
-		dist, keys = next, sortedKeys(next)
+		g := groups[i]
+		halves[h] = append(halves[h], tailGroup{w: g.w, pmf: binomialPMF(g.n, g.q)})
+		sizes[h] += math.Log(float64(g.n + 1))
+	}
+	a, okA := sortedSums(halves[0], scale)
+	b, okB := sortedSums(halves[1], scale)
+	if !okA || !okB {
+		return 0, 0, false
 	}
 	obs := int64(math.Round(obsW * scale))
-	for _, s := range keys {
-		if s >= obs {
-			pw += dist[s]
+	// bAbove is P(B ≥ b[j].sum), summed from the largest sum down.
+	bAbove := make([]float64, len(b)+1)
+	for j := len(b) - 1; j >= 0; j-- {
+		bAbove[j] = bAbove[j+1] + b[j].p
+	}
+	j := len(b)
+	for i := range a { // a ascending: the sum B needs only falls
+		need := obs - a[i].sum
+		for j > 0 && b[j-1].sum >= need {
+			j--
 		}
+		pw += a[i].p * bAbove[j]
 	}
 	return math.Min(1, pw), math.Min(1, pu), true
 }
@@ -153,11 +164,64 @@ func convolve(a, b []float64) []float64 {
 	return out
 }
 
-func sortedKeys(m map[int64]float64) []int64 {
-	out := make([]int64, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// tailGroup is one group of items with the same weight: the weight and the
+// distribution of how many of them fail.
+type tailGroup struct {
+	w   float64
+	pmf []float64
+}
+
+// tailState is one sum of the weighted tail's distribution (in units of 1/scale) and
+// its probability.
+type tailState struct {
+	sum int64
+	p   float64
+}
+
+// sortedSums is the distribution of Σ w·k over the groups, sums in units of 1/scale,
+// sorted by sum, and false when it would hold more than exactTailStates sums. Each
+// group's binomial adds its count k (weight k·w) to every sum: the shifted copies are
+// merged in, the largest k first, so each sum adds its parts in a fixed order and the
+// same inputs give the same p-value to the last bit.
+func sortedSums(groups []tailGroup, scale float64) ([]tailState, bool) {
+	cur := []tailState{{0, 1}}
+	var next, spare []tailState
+	for _, g := range groups {
+		next = next[:0]
+		for k := len(g.pmf) - 1; k >= 0; k-- {
+			shift := int64(math.Round(float64(k) * g.w * scale))
+			spare = mergeShifted(spare[:0], next, cur, shift, g.pmf[k])
+			next, spare = spare, next
+			if len(next) > exactTailStates { // merging only adds sums
+				return nil, false
+			}
+		}
+		cur, next = next, cur
 	}
-	slices.Sort(out)
-	return out
+	return cur, true
+}
+
+// mergeShifted appends to dst the merge of acc and from (both sorted by sum) with from's
+// sums moved by shift and its probabilities times pk; equal sums add, acc's part first.
+// Parts of from under negligible are left out.
+func mergeShifted(dst, acc, from []tailState, shift int64, pk float64) []tailState {
+	i := 0
+	for _, f := range from {
+		v := f.p * pk
+		if v <= negligible {
+			continue
+		}
+		s := f.sum + shift
+		for i < len(acc) && acc[i].sum < s {
+			dst = append(dst, acc[i])
+			i++
+		}
+		if i < len(acc) && acc[i].sum == s {
+			dst = append(dst, tailState{s, acc[i].p + v})
+			i++
+			continue
+		}
+		dst = append(dst, tailState{s, v})
+	}
+	return append(dst, acc[i:]...)
 }

@@ -43,3 +43,48 @@ func TestExactTailNewcomer(t *testing.T) {
 	}
 	t.Logf("q %.4f, p_w %.4f, p %.4f", q, r.PW, r.PValue)
 }
+
+// The split into two halves (meet in the middle) gives the tail that enumerating every
+// outcome gives: for 12 coins of 5 distinct weights (some sharing a weight and a failure
+// probability, so groups hold several items), P(Σ w·f ≥ observed) summed over all 2¹²
+// failure patterns with their probabilities Π q^f·(1 − q)^(1−f), and the count's tail
+// likewise.
+func TestExactTailsMatchEnumeration(t *testing.T) {
+	ws := []float64{1, 1, 1, 2.5, 2.5, 7, 7, 7, 0.3, 0.3, 11, 1}
+	qs := []float64{0.1, 0.1, 0.1, 0.4, 0.4, 0.05, 0.05, 0.05, 0.7, 0.7, 0.02, 0.3}
+	for _, failed := range []uint{0b000000000001, 0b000000100000, 0b010000100110, 0b100000000000, 0b111111111111, 0} {
+		coins := make([]coin, len(ws))
+		var obsW float64
+		obsN := 0
+		for i := range coins {
+			coins[i] = coin{w: ws[i], q: qs[i], failed: failed>>i&1 == 1}
+			if coins[i].failed {
+				obsW += ws[i]
+				obsN++
+			}
+		}
+		var wantW, wantU float64
+		for pat := range 1 << len(ws) {
+			p, s, n := 1.0, 0.0, 0
+			for i := range ws {
+				if pat>>i&1 == 1 {
+					p *= qs[i]
+					s += ws[i]
+					n++
+				} else {
+					p *= 1 - qs[i]
+				}
+			}
+			if s >= obsW-1e-9 {
+				wantW += p
+			}
+			if n >= obsN {
+				wantU += p
+			}
+		}
+		pw, pu, ok := exactTails(coins)
+		if !ok || math.Abs(pw-wantW) > 1e-12 || math.Abs(pu-wantU) > 1e-12 {
+			t.Errorf("failed %012b: p_w %v, p_u %v, ok %v; enumeration gives %v and %v", failed, pw, pu, ok, wantW, wantU)
+		}
+	}
+}
