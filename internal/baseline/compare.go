@@ -438,8 +438,10 @@ func CompareSnapshots(a, b *Baseline, fileA string) (*Comparison, error) {
 }
 
 // CompareSnapshotsWith is CompareSnapshots with the resampling options of the plain
-// measurements (the simulation measures analytically: stats.ResampleOptions.Analytic).
-func CompareSnapshotsWith(a, b *Baseline, fileA string, ro stats.ResampleOptions) (*Comparison, error) {
+// measurements (the simulation measures analytically: stats.ResampleOptions.Analytic)
+// and earlier releases' runs of the suite (CompareOptions.History), pooled into the
+// run-level noise.
+func CompareSnapshotsWith(a, b *Baseline, fileA string, ro stats.ResampleOptions, history ...stats.RunGroup) (*Comparison, error) {
 	var dims []string
 	for d := range a.Dimensions {
 		if _, ok := b.Dimensions[d]; ok {
@@ -449,6 +451,7 @@ func CompareSnapshotsWith(a, b *Baseline, fileA string, ro stats.ResampleOptions
 	sort.Strings(dims)
 	cs := snapshotSide(b, dims)
 	bs := newBaseSide(cs.n, dims)
+	bs.history = history
 	for k := range a.Items {
 		it := &a.Items[k]
 		if i, hash, ok := cs.find(it.ID); ok {

@@ -3,6 +3,7 @@ package gatesim
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/gate"
@@ -95,5 +96,38 @@ func TestSettleTrialResolvesTheNewcomer(t *testing.T) {
 	}
 	if st != gate.Fail || extra < 1 || len(p.cand[5]) < 2 {
 		t.Errorf("settled %s with %d extra item-runs (item 5 has %d scores): %s; want a fail after ≥ 1 re-run", st, extra, len(p.cand[5]), d.DecidedBy)
+	}
+}
+
+// A cell with a history draws its pull request exactly as without one (the releases
+// are drawn after it), and each earlier release is BaselineRuns run means of the
+// baseline's system: in model P (every item passes every run) each mean is exactly 1.
+// Under model R the releases' means spread (a logit shift moves the flaky items), and
+// the comparison pools them: the run-level noise has 2 (baseline) + 2 (candidate's 3
+// runs) + 2·History degrees of freedom.
+func TestHistoryReleases(t *testing.T) {
+	cell := Cell{Model: ModelP, Shape: ShapeBreak, Items: 20, CandRuns: 1}
+	plain := draw(cell, 3)
+	cell.History = 2
+	hist := draw(cell, 3)
+	if !reflect.DeepEqual(plain.base, hist.base) || !reflect.DeepEqual(plain.cand, hist.cand) {
+		t.Fatal("a history changed the pull request's draws")
+	}
+	if len(hist.history) != 2 {
+		t.Fatalf("%d releases; want 2", len(hist.history))
+	}
+	for _, g := range hist.history {
+		if len(g.Means) != BaselineRuns || g.Means[0] != 1 || g.Means[1] != 1 || g.Means[2] != 1 {
+			t.Errorf("release %s: means %v; want %d means of 1", g.Source, g.Means, BaselineRuns)
+		}
+	}
+	r := Cell{Model: ModelR, Shape: ShapeBreak, Items: 200, CandRuns: 3, History: HistoryReleases}
+	p := draw(r, 1)
+	cmp, err := compare(p.base, p.cand, r.CandRuns, nil, p.history...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 + 2 + 2*HistoryReleases; cmp.Evidence.RunNoise.DF != want {
+		t.Errorf("run-level df %d; want %d", cmp.Evidence.RunNoise.DF, want)
 	}
 }

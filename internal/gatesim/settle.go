@@ -41,7 +41,7 @@ type simDecider struct {
 }
 
 func (d *simDecider) Look(_ context.Context, level float64) (settle.Look, error) {
-	cmp, err := compare(d.p.base, d.p.cand, d.p.cell.CandRuns, d.p.rounds)
+	cmp, err := compare(d.p.base, d.p.cand, d.p.cell.CandRuns, d.p.rounds, d.p.history...)
 	if err != nil {
 		return settle.Look{}, err
 	}

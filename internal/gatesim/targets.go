@@ -48,8 +48,27 @@ func Targets(trials int) []Target {
 		Target{Case: "1-run baseline, stable items break 4 pts, 1 run + settle", Null: settled(cell(ModelA, ShapeBreak, 200, 1, 0, 1)), Drop: settled(cell(ModelA, ShapeBreak, 200, 1, 0.04, 1))},
 		Target{Case: "graded scores, drift of 4 pts, 1 run", Null: cell(ModelA, ShapeDrift, 200, 1, 0, 0), Drop: cell(ModelA, ShapeDrift, 200, 1, 0.04, 0)},
 	)
+	// With a history: the same cases when the suite's history holds HistoryReleases
+	// earlier releases of BaselineRuns runs each, whose spread adds degrees of freedom
+	// to the run-level noise.
+	hist := func(c *Cell) *Cell { c.History = HistoryReleases; return c }
+	for _, m := range []Model{ModelR, ModelE} {
+		for _, runs := range []int{1, 3} {
+			out = append(out, Target{Case: fmt.Sprintf("with history: run-level noise (%s), %d run(s) per PR; uniform 4-pt drop", m.Name, runs),
+				Null: hist(cell(m, ShapeBreak, 200, runs, 0, 0)), Drop: hist(cell(m, ShapeUniform, 200, runs, 0.04, 0))})
+		}
+	}
+	out = append(out,
+		Target{Case: "with history: flaky-item drop of 4 pts, 3 runs", Null: hist(cell(ModelA, ShapeFlaky, 200, 3, 0, 0)), Drop: hist(cell(ModelA, ShapeFlaky, 200, 3, 0.04, 0))},
+		Target{Case: "with history: flaky-item drop of 4 pts, 1 run + settle", Null: hist(settled(cell(ModelA, ShapeFlaky, 200, 1, 0, 0))), Drop: hist(settled(cell(ModelA, ShapeFlaky, 200, 1, 0.04, 0)))},
+		Target{Case: "with history: stable items break, 4 pts, 1 run + settle", Null: hist(settled(cell(ModelA, ShapeBreak, 200, 1, 0, 0))), Drop: hist(settled(cell(ModelA, ShapeBreak, 200, 1, 0.04, 0)))},
+	)
 	return out
 }
+
+// HistoryReleases is how many earlier releases the trust table's "with history" rows
+// give the suite's history.
+const HistoryReleases = 4
 
 // RunSpread is a model's run-to-run std of the suite mean at n items: the root mean
 // square, over trials suites, of the sample std of runs runs' means.

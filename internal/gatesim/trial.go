@@ -38,6 +38,10 @@ type Cell struct {
 	// Settle: an inconclusive first look is settled (settle.go), with the evidence
 	// method only.
 	Settle bool
+	// History is how many earlier releases the suite's history holds, each
+	// BaselineRuns runs of the baseline's system with fresh run-level noise, known by
+	// their suite means (as baselines/<suite>.history keeps them).
+	History int
 }
 
 // baseRuns is the cell's baseline run count.
@@ -73,6 +77,8 @@ type pr struct {
 	rng        *rand.Rand
 	// rounds are the re-runs so far: per item, its score in each (NaN: not in it).
 	rounds [][]float64
+	// history are the earlier releases' runs by their suite means (Cell.History).
+	history []stats.RunGroup
 }
 
 // rerun draws one more candidate run of the items at idx, as one batch: a fresh
@@ -120,13 +126,27 @@ func draw(cell Cell, seed uint64) *pr {
 			cand[i] = append(cand[i], candItems[i].draw(cell.Shape, e, rng))
 		}
 	}
-	return &pr{cell: cell, base: base, cand: cand, candItems: candItems, rng: rng}
+	p := &pr{cell: cell, base: base, cand: cand, candItems: candItems, rng: rng}
+	// Drawn after the pull request's runs, so a cell without history draws what it did.
+	for h := range cell.History {
+		g := stats.RunGroup{Source: fmt.Sprintf("release-%d", h+1)}
+		for range BaselineRuns {
+			e := cell.Model.runEffect(rng)
+			var sum float64
+			for _, it := range baseItems {
+				sum += it.draw(cell.Shape, e, rng)
+			}
+			g.Means = append(g.Means, sum/float64(len(baseItems)))
+		}
+		p.history = append(p.history, g)
+	}
+	return p
 }
 
 // Evaluate measures and decides one pull request's scores with every method, through the
 // functions evalgate uses: baseline.CompareSnapshotsWith and gate.Regression.Decide.
-func Evaluate(base, cand [][]float64) (Outcome, error) {
-	cmp, err := compare(base, cand, len(cand[0]), nil)
+func Evaluate(base, cand [][]float64, history ...stats.RunGroup) (Outcome, error) {
+	cmp, err := compare(base, cand, len(cand[0]), nil, history...)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -149,7 +169,7 @@ func Evaluate(base, cand [][]float64) (Outcome, error) {
 // an item are its re-runs.
 // compare compares the candidate's scores (its first full runs, then any re-runs, whose
 // scores rounds holds apart: nil without) with the baseline's.
-func compare(base, cand [][]float64, full int, rounds [][]float64) (*baseline.Comparison, error) {
+func compare(base, cand [][]float64, full int, rounds [][]float64, history ...stats.RunGroup) (*baseline.Comparison, error) {
 	b := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, len(base[0])),
 		Items: make([]baseline.Item, len(base))}
 	c := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Runs: make([]baseline.RunAggregate, full),
@@ -163,7 +183,7 @@ func compare(base, cand [][]float64, full int, rounds [][]float64) (*baseline.Co
 	}
 	runMeans(b, base)
 	runMeans(c, cand)
-	return baseline.CompareSnapshotsWith(b, c, "baseline.json", stats.ResampleOptions{Analytic: true})
+	return baseline.CompareSnapshotsWith(b, c, "baseline.json", stats.ResampleOptions{Analytic: true}, history...)
 }
 
 // runMeans records each full run's suite mean, as evalgate baseline does (the run-level
@@ -196,8 +216,8 @@ func itemOf(id string, scores []float64) baseline.Item {
 // Trial simulates one pull request: a fresh baseline of BaselineRuns runs and a
 // candidate of cell.CandRuns runs, compared and decided by every method.
 func Trial(cell Cell, seed uint64) (Outcome, error) {
-	base, cand := Draw(cell, seed)
-	return Evaluate(base, cand)
+	pr := draw(cell, seed)
+	return Evaluate(pr.base, pr.cand, pr.history...)
 }
 
 // MaxItems is the largest suite the simulation draws.
