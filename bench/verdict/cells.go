@@ -18,7 +18,14 @@ type cell struct {
 	// change), so the detection rate has its false-block rate beside it. A cell whose
 	// change is "none" is its own twin.
 	paired bool
+	// history is how many earlier releases the suite's history holds: before the
+	// baseline, evalgate baseline runs that many times on fresh runs of the baseline's
+	// system, each as its own commit, and appends each to baselines/<suite>.history.
+	history int
 }
+
+// historyReleases is the history cells' number of earlier releases.
+const historyReleases = 4
 
 // Run-level noise strong enough that the suite mean spreads by about 3.5 pts (at least
 // 3) from run to run at 200 items; the harness prints the spread it drew.
@@ -43,6 +50,9 @@ func cells() []cell {
 		{name: "flaky4-1run-settle", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "break4-1run-settle", noise: base, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "allpass1000-1run", noise: allPass, change: change{"break", 0.025}, baseRuns: 3, candRuns: 1, paired: true},
+		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
+		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
+		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},
 	}
 }
 
@@ -92,6 +102,9 @@ func (c cell) describe() string {
 	runs := fmt.Sprintf("%d-run baseline, %d PR run(s)", c.baseRuns, c.candRuns)
 	if c.settle {
 		runs += " + settle"
+	}
+	if c.history > 0 {
+		runs += fmt.Sprintf(", %d earlier releases in the history", c.history)
 	}
 	return strings.Join(append(parts, runs), ", ")
 }

@@ -107,7 +107,19 @@ func (h harness) trial(ctx context.Context, c cell, seed uint64, dir string) (tr
 	if err != nil {
 		return trialOut{}, err
 	}
-	if _, err := h.evalgate(ctx, dir, append([]string{"baseline", "--config", cfg, "--quiet"}, baseFiles...)...); err != nil {
+	// Earlier releases, drawn after the baseline's runs (a cell without history draws
+	// what it did): each a baseline of its own commit, so the history keeps its record.
+	for r := 1; r <= c.history; r++ {
+		files, err := writeRuns(fmt.Sprintf("release%d-", r), base, c.baseRuns)
+		if err != nil {
+			return trialOut{}, err
+		}
+		args := append([]string{"baseline", "--config", cfg, "--quiet", "--sha", fmt.Sprintf("release-%d", r)}, files...)
+		if _, err := h.evalgate(ctx, dir, args...); err != nil {
+			return trialOut{}, err
+		}
+	}
+	if _, err := h.evalgate(ctx, dir, append([]string{"baseline", "--config", cfg, "--quiet", "--sha", "baseline"}, baseFiles...)...); err != nil {
 		return trialOut{}, err
 	}
 	check := func(name string, p []float64, twinSeed uint64) (*arm, error) {
