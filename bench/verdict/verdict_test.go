@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/cli"
@@ -87,5 +89,47 @@ func TestSettleRerunsThroughTheModel(t *testing.T) {
 	counters, _ := filepath.Glob(filepath.Join(dir, "pr-rerun", "n-*"))
 	if len(counters) == 0 {
 		t.Error("no item was re-run through rerun-item")
+	}
+}
+
+// A history cell makes its earlier releases through evalgate baseline, each its own
+// commit, and check pools them: 2 releases and the baseline's own record are 3 lines
+// of the history, and the run-level noise counts 2 degrees of freedom from the
+// baseline's three runs and 2 from each release's three (the one PR run adds none):
+// 2 + 2·2 = 6, from 3 groups.
+func TestHistoryReleasesReachCheck(t *testing.T) {
+	h := testHarness(t)
+	c := cell{name: "history", noise: noise{items: 40, allPass: true}, change: change{"break", 0.10},
+		baseRuns: 3, candRuns: 1, history: 2}
+	dir := filepath.Join(t.TempDir(), "trial")
+	if _, err := h.trial(context.Background(), c, 1, dir); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "baseline.history.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n != 3 {
+		t.Errorf("%d history records; want 3 (2 releases and the baseline)", n)
+	}
+	rep, err := os.ReadFile(filepath.Join(dir, "pr-report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Comparison struct {
+			Evidence struct {
+				RunNoise struct {
+					DF     int `json:"df"`
+					Groups int `json:"groups"`
+				} `json:"run_noise"`
+			} `json:"evidence"`
+		} `json:"comparison"`
+	}
+	if err := json.Unmarshal(rep, &r); err != nil {
+		t.Fatal(err)
+	}
+	if rn := r.Comparison.Evidence.RunNoise; rn.DF != 6 || rn.Groups != 3 {
+		t.Errorf("run-level noise: df %d from %d groups; want 6 from 3", rn.DF, rn.Groups)
 	}
 }

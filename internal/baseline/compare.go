@@ -210,14 +210,24 @@ type CompareOptions struct {
 	GradingSystem string
 }
 
+// ownRecord says a history group is the baseline's own record: its commit, or, when
+// either has no commit, its run count and std. Two releases with commits of their own
+// are never the same record, however alike their spreads (an all-pass suite's records
+// all have std 0).
+func ownRecord(g stats.RunGroup, b *Baseline) bool {
+	if g.Source != "" && b.Source.SHA != "" {
+		return g.Source == b.Source.SHA
+	}
+	return g.Runs == len(b.Runs) && math.Abs(g.Std-b.Std) < 1e-9
+}
+
 // compareScored is Compare once the baseline's items are in bs: it re-scores the
 // recorded outputs (rec) when the scoring changed, then measures.
 func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file string, bs *baseSide, cs candSide, rec recorded, opts CompareOptions) (*Comparison, error) {
 	for _, g := range opts.History {
 		// The baseline's own record (its commit, or its run count and std when either
 		// has no commit) is counted from the baseline's runs already.
-		own := g.Source == b.Source.SHA || g.Runs == len(b.Runs) && math.Abs(g.Std-b.Std) < 1e-9
-		if !own {
+		if !ownRecord(g, b) {
 			bs.history = append(bs.history, g)
 		}
 	}
