@@ -410,5 +410,14 @@ func (r *Report) decisionLines() []string {
 	default:
 		out = append(out, "To settle it, re-run the evidence items and check again: `"+d.RerunCommand+"`")
 	}
+	if c := r.Comparison; d.Outcome == gate.Inconclusive && d.ItemRejects && c != nil && c.Evidence.DF > 0 && c.Evidence.DF < FewRunDF {
+		out = append(out, fmt.Sprintf("The items alone show a drop (p = %.2g without the run-level guard), but the runs' own spread is known to %g degrees of freedom only, too few to tell it from one bad run: each release's baseline kept in the suite's history (`evalgate baseline` appends it to the .history.jsonl file beside the baseline; commit it) adds 2, and each run per pull request beyond the first adds 1",
+			c.Evidence.PItem, c.Evidence.DF))
+	}
 	return out
 }
+
+// FewRunDF is the run-level guard's degrees of freedom under which an inconclusive
+// verdict the items alone would block says how to add more: Student's t on 8 needs 2.31
+// at 2.5 %, within a fifth of the normal's 1.96; on 2 it needs 4.30.
+const FewRunDF = 8
