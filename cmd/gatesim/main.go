@@ -1,7 +1,7 @@
 // Command gatesim runs the regression gate's simulation (docs/gate-trust.md) and prints
 // its tables in markdown, and its runtime:
 //
-//	go run ./cmd/gatesim            # the full grid, ≥ 2,000 trials per no-change row
+//	go run ./cmd/gatesim            # the full grid, ≥ 2,000 trials per no-change row (about 4 minutes on 2 CPUs)
 //	go run ./cmd/gatesim -quick     # 200 trials per row, for a first look
 //	go run ./cmd/gatesim -targets 400  # the trust table's cases, 400 trials each
 package main
@@ -20,7 +20,7 @@ import (
 func main() {
 	quick := flag.Bool("quick", false, "200 trials per row instead of 2,000 (no change) and 1,000 (a drop)")
 	only := flag.String("only", "", "simulate only the cells of this model and shape, e.g. \"A/stable items break\" (with -targets: the cases whose name holds it)")
-	targets := flag.Int("targets", 0, "simulate the trust table's cases (run-level noise, flaky-item drops, all-pass, 1-run baselines, graded) with this many trials each, instead of the grid")
+	targets := flag.Int("targets", 0, "simulate the trust table's cases (run-level noise, flaky-item drops, all-pass, 1-run baselines, graded, and some with a four-release history) with this many trials each, instead of the grid")
 	flag.Parse()
 	if *targets > 0 {
 		start := time.Now()
