@@ -10,16 +10,22 @@ import (
 // the prior and one pass over the items. The budget is 1 s.
 //
 //	go test -run x -bench Evidence1M -benchtime 3x ./internal/stats
-func BenchmarkEvidence1M(b *testing.B) { benchmarkEvidence(b, 1) }
+func BenchmarkEvidence1M(b *testing.B) { benchmarkEvidence(b, 1_000_000, 1) }
 
 // BenchmarkEvidence1M3Runs is BenchmarkEvidence1M with 3 candidate runs, where the
 // change model (evidence_change.go) measures every item.
 //
 //	go test -run x -bench Evidence1M3Runs -benchtime 3x ./internal/stats
-func BenchmarkEvidence1M3Runs(b *testing.B) { benchmarkEvidence(b, 3) }
+func BenchmarkEvidence1M3Runs(b *testing.B) { benchmarkEvidence(b, 1_000_000, 3) }
 
-func benchmarkEvidence(b *testing.B, candRuns int) {
-	const n = 1_000_000
+// BenchmarkEvidence1000 is the same suite at 1,000 items and one candidate run, where
+// the one-run exact tail (exacttail.go) decides: its weighted sum's distribution over
+// the items' few groups holds tens of thousands of sums.
+//
+//	go test -run x -bench Evidence1000 ./internal/stats
+func BenchmarkEvidence1000(b *testing.B) { benchmarkEvidence(b, 1000, 1) }
+
+func benchmarkEvidence(b *testing.B, n, candRuns int) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	obs := make([]Observation, n)
 	vars := make([]float64, n)
