@@ -49,6 +49,7 @@ func cells() []cell {
 		{name: "flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
 		{name: "flaky4-1run-settle", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "break4-1run-settle", noise: base, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
+		{name: "break4-1run-settle-1base", noise: base, change: change{"break", 0.04}, baseRuns: 1, candRuns: 1, settle: true, paired: true},
 		{name: "allpass1000-1run", noise: allPass, change: change{"break", 0.025}, baseRuns: 3, candRuns: 1, paired: true},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},

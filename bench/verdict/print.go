@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/gatesim"
@@ -35,6 +36,9 @@ func printCell(w io.Writer, c cell, outs []trialOut, took time.Duration) {
 	printArm(w, label, c, alt)
 	if len(null) > 0 {
 		printArm(w, "unchanged twin", c, null)
+		if c.change.shape != "none" {
+			printPlain(w, alt, null)
+		}
 	}
 	fmt.Fprintf(w, "  (%d trials, %s)\n\n", len(outs), took.Round(time.Second))
 }
@@ -80,6 +84,40 @@ func printArm(w io.Writer, label string, c cell, arms []*arm) {
 		fmt.Fprintf(w, "    settle: ran in %d of %d, %d round(s), %d of the %d block(s) after re-runs; mean extra item-runs %.1f %% of the suite per PR (%.1f per settled PR)\n",
 			settled, k, rounds, afterRounds, blocked, 100*float64(itemRuns)/fk/float64(c.noise.items), float64(itemRuns)/math.Max(1, float64(settled)))
 	}
+}
+
+// printPlain prints what plain (block when the observed drop of the mean exceeds a
+// threshold) catches at evalgate's false-block rate: its threshold moved to the twins'
+// (1 − fb) quantile of the observed drop, fb the twins' block rate (plainAt).
+func printPlain(w io.Writer, alt, null []*arm) {
+	blocked := 0
+	for _, a := range null {
+		if a.blocked {
+			blocked++
+		}
+	}
+	fb := float64(blocked) / float64(len(null))
+	thr, caught := plainAt(alt, null, fb)
+	fmt.Fprintf(w, "  plain at the same false-block rate (%.1f %%): blocks over %.2f pts observed, catching %s\n", 100*fb, 100*thr, rate(caught, len(alt)))
+}
+
+// plainAt is plain's threshold when it blocks a share fb of the null arms (the smallest
+// observed drop over which at most ⌊fb·n⌋ of them lie) and how many alt arms lie over it.
+func plainAt(alt, null []*arm, fb float64) (float64, int) {
+	drops := make([]float64, len(null))
+	for i, a := range null {
+		drops[i] = a.observed
+	}
+	sort.Float64s(drops)
+	k := len(drops) - 1 - int(math.Floor(fb*float64(len(drops))+1e-9))
+	thr := drops[max(k, 0)]
+	caught := 0
+	for _, a := range alt {
+		if a.observed > thr {
+			caught++
+		}
+	}
+	return thr, caught
 }
 
 // rate prints k of n with its Wilson 95 % interval.

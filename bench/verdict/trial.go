@@ -30,6 +30,7 @@ type arm struct {
 	blocked  bool    // evalgate check exited 1
 	outcome  string  // the regression decision's final outcome: pass, inconclusive or fail
 	value    float64 // the estimated drop
+	observed float64 // the observed drop of the mean (plain's statistic)
 	lo, hi   float64 // its 95 % interval
 	truth    float64 // the true drop: expected baseline mean − expected candidate mean
 	settled  bool    // settle ran (the first look was not a pass)
@@ -224,6 +225,7 @@ func (h harness) check(ctx context.Context, dir, name, cfg string, files []strin
 		Regression *struct {
 			Outcome  string  `json:"outcome"`
 			Value    float64 `json:"value"`
+			Observed float64 `json:"observed"`
 			Interval struct {
 				Lo float64 `json:"lo"`
 				Hi float64 `json:"hi"`
@@ -240,7 +242,7 @@ func (h harness) check(ctx context.Context, dir, name, cfg string, files []strin
 	if r.Regression == nil {
 		return nil, fmt.Errorf("%s: no regression decision", report)
 	}
-	a := &arm{blocked: code == 1, outcome: r.Regression.Outcome, value: r.Regression.Value,
+	a := &arm{blocked: code == 1, outcome: r.Regression.Outcome, value: r.Regression.Value, observed: r.Regression.Observed,
 		lo: r.Regression.Interval.Lo, hi: r.Regression.Interval.Hi}
 	if r.Settle != nil {
 		a.settled, a.rounds, a.itemRuns = true, len(r.Settle.Rounds), r.Settle.ItemRuns

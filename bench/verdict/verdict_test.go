@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,5 +132,30 @@ func TestHistoryReleasesReachCheck(t *testing.T) {
 	}
 	if rn := r.Comparison.Evidence.RunNoise; rn.DF != 6 || rn.Groups != 3 {
 		t.Errorf("run-level noise: df %d from %d groups; want 6 from 3", rn.DF, rn.Groups)
+	}
+}
+
+// plainAt moves plain's threshold to block the given share of the twins: with observed
+// drops 0, 1, 2, 3 and 4 pts among five twins, blocking none puts it at the largest
+// (4 pts: a drop must exceed it), blocking one of five (20 %) at 3 pts; the changed
+// pull requests' drops 2.5, 3.5 and 4.5 pts are then caught 1 and 2 times.
+func TestPlainAt(t *testing.T) {
+	arms := func(pts ...float64) []*arm {
+		var out []*arm
+		for _, p := range pts {
+			out = append(out, &arm{observed: p / 100})
+		}
+		return out
+	}
+	null, alt := arms(2, 0, 4, 1, 3), arms(2.5, 3.5, 4.5)
+	for _, tc := range []struct {
+		fb     float64
+		thr    float64
+		caught int
+	}{{0, 0.04, 1}, {0.2, 0.03, 2}} {
+		thr, caught := plainAt(alt, null, tc.fb)
+		if math.Abs(thr-tc.thr) > 1e-12 || caught != tc.caught {
+			t.Errorf("fb %.1f: threshold %v, caught %d; want %v and %d", tc.fb, thr, caught, tc.thr, tc.caught)
+		}
 	}
 }
