@@ -603,7 +603,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 	c.Delta, c.RelDelta = rubric.Round9(m.Delta), rubric.Round9(m.RelDelta)
 	c.CI, c.PValue, c.PValueWorse = m.CI, m.PValue, m.PValueWorse
 	ev, err := measureEvidence(n, func(k int) (float64, float64, float64) { return base[k], bs.variance(k), cm.cand[k] }, bs.runs, cm.runs,
-		bs.runBits, cm.candBits, cm.roundsOf, runGroups(b, bs, cs)...)
+		bs.runBits, cm.candBits, cm.roundsOf, bs.passRate, runGroups(b, bs, cs)...)
 	if err != nil {
 		return nil, err
 	}
@@ -641,7 +641,7 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 				baseRuns[j], candRuns[j] = bs.runs[k], cm.runs[k]
 			}
 		}
-		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns, nil, nil, nil)
+		dev, err := measureEvidence(len(ks), func(j int) (float64, float64, float64) { sd := at(psd, j); return pb[j], sd * sd, pc[j] }, baseRuns, candRuns, nil, nil, nil, nil)
 		if err == nil {
 			for t := range dev.Top {
 				dev.Top[t].Index = ks[dev.Top[t].Index]
@@ -669,11 +669,13 @@ func comparePairs(b *Baseline, bs *baseSide, cs candSide, file string, ro stats.
 // mean, the baseline's variance over its runs and the candidate mean, bits(k) (nil:
 // none) the baseline's per-run scores when known, rounds(k) (nil: none) the item's
 // re-runs apart from its full runs, for the replication test, candBits(k) (nil: none)
-// the item's per-run scores in the candidate's full runs and their count, and groups the
-// runs known by their means, for the run-level noise.
+// the item's per-run scores in the candidate's full runs and their count, passRate (nil:
+// none) the items' baseline pass rates, which say whether a re-run item flipped there
+// (stats.Observation.Flipped), and groups the runs known by their means, for the
+// run-level noise.
 func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), baseRuns, candRuns []int32,
 	bits func(k int) (uint64, bool), candBits func(k int) (uint64, int, bool), rounds func(k int) (rubric.ItemRounds, bool),
-	groups ...stats.RunGroup) (stats.EvidenceResult, error) {
+	passRate []float64, groups ...stats.RunGroup) (stats.EvidenceResult, error) {
 	var fit stats.PriorFit
 	for k := range n {
 		b, v, _ := item(k)
@@ -693,6 +695,7 @@ func measureEvidence(n int, item func(k int) (base, baseVar, cand float64), base
 		if rounds != nil {
 			if ir, ok := rounds(k); ok && ir.FullRuns > 0 {
 				o.FullMean, o.FullRuns, o.Rounds = clamp01(ir.Full), ir.FullRuns, ir.Rounds
+				o.Flipped = k < len(passRate) && stats.Unstable(passRate[k])
 			}
 		}
 		acc.Add(o)

@@ -194,15 +194,18 @@ func lookOf(r *report.Report) settle.Look {
 			if dd.Outcome != gate.Inconclusive && dd.Gate != d.Gate {
 				continue
 			}
-			for _, e := range dd.Evidence {
-				if !seen[e.ID] {
-					seen[e.ID] = true
-					lk.Evidence = append(lk.Evidence, e.ID)
+			ids, flipped := settle.RerunEvidence(dd.Evidence)
+			lk.Flipped = max(lk.Flipped, flipped)
+			for _, id := range ids {
+				if !seen[id] {
+					seen[id] = true
+					lk.Evidence = append(lk.Evidence, id)
 				}
 			}
 		}
 		if d.Unsure && r.Verdict.Status == gate.Pass {
-			lk.Confirm, lk.Evidence = true, append(lk.Evidence, d.Recheck...)
+			ids, flipped := settle.RerunEvidence(d.Recheck)
+			lk.Confirm, lk.Evidence, lk.Flipped = true, append(lk.Evidence, ids...), max(lk.Flipped, flipped)
 		}
 		if d.Judge != nil && d.Judge.Reason != "" && d.Outcome == gate.Inconclusive {
 			lk.Unsettleable = d.Judge.Reason

@@ -127,9 +127,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 	case Pass:
 		if method == MethodEvidence && m.ev.PItem > 0 && m.ev.PItem < UnsureP && DropExceeds(d.Interval.Hi, d.Threshold) {
 			d.Unsure = true
-			for _, e := range d.Evidence {
-				d.Recheck = append(d.Recheck, e.ID)
-			}
+			d.Recheck = d.Evidence
 		}
 		d.Evidence = nil
 	case Fail:

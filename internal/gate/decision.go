@@ -79,9 +79,9 @@ type RegressionDecision struct {
 	// reaches over max_drop. It stands as a pass; with settle, its Recheck items are
 	// re-run once first, and the look after that round decides.
 	Unsure bool `json:"unsure,omitempty"`
-	// Recheck are the items an Unsure pass's settle round re-runs: those that pulled
-	// toward a drop, strongest first.
-	Recheck []string `json:"-"`
+	// Recheck are the items that pulled toward a drop in an Unsure pass, strongest
+	// first: its settle round re-runs them (settle.RerunEvidence).
+	Recheck []baseline.EvidenceItem `json:"-"`
 	// Outcome is the method's finding before the gate's level and any acceptance:
 	// pass, inconclusive or fail.
 	Outcome Status `json:"outcome"`

@@ -51,11 +51,10 @@ func (d *simDecider) Look(_ context.Context, level float64) (settle.Look, error)
 	dec := rg.DecideAt(cmp, level)
 	d.last = dec
 	lk := settle.Look{Outcome: dec.Outcome, Figure: dec.DecidedBy, Noisy: settle.NoisyItems(cmp), SizeUnsure: !dec.Exceeded, Significant: dec.Rejects}
-	for _, e := range dec.Evidence {
-		lk.Evidence = append(lk.Evidence, e.ID)
-	}
+	lk.Evidence, lk.Flipped = settle.RerunEvidence(dec.Evidence)
 	if dec.Unsure {
-		lk.Confirm, lk.Evidence = true, dec.Recheck
+		lk.Evidence, lk.Flipped = settle.RerunEvidence(dec.Recheck)
+		lk.Confirm = true
 	}
 	return lk, nil
 }

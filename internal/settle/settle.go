@@ -31,12 +31,17 @@ type Look struct {
 	SizeUnsure bool
 	// Significant says the test already rejects "no drop": with SizeUnsure, the size
 	// is all that is open, and the evidence items' re-runs (which the estimate does not
-	// read: stats.SelectedZ) add nothing to it, so the round re-runs the noisy items
-	// alone.
+	// read: stats.Observation.Flipped) add nothing to it, so the round re-runs the noisy
+	// items alone.
 	Significant bool
 	// TotalUSD is what the pull request's model calls cost so far (runs, re-runs and
 	// judges); nil when unknown.
 	TotalUSD *float64
+	// Flipped counts the items that carried the decision but flipped between the
+	// baseline's runs, left out of Evidence (RerunEvidence): a round that re-runs the
+	// evidence alone re-runs as many noisy items in their place, chosen by the
+	// baseline alone.
+	Flipped int
 	// Confirm says a pass is in doubt (gate.RegressionDecision.Unsure): the first look
 	// re-runs its Evidence once, and the look after that round decides.
 	Confirm bool
@@ -241,14 +246,14 @@ func roundEvidence(look Look) []string {
 }
 
 // roundNoisy are the noisy items the next round re-runs: all of them when the drop's
-// size is unsure or no item carried it, none when only whether the drop stands out is
-// open (the evidence items' re-runs tell a break from a bad first run; the budget
-// then buys more rounds of them).
+// size is unsure, no item carried it or most of the items that did are flaky; none
+// when only whether a drop carried by stable items stands out is open (their re-runs
+// tell a break from a bad first run; the budget then buys more rounds of them).
 func roundNoisy(look Look) []string {
 	if look.SizeUnsure || len(look.Evidence) == 0 {
 		return look.Noisy
 	}
-	return nil
+	return look.Noisy[:min(look.Flipped, len(look.Noisy))]
 }
 
 // roundSize is how many items the next round re-runs: the evidence items and the noisy

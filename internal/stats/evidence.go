@@ -342,6 +342,12 @@ type Observation struct {
 	Rounds   []float64
 	FullMean float64
 	FullRuns int
+	// Flipped says the item's pass/fail result varied between the baseline's runs.
+	// Settle re-runs such an item only for the estimate's sake, chosen by the baseline
+	// alone (settle.NoisyItems), so its re-runs average with its full runs in the
+	// estimate; an item that did not flip is re-run only because of how it scored
+	// (settle.RerunEvidence), and the estimate reads its full runs alone.
+	Flipped bool
 }
 
 // Contribution is one item's share of the evidence: how far the candidate fell below
@@ -491,13 +497,22 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	e := post.mean - o.CandMean
 	// An item re-run because its full runs fell (SelectedZ): the estimate reads its full
 	// runs alone, the evidence test all its runs, and its re-runs are also the
-	// replication test's. Others (re-run for the estimate's sake, or not at all)
-	// average all their runs everywhere.
+	// replication test's. An item re-run that did not flip in the baseline was chosen
+	// by how it scored as well (settle re-runs a flipped item only for the estimate's
+	// sake): the estimate reads its full runs alone. Averaging its re-runs in would
+	// retry the items that failed while the lucky passes stand, and bias the estimate
+	// toward no drop. Others (flipped items re-run for the estimate's sake, or items
+	// not re-run) average all their runs everywhere.
 	rounds := o.Rounds
 	candEst, vEst := o.CandMean, v
-	if len(rounds) > 0 && o.FullRuns > 0 && chosenByFullRuns(post, a.prior.Lambda, o.FullMean, o.FullRuns) {
+	rerun := len(rounds) > 0 && o.FullRuns > 0
+	switch {
+	case rerun && chosenByFullRuns(post, a.prior.Lambda, o.FullMean, o.FullRuns):
 		candEst, vEst = o.FullMean, pq/float64(o.FullRuns)+post.varP
-	} else {
+	case rerun && !o.Flipped:
+		candEst, vEst = o.FullMean, pq/float64(o.FullRuns)+post.varP
+		rounds = nil
+	default:
 		rounds = nil
 	}
 	a.n++

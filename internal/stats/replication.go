@@ -18,8 +18,10 @@ import "math"
 // given everything seen before them. The evidence test still reads all its runs
 // averaged (a break that fails every re-run then stands out even where the conditional
 // prediction below is unsure, as in a small all-pass suite). Items re-run for the
-// estimate's sake (the noisy items, chosen by the baseline alone) average all their
-// runs everywhere.
+// estimate's sake (the noisy items, chosen by the baseline alone: settle re-runs an
+// item that flipped between the baseline's runs only as one, Observation.Flipped)
+// average all their runs everywhere; the estimate reads any other re-run item by its
+// full runs alone.
 //
 //   - an item's prediction is its posterior, under the estimate's prior (whose ends sit
 //     nearer 0 and 1, so an item that failed once is not taken for a stable one), given
@@ -213,8 +215,8 @@ func (r *replication) result(rn *RunNoise, tot shapes, share float64) Replicatio
 // full runs' mean, an item's full runs must fall for its re-runs to count as chosen by
 // those runs: the evidence items settle re-runs (the replication test reads their
 // re-runs apart). A flaky item is never that far below after one failure (a deficit
-// under 1 over a standard deviation near 0.5), so the noisy items re-run to narrow the
-// estimate, chosen by the baseline alone, average all their runs.
+// under 1 over a standard deviation near 0.5); settle re-runs it only as a noisy item,
+// chosen by the baseline alone, and its runs average (Observation.Flipped).
 const SelectedZ = 2
 
 // chosenByFullRuns says an item whose full runs averaged full over runs fell SelectedZ
