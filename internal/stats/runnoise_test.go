@@ -140,3 +140,34 @@ func TestRunSumsCandidateWeighted(t *testing.T) {
 		t.Errorf("bitsVariance(110) = %v; want (2/3)(1/3)(3/2) = 1/3", v)
 	}
 }
+
+// The guard's p-values count GuardFactor = 1.25 times. 100 items at 0.5 over 3
+// baseline runs and a history release whose 3 run means spread 6 pts (run-level noise
+// well beyond the item-level 2.5 pts of a run mean), and a candidate 8 pts lower over 3
+// runs: the items alone reject "no drop" outright, the guard holds it, and each
+// statistic's p-value is 1.25 times its guard's. At the default α = 5 % split evenly,
+// a statistic then needs its guard under 2.5 %/1.25 = 2 %.
+func TestGuardCountsGuardFactorTimes(t *testing.T) {
+	var fit PriorFit
+	for range 100 {
+		fit.Add(0.5, 0.25*1.5, 3)
+	}
+	acc := NewEvidenceAccumulator(fit.Prior(), 5)
+	acc.RunGroups(RunGroup{Means: []float64{0.44, 0.50, 0.56}, Source: "release-1"})
+	for k := range 100 {
+		acc.Add(Observation{Index: k, BaseMean: 0.5, BaseRuns: 3, BaseVar: 0.25 * 1.5, CandMean: 0.42, CandRuns: 3})
+	}
+	r, err := acc.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.GuardU <= 0 || r.PItem >= r.GuardU {
+		t.Fatalf("guard p %v, items' p %v: want the guard to hold back what the items reject", r.GuardU, r.PItem)
+	}
+	if want := math.Min(1, 1.25*r.GuardU); r.PU != want {
+		t.Errorf("unweighted p %v; want 1.25 × the guard's %v = %v", r.PU, r.GuardU, want)
+	}
+	if want := CombineP(r.PW, r.PU, r.UnweightedShare); r.PValue != want {
+		t.Errorf("p %v; want the two combined, %v", r.PValue, want)
+	}
+}
