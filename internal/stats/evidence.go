@@ -409,8 +409,8 @@ type EvidenceResult struct {
 	RunNoise *RunNoise `json:"run_noise,omitempty"`
 	DF       float64   `json:"df,omitempty"`
 	// GuardW and GuardU are the run-level guard's one-sided p-values of the weighted
-	// and unweighted statistics (runGuard); PW and PU are at least GuardFactor times
-	// these. 0 without
+	// and unweighted statistics (runGuard); PW is at least GuardW, PU at least
+	// GuardFactor times GuardU. 0 without
 	// runs to compare (a one-run baseline and a one-run candidate, no history).
 	GuardW float64 `json:"p_run_weighted,omitempty"`
 	GuardU float64 `json:"p_run_unweighted,omitempty"`
@@ -603,7 +603,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		f := 1/float64(max(a.minCand, 1)) + 1/float64(max(a.minBase, 1))
 		r.GuardW = runGuard(a.sumWE, a.sumW, rn.Weighted*f, rn.WeightedDF, r.Skew)
 		r.GuardU = runGuard(a.sumE, a.sumV, rn.Variance*n*n*f, rn.DF, r.SkewU)
-		r.PW, r.PU = math.Max(r.PW, math.Min(1, GuardFactor*r.GuardW)), math.Max(r.PU, math.Min(1, GuardFactor*r.GuardU))
+		r.PW, r.PU = math.Max(r.PW, r.GuardW), math.Max(r.PU, math.Min(1, GuardFactor*r.GuardU))
 		r.SE = math.Sqrt(r.SE*r.SE + rn.Variance*f)
 		r.DF = float64(rn.DF)
 	}

@@ -39,19 +39,24 @@ import "math"
 // reference pays for estimating it from few runs, so the guard keeps its level whether
 // or not the baseline's runs happened to agree. A block needs the item-level test and
 // the guard to reject (EvidenceResult.PW and PU are the larger of the two p-values,
-// the guard's counted GuardFactor times).
+// the unweighted guard's counted GuardFactor times).
 // One exception: when no item varied between the baseline's runs and no group of runs
 // spread (RunNoise.Still, a small all-pass suite), the runs show nothing to judge
 // against and the item-level test decides alone.
 
-// GuardFactor is how many times the run-level guard's p-values count: each statistic's
-// guard rejects at its share of the level over GuardFactor, 2 % at the default 5 %
-// split evenly (2.5 % each). When noise shared by whole runs dominates, the guard alone
-// stands between it and a block, its t reference is then exact, and its level is the
-// rate at which such noise blocks an unchanged pull request: 2 % or less, the rate
-// wanted with three runs, instead of 2.5 %. With a history the runs' spread is known to
-// many degrees of freedom and the guard runs at that level; with three runs and no
-// history, its floor at the item-level variance keeps it lower still.
+// GuardFactor is how many times the unweighted statistic's run-level guard p-value
+// counts: its guard rejects at its share of the level over GuardFactor, 2 % at the
+// default 5 % split evenly (2.5 % each). A shift of a whole run moves the unweighted
+// statistic as a drop of the flaky items does (the same items, the same way), so when
+// such noise dominates that guard alone stands between it and a block, its t reference
+// is then exact, and its level is the rate at which the noise blocks an unchanged pull
+// request: 2 % or less, the rate wanted with three runs, instead of 2.5 %. With a
+// history the runs' spread is known to many degrees of freedom and the guard runs at
+// that level; with three runs and no history its floor at the item-level variance keeps
+// it lower still. The weighted statistic's guard keeps its share: measured from the
+// candidate's own runs when it has several (2 degrees of freedom with three), it is
+// conservative already, and a break of stable items, which that statistic finds, keeps
+// its power.
 const GuardFactor = 1.25
 
 // RunGroup is one group of runs of a single system, by their suite means (0–1); or,
