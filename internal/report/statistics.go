@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/stats"
 )
 
 // The report states one figure in its headline: the one that decided, with its
@@ -28,7 +29,7 @@ func (r *Report) statisticsLines() []string {
 		out = append(out, fmt.Sprintf("Evidence model: %d items; baseline predicts %.3f, candidate %.3f; precision-weighted z = %.2f (skew %.2f, p = %.3g), unweighted z = %.2f (skew %.2f, p = %.3g); p = min(p_w/%.2g, p_u/%.2g)",
 			ev.Items, ev.PredictedMean, ev.CandMean, ev.Z, ev.Skew, ev.PW, ev.ZU, ev.SkewU, ev.PU, 1-ev.UnweightedShare, ev.UnweightedShare))
 		if ev.DF > 0 {
-			out[len(out)-1] += fmt.Sprintf("; each p is at least the run-level guard's, the statistic read against the runs' own spread (Student's t, %g df)", ev.DF)
+			out[len(out)-1] += fmt.Sprintf("; each p is at least the run-level guard's (p_u's %g times), the statistic read against the runs' own spread (Student's t, %g df)", stats.GuardFactor, ev.DF)
 		}
 	}
 	out = append(out, fmt.Sprintf("Observed Δ %s: paired per-item bootstrap 95 %% interval [%s, %s], two-sided sign-flip p = %s (describes Δ; %s)",
