@@ -32,6 +32,9 @@ const historyReleases = 4
 const (
 	shiftSD   = 0.6
 	outageMax = 0.12
+	addSD     = 0.03
+	badDay    = 0.25
+	badFail   = 0.08
 )
 
 // cells are the harness's cells, in the order printed.
@@ -40,6 +43,8 @@ func cells() []cell {
 	shift := noise{items: 200, shiftSD: shiftSD}
 	outage := noise{items: 200, outageMax: outageMax}
 	allPass := noise{items: 1000, allPass: true}
+	additive := noise{items: 200, addSD: addSD}
+	bad := noise{items: 200, badDay: badDay, badFail: badFail}
 	none := change{shape: "none"}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
@@ -51,6 +56,10 @@ func cells() []cell {
 		{name: "break4-1run-settle", noise: base, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "break4-1run-settle-1base", noise: base, change: change{"break", 0.04}, baseRuns: 1, candRuns: 1, settle: true, paired: true},
 		{name: "allpass1000-1run", noise: allPass, change: change{"break", 0.025}, baseRuns: 3, candRuns: 1, paired: true},
+		{name: "additive-1run", noise: additive, change: none, baseRuns: 3, candRuns: 1},
+		{name: "additive-3runs", noise: additive, change: none, baseRuns: 3, candRuns: 3},
+		{name: "badday-1run", noise: bad, change: none, baseRuns: 3, candRuns: 1},
+		{name: "badday-3runs", noise: bad, change: none, baseRuns: 3, candRuns: 3},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},
@@ -94,6 +103,10 @@ func (c cell) describe() string {
 		parts = append(parts, fmt.Sprintf("run logit shift sd %.2f", c.noise.shiftSD))
 	case c.noise.outageMax > 0:
 		parts = append(parts, fmt.Sprintf("run outage U[0,%.2f]", c.noise.outageMax))
+	case c.noise.addSD > 0:
+		parts = append(parts, fmt.Sprintf("run additive shift sd %.2f", c.noise.addSD))
+	case c.noise.badDay > 0:
+		parts = append(parts, fmt.Sprintf("bad day p %.2f failing %.2f", c.noise.badDay, c.noise.badFail))
 	}
 	if c.change.shape != "none" {
 		parts = append(parts, fmt.Sprintf("%s %.1f pts", c.change.shape, 100*c.change.drop))

@@ -22,6 +22,13 @@ type noise struct {
 	// in [0, outageMax], and every item fails outright with probability f in it (rate
 	// limits, timeouts).
 	outageMax float64
+	// addSD is run-level noise on the probability scale: each run draws
+	// δ ~ N(0, addSD²), and every item's pass probability moves by δ, clipped to
+	// [0, 1]: a run worse (or better) everywhere at once, stable items included.
+	addSD float64
+	// badDay is run-level noise as a mixture: each run is a bad day with probability
+	// badDay, and on a bad day every item fails outright with probability badFail.
+	badDay, badFail float64
 }
 
 // The item kinds' shares of a suite that is not all-pass. These are this harness's
@@ -126,7 +133,7 @@ func (c change) apply(base []float64, kinds []kind, rng *rand.Rand) ([]float64, 
 }
 
 // runEffect is one run's run-level noise.
-type runEffect struct{ eta, fail float64 }
+type runEffect struct{ eta, fail, add float64 }
 
 func (m noise) runEffect(rng *rand.Rand) runEffect {
 	var e runEffect
@@ -136,6 +143,12 @@ func (m noise) runEffect(rng *rand.Rand) runEffect {
 	if m.outageMax > 0 {
 		e.fail = m.outageMax * rng.Float64()
 	}
+	if m.addSD > 0 {
+		e.add = m.addSD * rng.NormFloat64()
+	}
+	if m.badDay > 0 && rng.Float64() < m.badDay {
+		e.fail = m.badFail
+	}
 	return e
 }
 
@@ -143,6 +156,9 @@ func (m noise) runEffect(rng *rand.Rand) runEffect {
 func (e runEffect) prob(p float64) float64 {
 	if e.eta != 0 && p > 0 && p < 1 {
 		p = 1 / (1 + math.Exp(-(math.Log(p/(1-p)) + e.eta)))
+	}
+	if e.add != 0 {
+		p = math.Min(1, math.Max(0, p+e.add))
 	}
 	return p * (1 - e.fail)
 }
@@ -158,24 +174,24 @@ func (m noise) draw(p []float64, rng *rand.Rand) []bool {
 }
 
 // expectedMean is the suite's expected mean score over run-level noise: the mean that
-// an endless number of runs would show. The logit shift is integrated on 200 normal
-// quantiles, the outage exactly (its mean is outageMax/2).
+// an endless number of runs would show. The logit and additive shifts are integrated
+// on 200 normal quantiles, the outage and the bad day exactly (their mean failure
+// rates are outageMax/2 and badDay·badFail).
 func (m noise) expectedMean(p []float64) float64 {
-	etas := []float64{0}
-	if m.shiftSD > 0 {
+	effects := []runEffect{{}}
+	if m.shiftSD > 0 || m.addSD > 0 {
 		const k = 200
-		etas = etas[:0]
+		effects = effects[:0]
 		for j := range k {
-			u := (float64(j) + 0.5) / k
-			etas = append(etas, m.shiftSD*math.Sqrt2*math.Erfinv(2*u-1))
+			z := math.Sqrt2 * math.Erfinv(2*(float64(j)+0.5)/k-1)
+			effects = append(effects, runEffect{eta: m.shiftSD * z, add: m.addSD * z})
 		}
 	}
 	var s float64
-	for _, eta := range etas {
-		e := runEffect{eta: eta}
+	for _, e := range effects {
 		for _, pi := range p {
 			s += e.prob(pi)
 		}
 	}
-	return s / float64(len(etas)*len(p)) * (1 - m.outageMax/2)
+	return s / float64(len(effects)*len(p)) * (1 - m.outageMax/2) * (1 - m.badDay*m.badFail)
 }

@@ -161,6 +161,9 @@ type spec struct {
 	Seed      uint64             `json:"seed"`
 	ShiftSD   float64            `json:"shift_sd"`
 	OutageMax float64            `json:"outage_max"`
+	AddSD     float64            `json:"add_sd"`
+	BadDay    float64            `json:"bad_day"`
+	BadFail   float64            `json:"bad_fail"`
 	P         map[string]float64 `json:"p"`
 }
 
@@ -172,7 +175,7 @@ func (h harness) config(dir, name string, seed uint64, p []float64, ids []string
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		return "", err
 	}
-	s := spec{Seed: seed, ShiftSD: m.shiftSD, OutageMax: m.outageMax, P: make(map[string]float64, len(p))}
+	s := spec{Seed: seed, ShiftSD: m.shiftSD, OutageMax: m.outageMax, AddSD: m.addSD, BadDay: m.badDay, BadFail: m.badFail, P: make(map[string]float64, len(p))}
 	for i, id := range ids {
 		s.P[id] = p[i]
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,5 +158,31 @@ func TestPlainAt(t *testing.T) {
 		if math.Abs(thr-tc.thr) > 1e-12 || caught != tc.caught {
 			t.Errorf("fb %.1f: threshold %v, caught %d; want %v and %d", tc.fb, thr, caught, tc.thr, tc.caught)
 		}
+	}
+}
+
+// The probe models' expected means, by hand. A bad day (probability 0.25) fails every
+// item with probability 0.08, so an all-pass suite's expected mean is 1 − 0.25·0.08 =
+// 0.98. An additive shift is symmetric: items at p = 0.5 stay at 0.5 on average (a
+// shift of sd 0.03 never reaches the clip at 0 or 1), and items at p = 1 lose the mean
+// of the negative half of δ, E[max(0, −δ)] = sd/√(2π) = 0.03·0.39894 ≈ 0.011968 (on 200
+// quantiles, within 1e-4).
+func TestProbeModelsExpectedMean(t *testing.T) {
+	bad := noise{badDay: 0.25, badFail: 0.08}
+	if got := bad.expectedMean([]float64{1, 1, 1}); math.Abs(got-0.98) > 1e-12 {
+		t.Errorf("bad day: expected mean %v; want 0.98", got)
+	}
+	add := noise{addSD: 0.03}
+	if got := add.expectedMean([]float64{0.5, 0.5}); math.Abs(got-0.5) > 1e-12 {
+		t.Errorf("additive at 0.5: %v; want 0.5", got)
+	}
+	want := 1 - 0.03/math.Sqrt(2*math.Pi)
+	if got := add.expectedMean([]float64{1}); math.Abs(got-want) > 1e-4 {
+		t.Errorf("additive at 1: %v; want %v", got, want)
+	}
+	// A bad day's runs: on a bad day (forced by badDay 1) the drawn effect fails items.
+	e := noise{badDay: 1, badFail: 0.08}.runEffect(rand.New(rand.NewPCG(1, 2)))
+	if e.fail != 0.08 || e.prob(1) != 0.92 {
+		t.Errorf("bad day effect %+v, prob(1) %v; want fail 0.08, 0.92", e, e.prob(1))
 	}
 }
