@@ -116,6 +116,8 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 		d.Observed = 0
 	}
 	switch {
+	case d.Exceeded && d.Rejects && method == MethodEvidence && m.ev.PThin >= alpha:
+		d.Outcome, d.ThinRuns = Inconclusive, true
 	case d.Exceeded && d.Rejects:
 		d.Outcome = Fail
 	case d.Exceeded, maybeOver(d, method):
@@ -222,6 +224,8 @@ func decidedBy(d RegressionDecision) string {
 	switch d.Outcome {
 	case Inconclusive:
 		switch {
+		case d.ThinRuns:
+			b.WriteString(": over max_drop and beyond the suite's noise, but one look at so few runs cannot tell it from a run that was bad as a whole: re-running the items that carried it (settle), or more runs of the pull request, decides")
 		case d.Exceeded:
 			b.WriteString(": over max_drop, but within the suite's noise")
 		case d.Rejects:

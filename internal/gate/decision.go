@@ -79,6 +79,12 @@ type RegressionDecision struct {
 	// reaches over max_drop. It stands as a pass; with settle, its Recheck items are
 	// re-run once first, and the look after that round decides.
 	Unsure bool `json:"unsure,omitempty"`
+	// ThinRuns marks an inconclusive result that would block but for thin runs
+	// (evidence method, stats.EvidenceResult.PThin): a first look whose run-level spread
+	// is known to fewer than 4 degrees of freedom, where a candidate run bad as a whole,
+	// within what the baseline's runs allow, could explain the drop. Settle's re-runs,
+	// or more runs of the pull request, decide.
+	ThinRuns bool `json:"thin_runs,omitempty"`
 	// Recheck are the items that pulled toward a drop in an Unsure pass, strongest
 	// first: its settle round re-runs them (settle.RerunEvidence).
 	Recheck []baseline.EvidenceItem `json:"-"`

@@ -31,6 +31,9 @@ func (r *Report) statisticsLines() []string {
 		if ev.DF > 0 {
 			out[len(out)-1] += fmt.Sprintf("; each p is at least the run-level guard's (p_u's %g times), the statistic read against the runs' own spread (Student's t, %g df)", stats.GuardFactor, ev.DF)
 		}
+		if ev.PThin > 0 {
+			out[len(out)-1] += fmt.Sprintf("; a first look on so few runs also reads the run-level noise at its %g %% upper bound: p = %.3g", 100*(1-stats.ThinGamma), ev.PThin)
+		}
 	}
 	out = append(out, fmt.Sprintf("Observed Δ %s: paired per-item bootstrap 95 %% interval [%s, %s], two-sided sign-flip p = %s (describes Δ; %s)",
 		gate.FormatDelta(c.Delta, c.RelDelta, r.Mode), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), fmt.Sprintf("%.3g", c.PValue), decidingWord(d)))

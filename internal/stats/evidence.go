@@ -414,6 +414,13 @@ type EvidenceResult struct {
 	// runs to compare (a one-run baseline and a one-run candidate, no history).
 	GuardW float64 `json:"p_run_weighted,omitempty"`
 	GuardU float64 `json:"p_run_unweighted,omitempty"`
+	// PThin is set on a first look over thin runs (thin.go): the guard's spread known
+	// to fewer than SharedDF degrees of freedom, no re-runs yet. It is the combined
+	// p-value with the run-level variance at its upper bound at 1 − ThinGamma, read
+	// against the normal: at or over the level, one run that was bad as a whole, within
+	// what the baseline's few runs allow, could explain the drop, and a block waits for
+	// a re-run. 0 otherwise.
+	PThin float64 `json:"p_thin_runs,omitempty"`
 	// Exact says PW and PU are the exact tails of a one-run pass/fail candidate
 	// (exacttail.go), not Cornish–Fisher readings.
 	Exact bool `json:"exact,omitempty"`
@@ -455,6 +462,7 @@ type EvidenceAccumulator struct {
 	sumVEst           float64 // ΣV of the estimate's reading (SelectedZ)
 	sumW3M3           float64
 	sumE, sumM3       float64 // the unweighted statistic's Σe and third moment
+	sumWP, sumP       float64 // Σw·p̂ and Σp̂: an outage's share of each statistic (thin.go)
 	sumPQ, sumVarP    float64
 	// coins are the items of a one-run pass/fail candidate, for the exact tails
 	// (exacttail.go); noCoins once an item is not one, or there are too many.
@@ -526,6 +534,8 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	w := 1 / v
 	a.sumW += w
 	a.sumWE += w * e
+	a.sumWP += w * post.mean
+	a.sumP += post.mean
 	// Third central moment of e: a run's skewness shrinks as 1/√M over M runs.
 	skew := post.skew1 / math.Sqrt(m/a.prior.Lambda)
 	m3 := skew * math.Pow(v, 1.5)
@@ -606,6 +616,9 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		r.PW, r.PU = math.Max(r.PW, r.GuardW), math.Max(r.PU, math.Min(1, GuardFactor*r.GuardU))
 		r.SE = math.Sqrt(r.SE*r.SE + rn.Variance*f)
 		r.DF = float64(rn.DF)
+		if rn.DF < SharedDF && a.rep.items == 0 {
+			r.PThin = thinP(a.sumWE, a.sumW, a.sumE, a.sumV, a.outageScale(), rn, f, r)
+		}
 	}
 	r.PValue = CombineP(r.PW, r.PU, r.UnweightedShare)
 	if a.rep.items > 0 {

@@ -29,10 +29,10 @@ func TestChiSquare(t *testing.T) {
 // within 3: S² = 0) bounds nothing above 0.
 func TestUpperVariance(t *testing.T) {
 	want := 8/(-2*math.Log(1-ReplicationGamma)) - 3
-	if got := upperVariance(1, 3, 2); math.Abs(got-want) > 1e-6 {
+	if got := upperVariance(1, 3, 2, ReplicationGamma); math.Abs(got-want) > 1e-6 {
 		t.Errorf("upperVariance(1, 3, 2) = %v; want %v", got, want)
 	}
-	if got := upperVariance(-3, 3, 2); got != 0 {
+	if got := upperVariance(-3, 3, 2, ReplicationGamma); got != 0 {
 		t.Errorf("upperVariance(−3, 3, 2) = %v; want 0", got)
 	}
 }

@@ -112,6 +112,10 @@ type RunNoise struct {
 	// S²·df/χ²_df(γ), less the item-level part (replication.go).
 	UpperWeighted float64 `json:"-"`
 	UpperSum      float64 `json:"-"`
+	// ThinWeighted and ThinSum are the same bounds at 1 − ThinGamma, the size of
+	// run-level noise a first look on thin runs must rule out (EvidenceResult.PThin).
+	ThinWeighted float64 `json:"-"`
+	ThinSum      float64 `json:"-"`
 }
 
 // runSums accumulates the baseline's per-run item scores: the deviation of each run's
@@ -247,17 +251,19 @@ func (s *runSums) measure(groups []RunGroup, n int, cand *runSums) RunNoise {
 		rn.WeightedDF = dfW
 	}
 	rn.Weighted = math.Max(0, numW/float64(rn.WeightedDF))
-	rn.UpperSum = upperVariance(num/float64(df), s.allS2, df)
-	rn.UpperWeighted = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF)
+	rn.UpperSum = upperVariance(num/float64(df), s.allS2, df, ReplicationGamma)
+	rn.UpperWeighted = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF, ReplicationGamma)
+	rn.ThinSum = upperVariance(num/float64(df), s.allS2, df, ThinGamma)
+	rn.ThinWeighted = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF, ThinGamma)
 	return rn
 }
 
-// upperVariance is the upper confidence bound at 1 − ReplicationGamma of a run-level
-// variance whose estimate over df degrees of freedom is excess (the runs' spread S²
-// less the item-level part within).
-func upperVariance(excess, within float64, df int) float64 {
+// upperVariance is the upper confidence bound at 1 − gamma of a run-level variance
+// whose estimate over df degrees of freedom is excess (the runs' spread S² less the
+// item-level part within).
+func upperVariance(excess, within float64, df int, gamma float64) float64 {
 	s2 := math.Max(0, excess+within)
-	return math.Max(0, s2*float64(df)/ChiSquareQuantile(ReplicationGamma, float64(df))-within)
+	return math.Max(0, s2*float64(df)/ChiSquareQuantile(gamma, float64(df))-within)
 }
 
 // BaselineSource is RunGroup.Source of the baseline's own runs: left out when the

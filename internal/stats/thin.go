@@ -1,0 +1,58 @@
+package stats
+
+import "math"
+
+// Thin runs. Beside a three-run baseline, one candidate run knows the runs' spread to
+// 2 degrees of freedom, and three runs agree by chance often: a mixture of good days
+// and bad days shows no bad day in three runs 42 % of the time when a quarter of the
+// runs are bad. The guard's point estimate of the run-level variance is then near 0
+// and a candidate run that was bad as a whole reads as a regression its t reference
+// cannot catch (a bad day fails stable items, which the weighted statistic weighs
+// most). One run cannot tell such a run from a real drop of its size; a re-run can.
+//
+// So a first look on thin runs (fewer than SharedDF degrees of freedom, no re-runs)
+// also reads both statistics with the run-level variance at its upper confidence
+// bound at 1 − ThinGamma (90 %), against the normal: EvidenceResult.PThin. The weighted
+// statistic's bound is also read as an outage would carry it: a run in which every
+// item fails with an extra probability f moves the unweighted sum by f·Σp̂ and the
+// weighted one by f·Σw·p̂, so the unweighted bound, which the flaky items' spread
+// measures, carries over scaled by (Σw·p̂/Σp̂)². The baseline's runs alone cannot bound
+// the weighted statistic's run-level part: stable items that never failed in three
+// runs show no spread, whatever a bad day would do to them. A drop that bound
+// cannot explain (PThin under the level: a drop several times the spread the runs
+// allow) blocks on the first look; one it can is left inconclusive, and settle's
+// re-runs, a fresh draw of the items that carried it, decide (the replication test).
+// With three candidate runs, or a history, the spread is known to 4 or more degrees
+// of freedom and the guard alone decides.
+
+// ThinGamma is the level of the upper bound of the run-level variance a first look on
+// thin runs must rule out: on 2 degrees of freedom the bound is 9.49 times the runs'
+// spread S² (χ²₂ at 10 % is −2·ln 0.9 = 0.2107), less the item-level part. Measured
+// through the real binary at 200 items, one pull-request run and a three-run baseline
+// (bench/verdict, 200 trials): unchanged pull requests blocked under a bad-day mixture
+// 7 % → 2.5 %, an additive shift 5 % → 1.5 %, an outage 4 % → 2.5 %; at 5 % the bound
+// (19.5 S²) cut the mixture to 0.5 % but left a 10-pt drop on 20 items with one run
+// inconclusive, at 20 % (4.5 S²) the mixture still blocked 4.5 %.
+const ThinGamma = 0.1
+
+// thinP is PThin: the combined p-value of the weighted statistic (sum sw, item-level
+// variance vw) and the unweighted one (se, vu), each at least its p-value in r, with
+// the run-level variances at their upper bounds (rn.ThinWeighted, or rn.ThinSum times
+// the outage scale k = (Σw·p̂/Σp̂)² when larger; rn.ThinSum; each times f = 1/F + 1/B)
+// read against the normal.
+func thinP(sw, vw, se, vu, k float64, rn RunNoise, f float64, r EvidenceResult) float64 {
+	const normal = 1 << 30 // degrees of freedom past StudentCDF's normal cut
+	bw := runGuard(sw, vw, math.Max(rn.ThinWeighted, k*rn.ThinSum)*f, normal, r.Skew)
+	bu := runGuard(se, vu, rn.ThinSum*f, normal, r.SkewU)
+	return CombineP(math.Max(r.PW, bw), math.Max(r.PU, bu), r.UnweightedShare)
+}
+
+// outageScale is (Σw·p̂/Σp̂)²: how an outage's shift of the unweighted sum carries to the
+// weighted one (0 when no item is predicted to pass).
+func (a *EvidenceAccumulator) outageScale() float64 {
+	if a.sumP <= 0 {
+		return 0
+	}
+	k := a.sumWP / a.sumP
+	return k * k
+}
