@@ -29,10 +29,10 @@ import "math"
 // thin runs must rule out: on 2 degrees of freedom the bound is 9.49 times the runs'
 // spread S² (χ²₂ at 10 % is −2·ln 0.9 = 0.2107), less the item-level part. Measured
 // through the real binary at 200 items, one pull-request run and a three-run baseline
-// (bench/verdict, 200 trials): unchanged pull requests blocked under a bad-day mixture
-// 7 % → 2.5 %, an additive shift 5 % → 1.5 %, an outage 4 % → 2.5 %; at 5 % the bound
-// (19.5 S²) cut the mixture to 0.5 % but left a 10-pt drop on 20 items with one run
-// inconclusive, at 20 % (4.5 S²) the mixture still blocked 4.5 %.
+// (bench/verdict, 400 trials): unchanged pull requests blocked under a bad-day mixture
+// 8.2 % → 2.5 %, an additive shift 5.5 % → 1.2 %, an outage 3.5 % → 1.2 %; at 5 % the
+// bound (19.5 S²) cut the mixture to 0.5 % but left a 10-pt drop on 20 items with one
+// run inconclusive, at 20 % (4.5 S²) the mixture still blocked 4.5 % (200 trials).
 const ThinGamma = 0.1
 
 // thinP is PThin: the combined p-value of the weighted statistic (sum sw, item-level
