@@ -42,6 +42,13 @@ func (r *Regression) power(cmp *baseline.Comparison) *ResolvingPower {
 		runWord = "run"
 	}
 	p.Text = fmt.Sprintf("this suite (%d items), with %d %s per pull request, detects drops of ≥ %s", ev.Items, runs, runWord, FormatDrop(p.Detectable, r.Mode))
+	// A thin first look (stats.EvidenceResult.PThin): the figure is what the items
+	// tell; whether a run bad as a whole made the drop is for a re-run to tell.
+	defer func() {
+		if ev.PThin > 0 {
+			p.Text += "; on this one look at so few runs, a drop that a run bad as a whole could explain waits for a re-run (settle) or more runs"
+		}
+	}()
 	if p.Enough {
 		return p
 	}
