@@ -29,7 +29,7 @@ func (r *Report) statisticsLines() []string {
 		out = append(out, fmt.Sprintf("Evidence model: %d items; baseline predicts %.3f, candidate %.3f; precision-weighted z = %.2f (skew %.2f, p = %.3g), unweighted z = %.2f (skew %.2f, p = %.3g); p = min(p_w/%.2g, p_u/%.2g)",
 			ev.Items, ev.PredictedMean, ev.CandMean, ev.Z, ev.Skew, ev.PW, ev.ZU, ev.SkewU, ev.PU, 1-ev.UnweightedShare, ev.UnweightedShare))
 		if ev.DF > 0 {
-			out[len(out)-1] += fmt.Sprintf("; each p is at least the run-level guard's (p_u's %g times), the statistic read against the runs' own spread (Student's t, %g df)", stats.GuardFactor, ev.DF)
+			out[len(out)-1] += fmt.Sprintf("; each p is at least the run-level guard's (p_u's %.3g times), the statistic read against the runs' own spread (Student's t, %g df)", stats.GuardFactor, ev.DF)
 		}
 		if ev.PThin > 0 {
 			out[len(out)-1] += fmt.Sprintf("; a first look on so few runs also reads the run-level noise at its %g %% upper bound: p = %.3g", 100*(1-stats.ThinGamma), ev.PThin)

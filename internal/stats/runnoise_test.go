@@ -141,13 +141,13 @@ func TestRunSumsCandidateWeighted(t *testing.T) {
 	}
 }
 
-// The unweighted guard's p-value counts GuardFactor = 1.25 times. 100 items at 0.5 over 3
+// The unweighted guard's p-value counts GuardFactor = 5/3 times. 100 items at 0.5 over 3
 // baseline runs and a history release whose 3 run means spread 6 pts (run-level noise
 // well beyond the item-level 2.5 pts of a run mean), and a candidate 8 pts lower over 3
 // runs: the items alone reject "no drop" outright, the guard holds it, and the
-// unweighted statistic's p-value is 1.25 times its guard's (the weighted one's is its
+// unweighted statistic's p-value is 5/3 times its guard's (the weighted one's is its
 // guard's). At the default α = 5 % split evenly, the unweighted statistic then needs
-// its guard under 2.5 %/1.25 = 2 %.
+// its guard under 2.5 %/(5/3) = 1.5 %.
 func TestGuardCountsGuardFactorTimes(t *testing.T) {
 	var fit PriorFit
 	for range 100 {
@@ -165,8 +165,8 @@ func TestGuardCountsGuardFactorTimes(t *testing.T) {
 	if r.GuardU <= 0 || r.PItem >= r.GuardU {
 		t.Fatalf("guard p %v, items' p %v: want the guard to hold back what the items reject", r.GuardU, r.PItem)
 	}
-	if want := math.Min(1, 1.25*r.GuardU); r.PU != want {
-		t.Errorf("unweighted p %v; want 1.25 × the guard's %v = %v", r.PU, r.GuardU, want)
+	if want := math.Min(1, 5.0/3*r.GuardU); r.PU != want {
+		t.Errorf("unweighted p %v; want 5/3 × the guard's %v = %v", r.PU, r.GuardU, want)
 	}
 	if r.GuardW > r.PItem && r.PW != r.GuardW {
 		t.Errorf("weighted p %v; want the guard's %v", r.PW, r.GuardW)
