@@ -45,6 +45,10 @@ func cells() []cell {
 	allPass := noise{items: 1000, allPass: true}
 	additive := noise{items: 200, addSD: addSD}
 	bad := noise{items: 200, badDay: badDay, badFail: badFail}
+	// The same shapes at twice the strength: spreads of 4–7 pts.
+	strongShift := noise{items: 200, shiftSD: 2 * shiftSD}
+	strongOutage := noise{items: 200, outageMax: 2 * outageMax}
+	strongAdditive := noise{items: 200, addSD: 2 * addSD}
 	none := change{shape: "none"}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
@@ -60,6 +64,11 @@ func cells() []cell {
 		{name: "additive-3runs", noise: additive, change: none, baseRuns: 3, candRuns: 3},
 		{name: "badday-1run", noise: bad, change: none, baseRuns: 3, candRuns: 1},
 		{name: "badday-3runs", noise: bad, change: none, baseRuns: 3, candRuns: 3},
+		{name: "strong-shift-1run", noise: strongShift, change: none, baseRuns: 3, candRuns: 1},
+		{name: "strong-shift-3runs", noise: strongShift, change: none, baseRuns: 3, candRuns: 3},
+		{name: "strong-outage-1run", noise: strongOutage, change: none, baseRuns: 3, candRuns: 1},
+		{name: "strong-outage-3runs", noise: strongOutage, change: none, baseRuns: 3, candRuns: 3},
+		{name: "strong-additive-3runs", noise: strongAdditive, change: none, baseRuns: 3, candRuns: 3},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},

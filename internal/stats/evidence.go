@@ -464,6 +464,7 @@ type EvidenceAccumulator struct {
 	sumE, sumM3       float64 // the unweighted statistic's Σe and third moment
 	sumWP, sumP       float64 // Σw·p̂ and Σp̂: an outage's share of each statistic (thin.go)
 	sumPQ, sumVarP    float64
+	sumW2PQ           float64 // Σw²·pq: the model's item-level variance of a run's weighted sum
 	// coins are the items of a one-run pass/fail candidate, for the exact tails
 	// (exacttail.go); noCoins once an item is not one, or there are too many.
 	coins   []coin
@@ -530,6 +531,7 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.sumVEst += vEst
 	a.sumV += v
 	a.sumPQ += pq
+	a.sumW2PQ += pq / (v * v)
 	a.sumVarP += post.varP
 	w := 1 / v
 	a.sumW += w
@@ -611,7 +613,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		// The run-level guard (runnoise.go), always on when runs of one system can be
 		// compared: each statistic must also stand out from the runs' own spread.
 		f := 1/float64(max(a.minCand, 1)) + 1/float64(max(a.minBase, 1))
-		r.GuardW = runGuard(a.sumWE, a.sumW, rn.Weighted*f, rn.WeightedDF, r.Skew)
+		r.GuardW = runGuard(a.sumWE, candidateFloor(a.sumW, a.sumW2PQ, rn, a.minCand), rn.Weighted*f, rn.WeightedDF, r.Skew)
 		r.GuardU = runGuard(a.sumE, a.sumV, rn.Variance*n*n*f, rn.DF, r.SkewU)
 		r.PW, r.PU = math.Max(r.PW, r.GuardW), math.Max(r.PU, math.Min(1, GuardFactor*r.GuardU))
 		r.SE = math.Sqrt(r.SE*r.SE + rn.Variance*f)

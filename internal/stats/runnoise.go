@@ -123,6 +123,11 @@ type RunNoise struct {
 	// run-level noise a first look on thin runs must rule out (EvidenceResult.PThin).
 	ThinWeighted float64 `json:"-"`
 	ThinSum      float64 `json:"-"`
+	// CandWithinWeighted is Σw²·s²_i over the candidate's own runs (s²_i an item's
+	// sample variance across them) when they measured Weighted: the item-level
+	// variance of a run's weighted sum as the candidate's runs show it, the weighted
+	// guard's floor (candidateFloor). 0 otherwise.
+	CandWithinWeighted float64 `json:"-"`
 }
 
 // runSums accumulates the baseline's per-run item scores: the deviation of each run's
@@ -227,6 +232,7 @@ func (s *runSums) measure(groups []RunGroup, n int, cand *runSums) RunNoise {
 		numW, dfW = s.weightedExcess()
 		if cand != nil && cand.direct() {
 			numW, dfW = cand.weightedExcess()
+			rn.CandWithinWeighted = cand.sw2s2
 		}
 		df += s.runs - 1
 		rn.Groups++
@@ -365,4 +371,22 @@ func regIncBeta(a, b, x float64) float64 {
 		}
 	}
 	return front * (f - 1) / a
+}
+
+// candidateFloor is the weighted guard's item-level variance: the model's, a (Σw:
+// each item's candidate runs, Σw²·pq_i/F, and its prediction from the baseline), with
+// the candidate's part raised to what the candidate's own runs show when they measured
+// the weighted statistic's run-level part: Σw²·s²_i/F, s²_i an item's sample variance
+// across its F runs (modelPQ is Σw²·pq_i, per run). The baseline weighs most the items
+// that never failed in its runs, and the model predicts them near-certain; when the
+// candidate's runs fail them here and there, run after run (an outage that struck
+// harder in every candidate run than in any baseline run), its three runs can agree
+// by chance, τ̂²_w is then 0 (their spread is no more than that within-item part), and
+// the model's variance alone would read those failures as a break. A real break fails
+// its items in every run, which adds nothing to s²_i.
+func candidateFloor(a, modelPQ float64, rn RunNoise, runs int) float64 {
+	if rn.CandWithinWeighted <= modelPQ || runs < 1 {
+		return a
+	}
+	return a + (rn.CandWithinWeighted-modelPQ)/float64(runs)
 }
