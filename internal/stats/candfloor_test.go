@@ -2,8 +2,8 @@ package stats
 
 import "testing"
 
-// candidateFloor raises the candidate's part of the weighted guard's item-level
-// variance to what its own runs show. By hand: the model's variance a = 10, of which
+// candidateFloor raises the candidate's part of a guard's item-level variance to what
+// its own runs show. By hand: the model's variance a = 10, of which
 // the candidate's runs carry Σw²·pq/F = 2/3 (Σw²·pq = 2 per run); the runs show
 // Σw²·s² = 8 per run, so over F = 3 runs the floor adds (8 − 2)/3 = 2: 12. Runs that
 // show less than the model leave a alone, and so does a candidate without its own
@@ -19,7 +19,7 @@ func TestCandidateFloorByHand(t *testing.T) {
 		{0, 3, 10},
 		{8, 0, 10},
 	} {
-		if got := candidateFloor(10, 2, RunNoise{CandWithinWeighted: c.within}, c.runs); got != c.want {
+		if got := candidateFloor(10, 2, c.within, c.runs); got != c.want {
 			t.Errorf("candidateFloor(10, 2, within %v, %d runs) = %v; want %v", c.within, c.runs, got, c.want)
 		}
 	}
@@ -30,7 +30,7 @@ func TestCandidateFloorByHand(t *testing.T) {
 // passed all 3 baseline runs and 21 passed 2 of 3 (so the runs show noise to judge
 // against, 7 failing in each run); each candidate keeps the 21 as they were and has
 // 3 runs with 10 failures among the 79 in each (the same mean). Scattered (different items in each run: every failing item's
-// runs spread) the weighted guard must hold back more than when the same 10 items
+// runs spread) both guards must hold back more than when the same 10 items
 // fail every run, whose broken items show no spread across runs: their within-item
 // variance is the flaky items' alone, as with no failures at all.
 func TestCandidateFloorTellsScatteredFailuresFromABreak(t *testing.T) {
@@ -77,6 +77,9 @@ func TestCandidateFloorTellsScatteredFailuresFromABreak(t *testing.T) {
 	unchanged := guard(func(int, int) bool { return false })
 	if broken.RunNoise == nil || broken.RunNoise.CandWithinWeighted != unchanged.RunNoise.CandWithinWeighted {
 		t.Fatalf("a break: the candidate's runs show within-item variance %+v; want the flaky items' alone, %v", broken.RunNoise, unchanged.RunNoise.CandWithinWeighted)
+	}
+	if !(scattered.GuardU > broken.GuardU) {
+		t.Errorf("unweighted guard p: scattered failures %v, a break %v; want the scattered ones held back more", scattered.GuardU, broken.GuardU)
 	}
 	if !(scattered.GuardW > broken.GuardW) {
 		t.Errorf("weighted guard p: scattered failures %v, a break %v; want the scattered ones held back more", scattered.GuardW, broken.GuardW)

@@ -128,6 +128,9 @@ type RunNoise struct {
 	// variance of a run's weighted sum as the candidate's runs show it, the weighted
 	// guard's floor (candidateFloor). 0 otherwise.
 	CandWithinWeighted float64 `json:"-"`
+	// CandWithinSum is Σs²_i over the candidate's own runs when they measured
+	// Weighted: the unweighted guard's floor, as CandWithinWeighted is the weighted one's.
+	CandWithinSum float64 `json:"-"`
 }
 
 // runSums accumulates the baseline's per-run item scores: the deviation of each run's
@@ -233,6 +236,7 @@ func (s *runSums) measure(groups []RunGroup, n int, cand *runSums) RunNoise {
 		if cand != nil && cand.direct() {
 			numW, dfW = cand.weightedExcess()
 			rn.CandWithinWeighted = cand.sw2s2
+			rn.CandWithinSum = cand.ss2
 		}
 		df += s.runs - 1
 		rn.Groups++
@@ -373,20 +377,22 @@ func regIncBeta(a, b, x float64) float64 {
 	return front * (f - 1) / a
 }
 
-// candidateFloor is the weighted guard's item-level variance: the model's, a (Σw:
-// each item's candidate runs, Σw²·pq_i/F, and its prediction from the baseline), with
-// the candidate's part raised to what the candidate's own runs show when they measured
-// the weighted statistic's run-level part: Σw²·s²_i/F, s²_i an item's sample variance
-// across its F runs (modelPQ is Σw²·pq_i, per run). The baseline weighs most the items
-// that never failed in its runs, and the model predicts them near-certain; when the
-// candidate's runs fail them here and there, run after run (an outage that struck
-// harder in every candidate run than in any baseline run), its three runs can agree
-// by chance, τ̂²_w is then 0 (their spread is no more than that within-item part), and
-// the model's variance alone would read those failures as a break. A real break fails
-// its items in every run, which adds nothing to s²_i.
-func candidateFloor(a, modelPQ float64, rn RunNoise, runs int) float64 {
-	if rn.CandWithinWeighted <= modelPQ || runs < 1 {
+// candidateFloor is a run-level guard's item-level variance: the model's, a (each
+// item's candidate runs, pq_i/F, and its prediction from the baseline, weighted as the
+// statistic weighs them), with the candidate's part raised to what the candidate's own
+// runs show when they were measured (CandWithinWeighted, CandWithinSum):
+// Σ(weight²·s²_i)/F, s²_i an item's sample variance across its F runs, in place of
+// the model's Σ(weight²·pq_i)/F (modelPQ, per run) when larger. The baseline weighs
+// most the items that never failed in its runs, and the model predicts them
+// near-certain; when the candidate's runs fail them here and there, run after run (an
+// outage that struck harder in every candidate run than in any baseline run), its
+// three runs can agree by chance, the run-level estimate is then 0 (their spread is no
+// more than that within-item part), and the model's variance alone would read those
+// failures as a break. A real break fails its items in every run, which adds nothing
+// to s²_i.
+func candidateFloor(a, modelPQ, within float64, runs int) float64 {
+	if within <= modelPQ || runs < 1 {
 		return a
 	}
-	return a + (rn.CandWithinWeighted-modelPQ)/float64(runs)
+	return a + (within-modelPQ)/float64(runs)
 }
