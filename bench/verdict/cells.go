@@ -50,6 +50,11 @@ func cells() []cell {
 	strongOutage := noise{items: 200, outageMax: 2 * outageMax}
 	strongAdditive := noise{items: 200, addSD: 2 * addSD}
 	none := change{shape: "none"}
+	// Probes: shapes and mixtures no cell above was tuned on.
+	mix := noise{items: 200, shiftSD: 0.45, outageMax: 0.08}
+	flakyShift := noise{items: 200, shiftSD: 0.45, flaky: 0.4}
+	flakyBase := noise{items: 200, flaky: 0.4}
+	bad2 := noise{items: 200, badDay: 0.2, badFail: 0.15}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
 		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
@@ -69,6 +74,18 @@ func cells() []cell {
 		{name: "strong-outage-1run", noise: strongOutage, change: none, baseRuns: 3, candRuns: 1},
 		{name: "strong-outage-3runs", noise: strongOutage, change: none, baseRuns: 3, candRuns: 3},
 		{name: "strong-additive-3runs", noise: strongAdditive, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-mix-1run", noise: mix, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-mix-3runs", noise: mix, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-flaky40-shift-1run", noise: flakyShift, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-flaky40-shift-3runs", noise: flakyShift, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-runshift-1run-settle", noise: shift, change: none, baseRuns: 3, candRuns: 1, settle: true},
+		{name: "probe-outage-1run-settle", noise: outage, change: none, baseRuns: 3, candRuns: 1, settle: true},
+		{name: "probe-badday-1run-settle", noise: bad, change: none, baseRuns: 3, candRuns: 1, settle: true},
+		{name: "probe-break4-shift-settle", noise: shift, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
+		{name: "probe-flaky40-flaky4-3runs", noise: flakyBase, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
+		{name: "probe-badday2-1run", noise: bad2, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-badday2-1run-settle", noise: bad2, change: none, baseRuns: 3, candRuns: 1, settle: true},
+		{name: "probe-badday2-3runs", noise: bad2, change: none, baseRuns: 3, candRuns: 3},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},

@@ -29,6 +29,8 @@ type noise struct {
 	// badDay is run-level noise as a mixture: each run is a bad day with probability
 	// badDay, and on a bad day every item fails outright with probability badFail.
 	badDay, badFail float64
+	// flaky is the share of flaky items; 0 means flakyShare.
+	flaky float64
 }
 
 // The item kinds' shares of a suite that is not all-pass. These are this harness's
@@ -54,7 +56,11 @@ const (
 func (m noise) suiteOf(rng *rand.Rand) ([]float64, []kind) {
 	p := make([]float64, m.items)
 	k := make([]kind, m.items)
-	nFlaky := int(math.Round(flakyShare * float64(m.items)))
+	share := flakyShare
+	if m.flaky > 0 {
+		share = m.flaky
+	}
+	nFlaky := int(math.Round(share * float64(m.items)))
 	nFail := int(math.Round(failShare * float64(m.items)))
 	if m.allPass {
 		nFlaky, nFail = 0, 0

@@ -190,8 +190,14 @@ func lookOf(r *report.Report) settle.Look {
 			lk.Figure += ", " + gate.FormatPValue(*d.PValue, d.Alpha, d.Rejects)
 		}
 		seen := map[string]bool{}
+		// A fail stands on thin runs when every failed decision is Unreplicated.
+		unreplicated, replicated := false, false
 		for _, dd := range append([]gate.RegressionDecision{*d}, d.Dimensions...) {
-			if dd.Outcome != gate.Inconclusive && dd.Gate != d.Gate {
+			if dd.Outcome == gate.Fail {
+				unreplicated = unreplicated || dd.Unreplicated
+				replicated = replicated || !dd.Unreplicated
+			}
+			if dd.Outcome != gate.Inconclusive && dd.Gate != d.Gate && !dd.Unreplicated {
 				continue
 			}
 			ids, flipped := settle.RerunEvidence(dd.Evidence)
@@ -202,6 +208,9 @@ func lookOf(r *report.Report) settle.Look {
 					lk.Evidence = append(lk.Evidence, id)
 				}
 			}
+		}
+		if unreplicated && !replicated && r.Verdict.Status == gate.Fail && r.Verdict.OnlyRegressionFails() {
+			lk.Confirm = true
 		}
 		if d.Unsure && r.Verdict.Status == gate.Pass {
 			ids, flipped := settle.RerunEvidence(d.Recheck)

@@ -120,6 +120,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 		d.Outcome, d.ThinRuns = Inconclusive, true
 	case d.Exceeded && d.Rejects:
 		d.Outcome = Fail
+		d.Unreplicated = method == MethodEvidence && m.ev.PThin > 0 && m.ev.Replication == nil
 	case d.Exceeded, maybeOver(d, method):
 		d.Outcome = Inconclusive
 	default:
@@ -236,6 +237,9 @@ func decidedBy(d RegressionDecision) string {
 	case Fail:
 		if d.PValue != nil {
 			b.WriteString(": over max_drop, and beyond the suite's noise")
+		}
+		if d.Unreplicated {
+			b.WriteString("; it stands on one look at so few runs: with --settle its items are re-run once before the block stands")
 		}
 	case Pass:
 		if d.Statistic != "drop" && DropExceeds(d.Observed, d.Threshold) {

@@ -85,6 +85,14 @@ type RegressionDecision struct {
 	// within what the baseline's runs allow, could explain the drop. Settle's re-runs,
 	// or more runs of the pull request, decide.
 	ThinRuns bool `json:"thin_runs,omitempty"`
+	// Unreplicated marks a fail on a first look over thin runs (evidence method,
+	// stats.EvidenceResult.PThin under the level): the drop is beyond what the
+	// baseline's runs allow a bad run, but those runs know the spread to only 2 degrees
+	// of freedom, and three runs with no bad day among them are common. It stands as a
+	// fail; with settle, its Evidence is re-run once first and the look after that round
+	// decides: a real break fails again, a candidate run that was bad as a whole does
+	// not repeat.
+	Unreplicated bool `json:"unreplicated,omitempty"`
 	// Recheck are the items that pulled toward a drop in an Unsure pass, strongest
 	// first: its settle round re-runs them (settle.RerunEvidence).
 	Recheck []baseline.EvidenceItem `json:"-"`

@@ -291,13 +291,8 @@ func (v *Verdict) accept(in Inputs) {
 	if in.AcceptedBy == "" || !v.Blocks {
 		return
 	}
-	if v.Grade != nil && v.Grade.Grade == Rejected {
+	if !v.OnlyRegressionFails() {
 		return
-	}
-	for _, g := range v.Gates {
-		if g.Kind != KindRegression && g.Status == Fail {
-			return
-		}
 	}
 	label := in.AcceptLabel
 	if label == "" {
@@ -305,6 +300,21 @@ func (v *Verdict) accept(in Inputs) {
 	}
 	v.Status, v.Blocks, v.AcceptedBy = Accepted, false, in.AcceptedBy
 	v.Reason = "regression accepted with the " + label + " label by " + in.AcceptedBy + ": " + v.Reason
+}
+
+// OnlyRegressionFails says no gate but a regression gate fails and the grade vetoes
+// nothing: a block the regression decision alone caused, which an accept label can
+// lift and re-runs can overturn.
+func (v *Verdict) OnlyRegressionFails() bool {
+	if v.Grade != nil && v.Grade.Grade == Rejected {
+		return false
+	}
+	for _, g := range v.Gates {
+		if g.Kind != KindRegression && g.Status == Fail {
+			return false
+		}
+	}
+	return true
 }
 
 func fmtScore(x float64) string { return fmt.Sprintf("%.3f", x) }

@@ -30,8 +30,14 @@ func TestThinRunsWaitForARerun(t *testing.T) {
 		t.Errorf("decided by %q; want it to name a bad run and settle", d.DecidedBy)
 	}
 	for _, thin := range []float64{0.01, 0} {
-		if d := r.Decide(cmp(thin)); d.Outcome != gate.Fail || d.ThinRuns {
+		d := r.Decide(cmp(thin))
+		if d.Outcome != gate.Fail || d.ThinRuns {
 			t.Errorf("PThin %v: %s, thin %v; want fail", thin, d.Outcome, d.ThinRuns)
+		}
+		// The thin look's fail stands on one look (settle re-runs its evidence once
+		// before it stands); with PThin 0 the runs know their spread and it stands.
+		if want := thin > 0; d.Unreplicated != want {
+			t.Errorf("PThin %v: unreplicated %v; want %v", thin, d.Unreplicated, want)
 		}
 	}
 	if d := r.DecideAt(cmpP(0.001, 0.01), 0.005); d.Outcome != gate.Inconclusive || !d.ThinRuns {

@@ -52,6 +52,7 @@ func (d *simDecider) Look(_ context.Context, level float64) (settle.Look, error)
 	d.last = dec
 	lk := settle.Look{Outcome: dec.Outcome, Figure: dec.DecidedBy, Noisy: settle.NoisyItems(cmp), SizeUnsure: !dec.Exceeded, Significant: dec.Rejects}
 	lk.Evidence, lk.Flipped = settle.RerunEvidence(dec.Evidence)
+	lk.Confirm = dec.Outcome == gate.Fail && dec.Unreplicated
 	if dec.Unsure {
 		lk.Evidence, lk.Flipped = settle.RerunEvidence(dec.Recheck)
 		lk.Confirm = true

@@ -42,8 +42,9 @@ type Look struct {
 	// evidence alone re-runs as many noisy items in their place, chosen by the
 	// baseline alone.
 	Flipped int
-	// Confirm says a pass is in doubt (gate.RegressionDecision.Unsure): the first look
-	// re-runs its Evidence once, and the look after that round decides.
+	// Confirm says the first look's pass is in doubt (gate.RegressionDecision.Unsure),
+	// or its fail stands on one look over thin runs (Unreplicated): it re-runs its
+	// Evidence once, and the look after that round decides.
 	Confirm bool
 	// Unsettleable says why re-running cannot conclude this decision (a judge under
 	// the reliability floor carried the drop); "" when it can.
@@ -167,12 +168,12 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 	first := look.TotalUSD
 	reruns := map[string]int{}
 	perRun := costPerItemRun(first, o.ItemRuns)
-	confirm := look.Outcome == gate.Pass && look.Confirm
+	confirm := look.Confirm && (look.Outcome == gate.Pass || look.Outcome == gate.Fail)
 	for {
 		res.Elapsed = o.Now().Sub(start)
 		stop, why := limit(look, res, o, perRun)
 		if stop == Decided && confirm && len(res.Rounds) == 0 {
-			stop = "" // a pass in doubt: one round before it stands
+			stop = "" // a pass in doubt or a fail on thin runs: one round before it stands
 		}
 		if stop != "" {
 			res.Stop, res.Why = stop, why

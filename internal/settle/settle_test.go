@@ -191,6 +191,40 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
+// A fail on thin runs (Look.Confirm) re-runs its evidence once; the look after that
+// round decides: a fail again blocks, a pass stands, an inconclusive one goes on
+// settling within the budget. A fail that needs no confirming blocks at once.
+func TestRunConfirmsAFailOnThinRuns(t *testing.T) {
+	thin := Look{Outcome: gate.Fail, Confirm: true, Evidence: []string{"c", "f"}}
+	for _, c := range []struct {
+		next   []Look
+		want   gate.Status
+		rounds int
+	}{
+		{[]Look{{Outcome: gate.Fail, Evidence: []string{"c"}}}, gate.Fail, 1},
+		{[]Look{{Outcome: gate.Pass}}, gate.Pass, 1},
+		{[]Look{inconclusive("c"), {Outcome: gate.Pass}}, gate.Pass, 2},
+	} {
+		d := &fakeDecider{looks: append([]Look{thin}, c.next...)}
+		r := &fakeRerunner{}
+		res, err := Run(context.Background(), d, r, Options{Items: items10, ItemRuns: 10, Budget: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.rounds) != c.rounds || !slices.Contains(r.rounds[0], "c") || !slices.Contains(r.rounds[0], "f") {
+			t.Errorf("then %v: rounds %v; want %d, the first re-running c and f", c.want, r.rounds, c.rounds)
+		}
+		if res.Initial != gate.Fail || res.Outcome != c.want || res.Stop != Decided {
+			t.Errorf("then %v: result %+v; want fail then %s, decided", c.want, res, c.want)
+		}
+	}
+	d := &fakeDecider{looks: []Look{{Outcome: gate.Fail, Evidence: []string{"c"}}}}
+	r := &fakeRerunner{}
+	if res, _ := Run(context.Background(), d, r, Options{Items: items10, ItemRuns: 10}); len(r.rounds) != 0 || res.Outcome != gate.Fail {
+		t.Errorf("a fail on runs that know their spread: rounds %v, %s; want none, fail", r.rounds, res.Outcome)
+	}
+}
+
 // A pass in doubt (Look.Confirm) re-runs its items once; the look after that round
 // decides: a fail after the re-runs blocks, a pass stands after one round.
 func TestRunConfirmsAnUnsurePass(t *testing.T) {

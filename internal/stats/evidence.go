@@ -414,12 +414,13 @@ type EvidenceResult struct {
 	// runs to compare (a one-run baseline and a one-run candidate, no history).
 	GuardW float64 `json:"p_run_weighted,omitempty"`
 	GuardU float64 `json:"p_run_unweighted,omitempty"`
-	// PThin is set on a first look over thin runs (thin.go): the guard's spread known
-	// to fewer than SharedDF degrees of freedom, no re-runs yet. It is the combined
-	// p-value with the run-level variance at its upper bound at 1 − ThinGamma, read
-	// against the normal: at or over the level, one run that was bad as a whole, within
-	// what the baseline's few runs allow, could explain the drop, and a block waits for
-	// a re-run. 0 otherwise.
+	// PThin is set when the full runs are thin (thin.go): the guard's spread known to
+	// fewer than SharedDF degrees of freedom. It is the look's p-value with the evidence
+	// test's run-level variance at its upper bound at 1 − ThinGamma, read against the
+	// normal (with re-runs, that p-value in place of the evidence test's in the
+	// combination with the replication test): at or over the level, one run that was
+	// bad as a whole, within what the baseline's few runs allow, could explain the
+	// drop, and a block waits for a re-run that repeats it. 0 otherwise.
 	PThin float64 `json:"p_thin_runs,omitempty"`
 	// Exact says PW and PU are the exact tails of a one-run pass/fail candidate
 	// (exacttail.go), not Cornish–Fisher readings.
@@ -618,7 +619,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		r.PW, r.PU = math.Max(r.PW, r.GuardW), math.Max(r.PU, math.Min(1, GuardFactor*r.GuardU))
 		r.SE = math.Sqrt(r.SE*r.SE + rn.Variance*f)
 		r.DF = float64(rn.DF)
-		if rn.DF < SharedDF && a.rep.items == 0 {
+		if rn.DF < SharedDF {
 			r.PThin = thinP(a.sumWE, a.sumW, a.sumE, a.sumV, a.outageScale(), rn, f, r)
 		}
 	}
@@ -633,6 +634,12 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		r.PItem = rp.PItem
 		r.PEvidence = r.PValue
 		r.PValue = math.Min(1, 2*math.Min(r.PValue, rp.PValue))
+		if r.PThin > 0 {
+			// The full runs are still thin: the evidence test, which averages the
+			// re-runs into runs whose shared shift stays in them, is read at the thin
+			// bound; the replication test reads the re-runs apart.
+			r.PThin = math.Min(1, 2*math.Min(r.PThin, rp.PValue))
+		}
 	}
 	r.Top = a.top.Best()
 	return r, nil

@@ -10,8 +10,7 @@ import "math"
 // cannot catch (a bad day fails stable items, which the weighted statistic weighs
 // most). One run cannot tell such a run from a real drop of its size; a re-run can.
 //
-// So a first look on thin runs (fewer than SharedDF degrees of freedom, no re-runs)
-// also reads both statistics with the run-level variance at its upper confidence
+// So a look over thin runs (fewer than SharedDF degrees of freedom) also reads both statistics with the run-level variance at its upper confidence
 // bound at 1 − ThinGamma (90 %), against the normal: EvidenceResult.PThin. The weighted
 // statistic's bound is also read as an outage would carry it: a run in which every
 // item fails with an extra probability f moves the unweighted sum by f·Σp̂ and the
@@ -22,6 +21,12 @@ import "math"
 // cannot explain (PThin under the level: a drop several times the spread the runs
 // allow) blocks on the first look; one it can is left inconclusive, and settle's
 // re-runs, a fresh draw of the items that carried it, decide (the replication test).
+// A block on the first look still stands on one run: with settle, its evidence is
+// re-run once before it stands (gate.RegressionDecision.Unreplicated). After re-runs
+// the bound stays on the evidence test, whose averages keep the one run's shared
+// shift however many re-runs follow: PThin is then the Bonferroni combination of the
+// bounded evidence test and the replication test, and a run that was bad as a whole
+// blocks only if its items fail again when re-run.
 // With three candidate runs, or a history, the spread is known to 4 or more degrees
 // of freedom and the guard alone decides.
 
