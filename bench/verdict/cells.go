@@ -55,6 +55,7 @@ func cells() []cell {
 	flakyShift := noise{items: 200, shiftSD: 0.45, flaky: 0.4}
 	flakyBase := noise{items: 200, flaky: 0.4}
 	bad2 := noise{items: 200, badDay: 0.2, badFail: 0.15}
+	judge := noise{items: 200, shiftSD: shiftSD, graded: true}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
 		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
@@ -86,6 +87,8 @@ func cells() []cell {
 		{name: "probe-badday2-1run", noise: bad2, change: none, baseRuns: 3, candRuns: 1},
 		{name: "probe-badday2-1run-settle", noise: bad2, change: none, baseRuns: 3, candRuns: 1, settle: true},
 		{name: "probe-badday2-3runs", noise: bad2, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-judgedrift-1run", noise: judge, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-judgedrift-3runs", noise: judge, change: none, baseRuns: 3, candRuns: 3},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},

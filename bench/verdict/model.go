@@ -31,6 +31,10 @@ type noise struct {
 	badDay, badFail float64
 	// flaky is the share of flaky items; 0 means flakyShare.
 	flaky float64
+	// graded: each item is scored 0–2 by a judge, recorded in the results (two draws of
+	// its pass probability in the run, summed), not pass/fail; run-level noise is then a
+	// judge that drifts from run to run. No settle: the rerun-item mode writes outputs.
+	graded bool
 }
 
 // The item kinds' shares of a suite that is not all-pass. These are this harness's
@@ -175,6 +179,23 @@ func (m noise) draw(p []float64, rng *rand.Rand) []bool {
 	out := make([]bool, len(p))
 	for i, pi := range p {
 		out[i] = rng.Float64() < e.prob(pi)
+	}
+	return out
+}
+
+// drawGraded is one run of graded items: 0, 1 or 2 each, two draws of the item's
+// pass probability in the run (one run-level effect for both), whose mean over 2 is
+// the probability.
+func (m noise) drawGraded(p []float64, rng *rand.Rand) []int {
+	e := m.runEffect(rng)
+	out := make([]int, len(p))
+	for i, pi := range p {
+		q := e.prob(pi)
+		for range 2 {
+			if rng.Float64() < q {
+				out[i]++
+			}
+		}
 	}
 	return out
 }

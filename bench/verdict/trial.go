@@ -81,17 +81,23 @@ func (h harness) trial(ctx context.Context, c cell, seed uint64, dir string) (tr
 		exp := c.noise.expectedMean(p)
 		var files []string
 		for r := 1; r <= runs; r++ {
-			pass := c.noise.draw(p, rng)
 			var b bytes.Buffer
-			n := 0
-			for i, ok := range pass {
-				out := "no"
-				if ok {
-					out, n = "yes", n+1
+			n := 0.0
+			if c.noise.graded {
+				for i, k := range c.noise.drawGraded(p, rng) {
+					n += float64(k) / 2
+					fmt.Fprintf(&b, "{\"id\": %q, \"output\": \"graded\", \"scores\": {\"quality\": %d}}\n", ids[i], k)
 				}
-				fmt.Fprintf(&b, "{\"id\": %q, \"output\": %q}\n", ids[i], out)
+			} else {
+				for i, ok := range c.noise.draw(p, rng) {
+					out := "no"
+					if ok {
+						out, n = "yes", n+1
+					}
+					fmt.Fprintf(&b, "{\"id\": %q, \"output\": %q}\n", ids[i], out)
+				}
 			}
-			devs = append(devs, float64(n)/float64(len(p))-exp)
+			devs = append(devs, n/float64(len(p))-exp)
 			f := filepath.Join(dir, fmt.Sprintf("%s%d.jsonl", prefix, r))
 			if err := os.WriteFile(f, b.Bytes(), 0o644); err != nil {
 				return nil, err
@@ -190,6 +196,10 @@ func (h harness) config(dir, name string, seed uint64, p []float64, ids []string
 	for _, a := range append(append([]string(nil), h.rerun...), state) {
 		argv = append(argv, strconv.Quote(a))
 	}
+	dim := "{name: correctness, weight: 1.0, scorer: contains}"
+	if m.graded {
+		dim = `{name: quality, weight: 1.0, scorer: recorded, scale: "0-2"}`
+	}
 	cfg := fmt.Sprintf(`name: sim
 suite: suite.yaml
 baseline: baseline.jsonl
@@ -200,11 +210,11 @@ run:
 scoring:
   version: scoringSystem/1.0.0
   dimensions:
-    - {name: correctness, weight: 1.0, scorer: contains}
+    - %s
 grading:
   version: gradingSystem/1.0.0
   regression: {max_drop: %s}
-`, strings.Join(argv, ", "), strconv.FormatFloat(h.maxDrop, 'f', -1, 64))
+`, strings.Join(argv, ", "), dim, strconv.FormatFloat(h.maxDrop, 'f', -1, 64))
 	path := filepath.Join(dir, name+".yaml")
 	return path, os.WriteFile(path, []byte(cfg), 0o644)
 }

@@ -42,12 +42,23 @@ func testHarness(t *testing.T) harness {
 // The plumbing, on deterministic suites (every item passes with probability exactly 1
 // or 0, so every run is the same): a clear drop blocks and its unchanged twin passes.
 // 40 items all pass; breaking 4 of them is a 10-pt drop (4/40), the estimate and its
-// interval must hold it, and the twin's runs are identical to the baseline's.
+// interval must hold it, and the twin's runs are identical to the baseline's. The same
+// holds with graded scores (a recorded 0–2 judge score: 2 for every item at p = 1, 0
+// for a broken one).
 func TestClearDropBlocksIdenticalPasses(t *testing.T) {
+	for _, graded := range []bool{false, true} {
+		t.Run(map[bool]string{false: "pass-fail", true: "graded"}[graded], func(t *testing.T) {
+			clearDropBlocks(t, graded)
+		})
+	}
+}
+
+func clearDropBlocks(t *testing.T, graded bool) {
 	h := testHarness(t)
-	c := cell{name: "plumbing", noise: noise{items: 40, allPass: true}, change: change{"break", 0.10},
+	c := cell{name: "plumbing", noise: noise{items: 40, allPass: true, graded: graded}, change: change{"break", 0.10},
 		baseRuns: 3, candRuns: 1, paired: true}
-	out, err := h.trial(context.Background(), c, 1, filepath.Join(t.TempDir(), "trial"))
+	dir := filepath.Join(t.TempDir(), "trial")
+	out, err := h.trial(context.Background(), c, 1, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +77,15 @@ func TestClearDropBlocksIdenticalPasses(t *testing.T) {
 	for _, d := range out.devs {
 		if d != 0 {
 			t.Errorf("a deterministic run's mean is %v off its expectation; want 0", d)
+		}
+	}
+	if graded {
+		b, err := os.ReadFile(filepath.Join(dir, "base1.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"scores": {"quality": 2}`) {
+			t.Errorf("graded baseline run %.80q…; want recorded quality scores of 2", b)
 		}
 	}
 }
