@@ -466,6 +466,7 @@ type EvidenceAccumulator struct {
 	sumWP, sumP       float64 // Σw·p̂ and Σp̂: an outage's share of each statistic (thin.go)
 	sumPQ, sumVarP    float64
 	sumW2PQ           float64 // Σw²·pq: the model's item-level variance of a run's weighted sum
+	sumWPQ            float64 // Σw·pq: how a shift that tips borderline items moves the weighted sum
 	// coins are the items of a one-run pass/fail candidate, for the exact tails
 	// (exacttail.go); noCoins once an item is not one, or there are too many.
 	coins   []coin
@@ -533,6 +534,7 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.sumV += v
 	a.sumPQ += pq
 	a.sumW2PQ += pq / (v * v)
+	a.sumWPQ += pq / v
 	a.sumVarP += post.varP
 	w := 1 / v
 	a.sumW += w
@@ -599,7 +601,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	r.SkewU = a.sumM3 / math.Pow(a.sumV, 1.5)
 	r.PW = 1 - normalCDF(cornishFisher(r.Z, r.Skew))
 	r.PU = 1 - normalCDF(cornishFisher(r.ZU, r.SkewU))
-	rn := a.rs.measure(a.groups, a.n, &a.cs)
+	rn := a.rs.measure(a.groups, a.n, &a.cs, math.Max(a.tippingScale(), a.outageScale()))
 	if !a.noCoins {
 		if pw, pu, ok := exactTails(a.coins); ok {
 			r.PW, r.PU, r.Exact = pw, pu, true

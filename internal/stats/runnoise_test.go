@@ -30,7 +30,7 @@ func TestRunSumsTogether(t *testing.T) {
 	for range 3 {
 		s.add(1, 1.0/3, 0b011, 3, true)
 	}
-	rn := s.measure(nil, 3, nil)
+	rn := s.measure(nil, 3, nil, 0)
 	if math.Abs(rn.Variance-2.0/9) > 1e-12 || rn.DF != 2 || math.Abs(rn.Weighted-2) > 1e-12 || rn.WeightedDF != 2 || rn.Still {
 		t.Errorf("three items: %+v; want variance 2/9, weighted 2, 2 df each, not still", rn)
 	}
@@ -38,7 +38,7 @@ func TestRunSumsTogether(t *testing.T) {
 	for range 2 {
 		two.add(1, 1.0/3, 0b011, 3, true)
 	}
-	if rn := two.measure(nil, 2, nil); math.Abs(rn.Variance-(8.0/3-4.0/3)/2/4) > 1e-12 {
+	if rn := two.measure(nil, 2, nil, 0); math.Abs(rn.Variance-(8.0/3-4.0/3)/2/4) > 1e-12 {
 		t.Errorf("two items: %+v; want variance (8/3 − 4/3)/2/2² = 1/6", rn)
 	}
 }
@@ -50,7 +50,7 @@ func TestRunSumsApart(t *testing.T) {
 	for _, b := range []uint64{0b001, 0b010, 0b100} {
 		s.add(1, 1.0/3, b, 3, true)
 	}
-	if rn := s.measure(nil, 3, nil); rn.Variance != 0 || rn.Still {
+	if rn := s.measure(nil, 3, nil, 0); rn.Variance != 0 || rn.Still {
 		t.Errorf("%+v; want no run-level variance, not still (the items varied)", rn)
 	}
 }
@@ -64,10 +64,10 @@ func TestRunSumsStill(t *testing.T) {
 	for range 3 {
 		s.add(1, 0, 0b111, 3, true)
 	}
-	if rn := s.measure(nil, 3, nil); !rn.Still || rn.Variance != 0 || rn.DF != 2 {
+	if rn := s.measure(nil, 3, nil, 0); !rn.Still || rn.Variance != 0 || rn.DF != 2 {
 		t.Errorf("%+v; want still, no variance, 2 df", rn)
 	}
-	rn := s.measure([]RunGroup{{Means: []float64{0.95, 1, 1.05}}}, 3, nil)
+	rn := s.measure([]RunGroup{{Means: []float64{0.95, 1, 1.05}}}, 3, nil, 0)
 	if rn.Still || math.Abs(rn.Variance-0.0225*2/4/9) > 1e-12 || rn.DF != 4 || rn.WeightedDF != 2 {
 		t.Errorf("%+v; want not still, variance 2·0.0225/4/9, 4 df, weighted 2 df", rn)
 	}
@@ -82,13 +82,40 @@ func TestRunSumsGroups(t *testing.T) {
 	for range 100 {
 		s.add(2, 0.25, 0, 1, false) // one baseline run: no per-run scores
 	}
-	rn := s.measure([]RunGroup{{Std: 0.10, Runs: 5, Source: "abc"}}, 100, nil)
+	rn := s.measure([]RunGroup{{Std: 0.10, Runs: 5, Source: "abc"}}, 100, nil, 0)
 	if math.Abs(rn.Variance-0.0075) > 1e-12 || rn.DF != 4 {
 		t.Errorf("%+v; want variance 0.0075 on 4 df", rn)
 	}
 	// Translated to the weighted sum by ρ = Σw²s²/Σs² = 4: τ̂²_w = 4 × 75 = 300.
 	if math.Abs(rn.Weighted-300) > 1e-9 {
 		t.Errorf("weighted %v; want 300", rn.Weighted)
+	}
+	// A run-level shape that carries more to the weighted sum than the items' observed
+	// spread says (stable items that never varied in the baseline's runs move together
+	// under an outage or a drifting judge) sets the carry when larger: 9 × 75 = 675. A
+	// smaller one leaves ρ = 4.
+	if rn := s.measure([]RunGroup{{Std: 0.10, Runs: 5, Source: "abc"}}, 100, nil, 9); math.Abs(rn.Weighted-675) > 1e-9 {
+		t.Errorf("shape scale 9: weighted %v; want 675", rn.Weighted)
+	}
+	if rn := s.measure([]RunGroup{{Std: 0.10, Runs: 5, Source: "abc"}}, 100, nil, 2); math.Abs(rn.Weighted-300) > 1e-9 {
+		t.Errorf("shape scale 2: weighted %v; want 300", rn.Weighted)
+	}
+}
+
+// The shapes' scales by hand, on the accumulator's sums: Σw·pq = 30 over Σpq = 5 is a
+// tipping scale of (30/5)² = 36; Σw·p̂ = 400 over Σp̂ = 50 an outage scale of 8² = 64;
+// with nothing that varies, 0.
+func TestShapeScales(t *testing.T) {
+	a := EvidenceAccumulator{sumWPQ: 30, sumPQ: 5, sumWP: 400, sumP: 50}
+	if got := a.tippingScale(); math.Abs(got-36) > 1e-12 {
+		t.Errorf("tipping scale %v; want 36", got)
+	}
+	if got := a.outageScale(); math.Abs(got-64) > 1e-12 {
+		t.Errorf("outage scale %v; want 64", got)
+	}
+	var none EvidenceAccumulator
+	if none.tippingScale() != 0 || none.outageScale() != 0 {
+		t.Error("an empty accumulator's scales; want 0")
 	}
 }
 
@@ -124,16 +151,16 @@ func TestRunSumsCandidateWeighted(t *testing.T) {
 	}
 	base.add(1, 1.0/3, 0b011, 3, true)
 	cand.add(1, 0, 0b111, 3, true)
-	if rn := base.measure(nil, 4, nil); rn.Weighted != 0 || rn.WeightedDF != 2 {
+	if rn := base.measure(nil, 4, nil, 0); rn.Weighted != 0 || rn.WeightedDF != 2 {
 		t.Errorf("baseline alone: weighted %v on %d df; want 0 on 2", rn.Weighted, rn.WeightedDF)
 	}
-	if rn := base.measure(nil, 4, &cand); math.Abs(rn.Weighted-200) > 1e-9 || rn.WeightedDF != 2 {
+	if rn := base.measure(nil, 4, &cand, 0); math.Abs(rn.Weighted-200) > 1e-9 || rn.WeightedDF != 2 {
 		t.Errorf("with the candidate's runs: weighted %v on %d df; want 200 on 2", rn.Weighted, rn.WeightedDF)
 	}
 	// One candidate run: nothing to measure, the baseline's reading stands.
 	var one runSums
 	one.add(10, 0, 0b1, 1, true)
-	if rn := base.measure(nil, 4, &one); rn.Weighted != 0 {
+	if rn := base.measure(nil, 4, &one, 0); rn.Weighted != 0 {
 		t.Errorf("one candidate run: weighted %v; want the baseline's 0", rn.Weighted)
 	}
 	if v := bitsVariance(0b110, 3); math.Abs(v-1.0/3) > 1e-12 {

@@ -61,3 +61,15 @@ func (a *EvidenceAccumulator) outageScale() float64 {
 	k := a.sumWP / a.sumP
 	return k * k
 }
+
+// tippingScale is (Σw·pq/Σpq)²: how a shift that tips borderline items (each item's
+// pass probability moved in proportion to its p(1 − p), a logit shift: a drifting
+// judge, a provider's bad day) carries the unweighted sum's run-level variance to the
+// weighted one (0 when no item varies).
+func (a *EvidenceAccumulator) tippingScale() float64 {
+	if a.sumPQ <= 0 {
+		return 0
+	}
+	k := a.sumWPQ / a.sumPQ
+	return k * k
+}
