@@ -56,6 +56,7 @@ func cells() []cell {
 	flakyBase := noise{items: 200, flaky: 0.4}
 	bad2 := noise{items: 200, badDay: 0.2, badFail: 0.15}
 	judge := noise{items: 200, shiftSD: shiftSD, graded: true}
+	point := noise{items: 200, flakyAt: 0.5}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
 		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
@@ -89,6 +90,7 @@ func cells() []cell {
 		{name: "probe-badday2-3runs", noise: bad2, change: none, baseRuns: 3, candRuns: 3},
 		{name: "probe-judgedrift-1run", noise: judge, change: none, baseRuns: 3, candRuns: 1},
 		{name: "probe-judgedrift-3runs", noise: judge, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-pointflaky-break4-settle", noise: point, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},

@@ -31,6 +31,10 @@ type noise struct {
 	badDay, badFail float64
 	// flaky is the share of flaky items; 0 means flakyShare.
 	flaky float64
+	// flakyAt, when in (0, 1), puts every flaky item at exactly that pass probability
+	// instead of spreading them over [flakyLo, flakyHi]: a point mass a fitted smooth
+	// prior cannot hold.
+	flakyAt float64
 	// graded: each item is scored 0–2 by a judge, recorded in the results (two draws of
 	// its pass probability in the run, summed), not pass/fail; run-level noise is then a
 	// judge that drifts from run to run. No settle: the rerun-item mode writes outputs.
@@ -74,6 +78,8 @@ func (m noise) suiteOf(rng *rand.Rand) ([]float64, []kind) {
 		switch {
 		case m.allPass:
 			p[i] = 1
+		case j < nFlaky && m.flakyAt > 0 && m.flakyAt < 1:
+			k[i], p[i] = flaky, m.flakyAt
 		case j < nFlaky:
 			k[i], p[i] = flaky, flakyLo+(flakyHi-flakyLo)*u
 		case j < nFlaky+nFail:
