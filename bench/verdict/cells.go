@@ -90,6 +90,8 @@ func cells() []cell {
 		{name: "probe-badday2-3runs", noise: bad2, change: none, baseRuns: 3, candRuns: 3},
 		{name: "probe-judgedrift-1run", noise: judge, change: none, baseRuns: 3, candRuns: 1},
 		{name: "probe-judgedrift-3runs", noise: judge, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-judgedrift-flaky4-3runs", noise: judge, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
+		{name: "probe-judgedrift-break4-3runs", noise: judge, change: change{"break", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
 		{name: "probe-pointflaky-break4-settle", noise: point, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
