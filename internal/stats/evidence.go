@@ -617,7 +617,11 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		// compared: each statistic must also stand out from the runs' own spread.
 		f := 1/float64(max(a.minCand, 1)) + 1/float64(max(a.minBase, 1))
 		r.GuardW = runGuard(a.sumWE, candidateFloor(a.sumW, a.sumW2PQ, rn.CandWithinWeighted, a.minCand), rn.Weighted*f, rn.WeightedDF, r.Skew)
-		r.GuardU = runGuard(a.sumE, candidateFloor(a.sumV, a.sumPQ, rn.CandWithinSum, a.minCand), rn.Variance*n*n*f, rn.DF, r.SkewU)
+		aU, bU := candidateFloor(a.sumV, a.sumPQ, rn.CandWithinSum, a.minCand), rn.Variance*n*n*f
+		if rn.DF >= SharedDF {
+			aU, bU = spreadVariance(aU, rn.Within*n*n, rn.SpreadSum, f, rn.DF), 0
+		}
+		r.GuardU = runGuard(a.sumE, aU, bU, rn.DF, r.SkewU)
 		r.PW, r.PU = math.Max(r.PW, r.GuardW), math.Max(r.PU, math.Min(1, GuardFactor*r.GuardU))
 		r.SE = math.Sqrt(r.SE*r.SE + rn.Variance*f)
 		r.DF = float64(rn.DF)

@@ -202,3 +202,57 @@ func TestGuardCountsGuardFactorTimes(t *testing.T) {
 		t.Errorf("p %v; want the two combined, %v", r.PValue, want)
 	}
 }
+
+// With the runs' spread known to 4 degrees of freedom, the unweighted guard reads its
+// statistic against that spread as Student's t does, also when the runs agree more
+// closely than their items predict. 100 items at 0.5 and a candidate at 0.42 over 3
+// runs; the baseline's and the candidate's run means spread 2 pts each ({0.48, 0.50,
+// 0.52}: S² of a run's sum 0.0004 × 100² = 4, against the items' Σs² = 100 × 0.25 =
+// 25), pooled on 2 + 2 df. The guard's variance is then the larger of a·4/25
+// and a + (4 − 25)·(2/3) (spreadVariance), not a, and its p is t₄'s tail there.
+func TestGuardReadsTheRunsSpread(t *testing.T) {
+	var fit PriorFit
+	for range 100 {
+		fit.Add(0.5, 0.25, 3)
+	}
+	acc := NewEvidenceAccumulator(fit.Prior(), 5)
+	acc.RunGroups(RunGroup{Means: []float64{0.48, 0.50, 0.52}, Source: "release-1"},
+		RunGroup{Means: []float64{0.40, 0.42, 0.44}, Source: "candidate"})
+	for k := range 100 {
+		acc.Add(Observation{Index: k, BaseMean: 0.5, BaseRuns: 3, BaseVar: 0.25, CandMean: 0.42, CandRuns: 3})
+	}
+	r, err := acc.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.DF != 4 || math.Abs(r.RunNoise.SpreadSum-4) > 1e-9 {
+		t.Fatalf("df %v, spread %v; want 2 + 2 and 4", r.DF, r.RunNoise.SpreadSum)
+	}
+	v := math.Max(0.16*acc.sumV, acc.sumV-21*2.0/3)
+	if want := runGuard(acc.sumE, v, 0, 4, r.SkewU); math.Abs(r.GuardU-want) > 1e-12 {
+		t.Errorf("unweighted guard p %v; want t4's tail at the spread's variance, %v", r.GuardU, want)
+	}
+	if floored := runGuard(acc.sumE, acc.sumV, 0, 4, r.SkewU); r.GuardU >= floored {
+		t.Errorf("guard p %v; want it under the floored reading's %v", r.GuardU, floored)
+	}
+}
+
+// spreadVariance with W = 30, f = 2/3, 4 df. With a = 40 (the model's variance above
+// W·f = 20):
+//   - S² = 15: a + (15 − 30)·2/3 = 30 beats a·15/30 = 20;
+//   - S² = 60: 40 + 30·2/3 = 60 (a·min(1, 2) = 40);
+//   - S² = 0.3: 40 − 29.7·2/3 = 20.2.
+//
+// With a = 4 (under W·f: the baseline's part shrunk by the prior):
+//   - S² = 15: 4 − 10 < 0, so a·15/30 = 2;
+//   - S² = 0.3: a·0.01 = 0.04 is under the floor 4·χ²₄(0.01)/4, where χ²₄'s CDF
+//     1 − e^(−x/2)(1 + x/2) = 0.01 at x = 0.297109: 0.297109.
+func TestSpreadVariance(t *testing.T) {
+	for _, c := range []struct{ a, spread, want float64 }{
+		{40, 15, 30}, {40, 60, 60}, {40, 0.3, 20.2}, {4, 15, 2}, {4, 0.3, 0.297109},
+	} {
+		if v := spreadVariance(c.a, 30, c.spread, 2.0/3, 4); math.Abs(v-c.want) > 1e-5 {
+			t.Errorf("a %v, spread %v: %v; want %v", c.a, c.spread, v, c.want)
+		}
+	}
+}
