@@ -618,7 +618,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		f := 1/float64(max(a.minCand, 1)) + 1/float64(max(a.minBase, 1))
 		r.GuardW = runGuard(a.sumWE, candidateFloor(a.sumW, a.sumW2PQ, rn.CandWithinWeighted, a.minCand), rn.Weighted*f, rn.WeightedDF, r.Skew)
 		aU, bU := candidateFloor(a.sumV, a.sumPQ, rn.CandWithinSum, a.minCand), rn.Variance*n*n*f
-		if rn.DF >= SharedDF {
+		if rn.DF >= SharedDF && rn.SpreadSum > 0 {
 			aU, bU = spreadVariance(aU, rn.Within*n*n, rn.SpreadSum, f, rn.DF), 0
 		}
 		r.GuardU = runGuard(a.sumE, aU, bU, rn.DF, r.SkewU)

@@ -141,7 +141,9 @@ type RunNoise struct {
 	CandWithinSum float64 `json:"-"`
 	// SpreadSum is the pooled sample variance S² of a run's unweighted sum over the
 	// groups (item and run parts together, DF degrees of freedom): what Student's t
-	// reads the unweighted statistic against when DF ≥ SharedDF (spreadVariance).
+	// reads the unweighted statistic against when DF ≥ SharedDF (spreadVariance). It
+	// is 0 (not measured) when fewer than SpreadMinItems items varied between the
+	// baseline's runs.
 	SpreadSum float64 `json:"-"`
 }
 
@@ -157,6 +159,7 @@ type runSums struct {
 	allW2S2  float64 // Σw²s² over all items
 	allS2    float64 // Σs² over all items
 	allItems int
+	varying  int // items whose baseline runs varied (variance > 0)
 }
 
 // add counts one item: its weight, its baseline's sample variance and, when known, its
@@ -165,6 +168,9 @@ func (s *runSums) add(w, variance float64, bits uint64, runs int, known bool) {
 	s.allW2S2 += w * w * variance
 	s.allS2 += variance
 	s.allItems++
+	if variance > 0 {
+		s.varying++
+	}
 	if s.off {
 		return
 	}
@@ -275,7 +281,9 @@ func (s *runSums) measure(groups []RunGroup, n int, cand *runSums, tipping float
 		return rn
 	}
 	rn.Variance = math.Max(0, num/float64(df)) / (nf * nf)
-	rn.SpreadSum = math.Max(0, num/float64(df)+s.allS2)
+	if s.varying >= SpreadMinItems {
+		rn.SpreadSum = math.Max(0, num/float64(df)+s.allS2)
+	}
 	rn.Still = direct && s.ss2 == 0 && rn.Variance == 0
 	rn.WeightedDF = df
 	if direct {
@@ -411,6 +419,17 @@ func candidateFloor(a, modelPQ, within float64, runs int) float64 {
 	return a + (within-modelPQ)/float64(runs)
 }
 
+// SpreadMinItems is how many items must have varied between the baseline's runs for
+// the unweighted guard to read the runs' spread against what the items predict
+// (spreadVariance). W, the items' prediction, is the sum of their sample variances, on
+// about 2 degrees of freedom each with three runs; with few varying items its own error
+// makes runs that agree read as quieter than they are. At 50 items with 7 varying
+// (gatesim's model A, graded scores, three runs) unchanged pull requests were blocked
+// 3.7 % of the time against 2.1 % with the floored reading; from 15 items (30 degrees
+// of freedom) W's error is small beside the spread's 4 (gatesim's 200-item suites vary
+// in about 22 of their 30 flaky items).
+const SpreadMinItems = 15
+
 // SpreadFloorGamma is the lower quantile of S²'s distribution under which
 // spreadVariance stops trusting the runs' spread: below χ²_df(γ)/df of the model's
 // item-level variance, runs that agree that closely are read as agreeing that closely
@@ -418,7 +437,8 @@ func candidateFloor(a, modelPQ, within float64, runs int) float64 {
 const SpreadFloorGamma = 0.01
 
 // spreadVariance is the unweighted guard's variance of its statistic when the runs'
-// spread is known to SharedDF degrees of freedom or more. a is the statistic's
+// spread is known to SharedDF degrees of freedom or more and SpreadMinItems items
+// varied between the baseline's runs. a is the statistic's
 // item-level variance from the model, within the item-level variance of a run's sum
 // (Σs² over the baseline's items), spread the runs' pooled S² of a run's sum (item and
 // run parts together, df degrees of freedom) and f = 1/F + 1/B. It is the larger of

@@ -256,3 +256,28 @@ func TestSpreadVariance(t *testing.T) {
 		}
 	}
 }
+
+// The runs' spread is read against the items' only when SpreadMinItems items varied
+// between the baseline's runs: 14 varying items (and 86 that did not) leave SpreadSum
+// unmeasured, 15 measure it. Two groups of three runs whose run sums spread by
+// 0.0004 × 100² = 4 each pool to S² = 4, plus nothing: SpreadSum is the pooled S²
+// itself (the item part is added back to the excess: (4 − W) + W, W = 15 × 0.25).
+func TestSpreadNeedsVaryingItems(t *testing.T) {
+	for _, c := range []struct {
+		varying int
+		want    float64
+	}{{14, 0}, {15, 4}} {
+		var s runSums
+		for k := range 100 {
+			v := 0.0
+			if k < c.varying {
+				v = 0.25
+			}
+			s.add(1, v, 0, 3, false)
+		}
+		groups := []RunGroup{{Means: []float64{0.48, 0.50, 0.52}}, {Means: []float64{0.40, 0.42, 0.44}}}
+		if rn := s.measure(groups, 100, nil, 0); math.Abs(rn.SpreadSum-c.want) > 1e-9 {
+			t.Errorf("%d varying items: spread %v; want %v", c.varying, rn.SpreadSum, c.want)
+		}
+	}
+}
