@@ -57,6 +57,8 @@ func cells() []cell {
 	bad2 := noise{items: 200, badDay: 0.2, badFail: 0.15}
 	judge := noise{items: 200, shiftSD: shiftSD, graded: true}
 	point := noise{items: 200, flakyAt: 0.5}
+	topic := noise{items: 200, topics: 8, topicSD: 1.0}
+	topicRun := noise{items: 200, shiftSD: 0.4, topics: 5, topicSD: 0.8}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
 		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
@@ -93,6 +95,11 @@ func cells() []cell {
 		{name: "probe-judgedrift-flaky4-3runs", noise: judge, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
 		{name: "probe-judgedrift-break4-3runs", noise: judge, change: change{"break", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
 		{name: "probe-pointflaky-break4-settle", noise: point, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
+		{name: "probe-topic-1run", noise: topic, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-topic-3runs", noise: topic, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-topic-1run-settle", noise: topic, change: none, baseRuns: 3, candRuns: 1, settle: true},
+		{name: "probe-topicrun-1run", noise: topicRun, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-topicrun-3runs", noise: topicRun, change: none, baseRuns: 3, candRuns: 3},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},

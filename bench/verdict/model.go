@@ -35,6 +35,12 @@ type noise struct {
 	// instead of spreading them over [flakyLo, flakyHi]: a point mass a fitted smooth
 	// prior cannot hold.
 	flakyAt float64
+	// topics and topicSD are run-level noise by topic: the items fall into topics
+	// groups (item i in topic i mod topics), and each run draws every topic its own
+	// logit shift ~ N(0, topicSD²) on top of shiftSD's: a run that is bad on one
+	// kind of question and fine on the rest.
+	topics  int
+	topicSD float64
 	// graded: each item is scored 0–2 by a judge, recorded in the results (two draws of
 	// its pass probability in the run, summed), not pass/fail; run-level noise is then a
 	// judge that drifts from run to run. No settle: the rerun-item mode writes outputs.
@@ -149,7 +155,10 @@ func (c change) apply(base []float64, kinds []kind, rng *rand.Rand) ([]float64, 
 }
 
 // runEffect is one run's run-level noise.
-type runEffect struct{ eta, fail, add float64 }
+type runEffect struct {
+	eta, fail, add float64
+	topic          []float64 // per topic: its logit shift in this run
+}
 
 func (m noise) runEffect(rng *rand.Rand) runEffect {
 	var e runEffect
@@ -165,7 +174,22 @@ func (m noise) runEffect(rng *rand.Rand) runEffect {
 	if m.badDay > 0 && rng.Float64() < m.badDay {
 		e.fail = m.badFail
 	}
+	if m.topics > 0 {
+		e.topic = make([]float64, m.topics)
+		for t := range e.topic {
+			e.topic[t] = m.topicSD * rng.NormFloat64()
+		}
+	}
 	return e
+}
+
+// probOf is item i's pass probability in a run with effect e: prob with its topic's
+// shift added to the run's.
+func (e runEffect) probOf(i int, p float64) float64 {
+	if len(e.topic) > 0 {
+		e.eta += e.topic[i%len(e.topic)]
+	}
+	return e.prob(p)
 }
 
 // prob is an item's pass probability in a run with effect e.
@@ -184,7 +208,7 @@ func (m noise) draw(p []float64, rng *rand.Rand) []bool {
 	e := m.runEffect(rng)
 	out := make([]bool, len(p))
 	for i, pi := range p {
-		out[i] = rng.Float64() < e.prob(pi)
+		out[i] = rng.Float64() < e.probOf(i, pi)
 	}
 	return out
 }
@@ -196,7 +220,7 @@ func (m noise) drawGraded(p []float64, rng *rand.Rand) []int {
 	e := m.runEffect(rng)
 	out := make([]int, len(p))
 	for i, pi := range p {
-		q := e.prob(pi)
+		q := e.probOf(i, pi)
 		for range 2 {
 			if rng.Float64() < q {
 				out[i]++
@@ -212,12 +236,15 @@ func (m noise) drawGraded(p []float64, rng *rand.Rand) []int {
 // rates are outageMax/2 and badDay·badFail).
 func (m noise) expectedMean(p []float64) float64 {
 	effects := []runEffect{{}}
-	if m.shiftSD > 0 || m.addSD > 0 {
+	// A topic's shift adds to the run's on the logit scale: per item, one normal shift
+	// of variance shiftSD² + topicSD².
+	eta := math.Hypot(m.shiftSD, m.topicSD)
+	if eta > 0 || m.addSD > 0 {
 		const k = 200
 		effects = effects[:0]
 		for j := range k {
 			z := math.Sqrt2 * math.Erfinv(2*(float64(j)+0.5)/k-1)
-			effects = append(effects, runEffect{eta: m.shiftSD * z, add: m.addSD * z})
+			effects = append(effects, runEffect{eta: eta * z, add: m.addSD * z})
 		}
 	}
 	var s float64

@@ -54,12 +54,12 @@ func rerunItem(state string) error {
 	if err := os.Rename(tmp, counter); err != nil {
 		return err
 	}
-	m := noise{shiftSD: s.ShiftSD, outageMax: s.OutageMax, addSD: s.AddSD, badDay: s.BadDay, badFail: s.BadFail}
+	m := noise{shiftSD: s.ShiftSD, outageMax: s.OutageMax, addSD: s.AddSD, badDay: s.BadDay, badFail: s.BadFail, topics: s.Topics, topicSD: s.TopicSD}
 	e := m.runEffect(rand.New(rand.NewPCG(s.Seed, uint64(k))))
 	h := fnv.New64a()
 	h.Write([]byte(id))
 	rng := rand.New(rand.NewPCG(s.Seed^h.Sum64(), uint64(k)))
-	if rng.Float64() < e.prob(p) {
+	if rng.Float64() < e.probOf(s.Index[id], p) {
 		fmt.Println("yes")
 	} else {
 		fmt.Println("no")

@@ -170,7 +170,10 @@ type spec struct {
 	AddSD     float64            `json:"add_sd"`
 	BadDay    float64            `json:"bad_day"`
 	BadFail   float64            `json:"bad_fail"`
+	Topics    int                `json:"topics"`
+	TopicSD   float64            `json:"topic_sd"`
 	P         map[string]float64 `json:"p"`
+	Index     map[string]int     `json:"index"` // each item's place in the suite (its topic)
 }
 
 // config writes an evalgate.yaml for one pull request: the shared suite and baseline,
@@ -181,9 +184,10 @@ func (h harness) config(dir, name string, seed uint64, p []float64, ids []string
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		return "", err
 	}
-	s := spec{Seed: seed, ShiftSD: m.shiftSD, OutageMax: m.outageMax, AddSD: m.addSD, BadDay: m.badDay, BadFail: m.badFail, P: make(map[string]float64, len(p))}
+	s := spec{Seed: seed, ShiftSD: m.shiftSD, OutageMax: m.outageMax, AddSD: m.addSD, BadDay: m.badDay, BadFail: m.badFail,
+		Topics: m.topics, TopicSD: m.topicSD, P: make(map[string]float64, len(p)), Index: make(map[string]int, len(p))}
 	for i, id := range ids {
-		s.P[id] = p[i]
+		s.P[id], s.Index[id] = p[i], i
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
