@@ -30,7 +30,7 @@ type arm struct {
 	blocked  bool    // evalgate check exited 1
 	outcome  string  // the regression decision's final outcome: pass, inconclusive or fail
 	value    float64 // the estimated drop
-	observed float64 // the observed drop of the mean (plain's statistic)
+	observed float64 // the observed drop of the mean over the full runs (plain's statistic)
 	lo, hi   float64 // its 95 % interval
 	truth    float64 // the true drop: expected baseline mean − expected candidate mean
 	settled  bool    // settle ran (the first look was not a pass)
@@ -77,9 +77,12 @@ func (h harness) trial(ctx context.Context, c cell, seed uint64, dir string) (tr
 	}
 	expBase := c.noise.expectedMean(base)
 	var devs []float64
-	writeRuns := func(prefix string, p []float64, runs int) ([]string, error) {
+	// writeRuns draws runs of the items and writes one file each; it returns the files
+	// and the runs' mean score.
+	writeRuns := func(prefix string, p []float64, runs int) ([]string, float64, error) {
 		exp := c.noise.expectedMean(p)
 		var files []string
+		var total float64
 		for r := 1; r <= runs; r++ {
 			var b bytes.Buffer
 			n := 0.0
@@ -98,15 +101,16 @@ func (h harness) trial(ctx context.Context, c cell, seed uint64, dir string) (tr
 				}
 			}
 			devs = append(devs, n/float64(len(p))-exp)
+			total += n / float64(len(p))
 			f := filepath.Join(dir, fmt.Sprintf("%s%d.jsonl", prefix, r))
 			if err := os.WriteFile(f, b.Bytes(), 0o644); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			files = append(files, f)
 		}
-		return files, nil
+		return files, total / float64(runs), nil
 	}
-	baseFiles, err := writeRuns("base", base, c.baseRuns)
+	baseFiles, baseMean, err := writeRuns("base", base, c.baseRuns)
 	if err != nil {
 		return trialOut{}, err
 	}
@@ -117,7 +121,7 @@ func (h harness) trial(ctx context.Context, c cell, seed uint64, dir string) (tr
 	// Earlier releases, drawn after the baseline's runs (a cell without history draws
 	// what it did): each a baseline of its own commit, so the history keeps its record.
 	for r := 1; r <= c.history; r++ {
-		files, err := writeRuns(fmt.Sprintf("release%d-", r), base, c.baseRuns)
+		files, _, err := writeRuns(fmt.Sprintf("release%d-", r), base, c.baseRuns)
 		if err != nil {
 			return trialOut{}, err
 		}
@@ -130,7 +134,7 @@ func (h harness) trial(ctx context.Context, c cell, seed uint64, dir string) (tr
 		return trialOut{}, err
 	}
 	check := func(name string, p []float64, twinSeed uint64) (*arm, error) {
-		files, err := writeRuns(name, p, c.candRuns)
+		files, candMean, err := writeRuns(name, p, c.candRuns)
 		if err != nil {
 			return nil, err
 		}
@@ -143,6 +147,10 @@ func (h harness) trial(ctx context.Context, c cell, seed uint64, dir string) (tr
 			return nil, err
 		}
 		a.truth = expBase - c.noise.expectedMean(p)
+		// Plain reads the runs as they came: the baseline's mean less the pull
+		// request's, never settle's re-runs (the report's observed drop averages them
+		// in, and they were chosen by how the items scored).
+		a.observed = baseMean - candMean
 		return a, nil
 	}
 	var out trialOut
@@ -242,7 +250,6 @@ func (h harness) check(ctx context.Context, dir, name, cfg string, files []strin
 		Regression *struct {
 			Outcome  string  `json:"outcome"`
 			Value    float64 `json:"value"`
-			Observed float64 `json:"observed"`
 			Interval struct {
 				Lo float64 `json:"lo"`
 				Hi float64 `json:"hi"`
@@ -259,7 +266,7 @@ func (h harness) check(ctx context.Context, dir, name, cfg string, files []strin
 	if r.Regression == nil {
 		return nil, fmt.Errorf("%s: no regression decision", report)
 	}
-	a := &arm{blocked: code == 1, outcome: r.Regression.Outcome, value: r.Regression.Value, observed: r.Regression.Observed,
+	a := &arm{blocked: code == 1, outcome: r.Regression.Outcome, value: r.Regression.Value,
 		lo: r.Regression.Interval.Lo, hi: r.Regression.Interval.Hi}
 	if r.Settle != nil {
 		a.settled, a.rounds, a.itemRuns = true, len(r.Settle.Rounds), r.Settle.ItemRuns
