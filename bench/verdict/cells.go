@@ -59,6 +59,12 @@ func cells() []cell {
 	point := noise{items: 200, flakyAt: 0.5}
 	topic := noise{items: 200, topics: 8, topicSD: 1.0}
 	topicRun := noise{items: 200, shiftSD: 0.4, topics: 5, topicSD: 0.8}
+	// Heavy-tailed run noise: the logit shift drawn from Student's t with 3 degrees of
+	// freedom (scale 0.35; its sd is √3 times that), and a suite of deterministic
+	// stable items (exactly 0 or 1) with 30 % flaky items spread over [0.05, 0.95].
+	heavy := noise{items: 200, shiftSD: 0.35, shiftDF: 3}
+	exact := noise{items: 200, exact: true, flaky: 0.3, flakyRange: [2]float64{0.05, 0.95}, shiftSD: 0.5}
+	exactQuiet := noise{items: 200, exact: true, flaky: 0.3, flakyRange: [2]float64{0.05, 0.95}}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
 		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
@@ -100,6 +106,12 @@ func cells() []cell {
 		{name: "probe-topic-1run-settle", noise: topic, change: none, baseRuns: 3, candRuns: 1, settle: true},
 		{name: "probe-topicrun-1run", noise: topicRun, change: none, baseRuns: 3, candRuns: 1},
 		{name: "probe-topicrun-3runs", noise: topicRun, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-heavy-1run", noise: heavy, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-heavy-3runs", noise: heavy, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-exact-1run", noise: exact, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-exact-3runs", noise: exact, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-exact-break4-settle", noise: exactQuiet, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
+		{name: "probe-exact-break4-settle-1base", noise: exactQuiet, change: change{"break", 0.04}, baseRuns: 1, candRuns: 1, settle: true, paired: true},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},
@@ -139,6 +151,8 @@ func (c cell) describe() string {
 	switch {
 	case c.noise.allPass:
 		parts = append(parts, "all pass")
+	case c.noise.shiftSD > 0 && c.noise.shiftDF > 0:
+		parts = append(parts, fmt.Sprintf("run logit shift %.2f × Student's t (%g df)", c.noise.shiftSD, c.noise.shiftDF))
 	case c.noise.shiftSD > 0:
 		parts = append(parts, fmt.Sprintf("run logit shift sd %.2f", c.noise.shiftSD))
 	case c.noise.outageMax > 0:
@@ -147,6 +161,9 @@ func (c cell) describe() string {
 		parts = append(parts, fmt.Sprintf("run additive shift sd %.2f", c.noise.addSD))
 	case c.noise.badDay > 0:
 		parts = append(parts, fmt.Sprintf("bad day p %.2f failing %.2f", c.noise.badDay, c.noise.badFail))
+	}
+	if c.noise.exact {
+		parts = append(parts, "stable items exactly 0 or 1")
 	}
 	if c.change.shape != "none" {
 		parts = append(parts, fmt.Sprintf("%s %.1f pts", c.change.shape, 100*c.change.drop))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/evalgate/evalgate/internal/stats"
 )
 
 // noise is a suite's noise model: what each item's pass probability is, and what a
@@ -18,6 +20,10 @@ type noise struct {
 	// probability p in (0, 1) passes with 1/(1 + e^−(logit p + η)) in it. A provider's
 	// bad day: borderline items fail together.
 	shiftSD float64
+	// shiftDF, when > 0, draws the logit shift from Student's t with that many
+	// degrees of freedom (scaled by shiftSD) instead of the normal: heavy-tailed run
+	// noise, an occasional run far worse than the rest.
+	shiftDF float64
 	// outageMax is run-level noise that hits stable items too: each run draws f uniform
 	// in [0, outageMax], and every item fails outright with probability f in it (rate
 	// limits, timeouts).
@@ -45,6 +51,11 @@ type noise struct {
 	// its pass probability in the run, summed), not pass/fail; run-level noise is then a
 	// judge that drifts from run to run. No settle: the rerun-item mode writes outputs.
 	graded bool
+	// exact puts stable items at exactly 0 or 1 (a deterministic item; run-level
+	// logit noise cannot move it), and flakyRange, when set, spreads the flaky items
+	// over it instead of [flakyLo, flakyHi].
+	exact      bool
+	flakyRange [2]float64
 }
 
 // The item kinds' shares of a suite that is not all-pass. These are this harness's
@@ -86,10 +97,16 @@ func (m noise) suiteOf(rng *rand.Rand) ([]float64, []kind) {
 			p[i] = 1
 		case j < nFlaky && m.flakyAt > 0 && m.flakyAt < 1:
 			k[i], p[i] = flaky, m.flakyAt
+		case j < nFlaky && m.flakyRange[1] > 0:
+			k[i], p[i] = flaky, m.flakyRange[0]+(m.flakyRange[1]-m.flakyRange[0])*u
 		case j < nFlaky:
 			k[i], p[i] = flaky, flakyLo+(flakyHi-flakyLo)*u
+		case j < nFlaky+nFail && m.exact:
+			k[i], p[i] = stableFail, 0
 		case j < nFlaky+nFail:
 			k[i], p[i] = stableFail, 0.03*u*u*u
+		case m.exact:
+			k[i], p[i] = stablePass, 1
 		default:
 			k[i], p[i] = stablePass, 1-0.03*u*u*u
 		}
@@ -164,6 +181,9 @@ func (m noise) runEffect(rng *rand.Rand) runEffect {
 	var e runEffect
 	if m.shiftSD > 0 {
 		e.eta = m.shiftSD * rng.NormFloat64()
+		if m.shiftDF > 0 {
+			e.eta *= studentScale(m.shiftDF, rng)
+		}
 	}
 	if m.outageMax > 0 {
 		e.fail = m.outageMax * rng.Float64()
@@ -181,6 +201,18 @@ func (m noise) runEffect(rng *rand.Rand) runEffect {
 		}
 	}
 	return e
+}
+
+// studentScale is √(ν/χ²_ν), which turns a standard normal draw into Student's t
+// with ν degrees of freedom (χ²_ν drawn as a sum of ν squared normals; ν rounded).
+func studentScale(nu float64, rng *rand.Rand) float64 {
+	k := max(1, int(math.Round(nu)))
+	var c float64
+	for range k {
+		z := rng.NormFloat64()
+		c += z * z
+	}
+	return math.Sqrt(float64(k) / c)
 }
 
 // probOf is item i's pass probability in a run with effect e: prob with its topic's
@@ -232,14 +264,22 @@ func (m noise) drawGraded(p []float64, rng *rand.Rand) []int {
 
 // expectedMean is the suite's expected mean score over run-level noise: the mean that
 // an endless number of runs would show. The logit and additive shifts are integrated
-// on 200 normal quantiles, the outage and the bad day exactly (their mean failure
+// on 200 normal quantiles (a heavy-tailed logit shift on 2,000 of Student's t), the outage and the bad day exactly (their mean failure
 // rates are outageMax/2 and badDay·badFail).
 func (m noise) expectedMean(p []float64) float64 {
 	effects := []runEffect{{}}
 	// A topic's shift adds to the run's on the logit scale: per item, one normal shift
 	// of variance shiftSD² + topicSD².
 	eta := math.Hypot(m.shiftSD, m.topicSD)
-	if eta > 0 || m.addSD > 0 {
+	switch {
+	case m.shiftDF > 0 && eta > 0:
+		const k = 2000
+		effects = effects[:0]
+		for j := range k {
+			t := stats.StudentQuantile((float64(j)+0.5)/k, m.shiftDF)
+			effects = append(effects, runEffect{eta: m.shiftSD * t})
+		}
+	case eta > 0 || m.addSD > 0:
 		const k = 200
 		effects = effects[:0]
 		for j := range k {

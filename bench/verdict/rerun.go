@@ -54,7 +54,7 @@ func rerunItem(state string) error {
 	if err := os.Rename(tmp, counter); err != nil {
 		return err
 	}
-	m := noise{shiftSD: s.ShiftSD, outageMax: s.OutageMax, addSD: s.AddSD, badDay: s.BadDay, badFail: s.BadFail, topics: s.Topics, topicSD: s.TopicSD}
+	m := noise{shiftSD: s.ShiftSD, outageMax: s.OutageMax, addSD: s.AddSD, badDay: s.BadDay, badFail: s.BadFail, topics: s.Topics, topicSD: s.TopicSD, shiftDF: s.ShiftDF}
 	e := m.runEffect(rand.New(rand.NewPCG(s.Seed, uint64(k))))
 	h := fnv.New64a()
 	h.Write([]byte(id))

@@ -180,6 +180,7 @@ type spec struct {
 	BadFail   float64            `json:"bad_fail"`
 	Topics    int                `json:"topics"`
 	TopicSD   float64            `json:"topic_sd"`
+	ShiftDF   float64            `json:"shift_df,omitempty"`
 	P         map[string]float64 `json:"p"`
 	Index     map[string]int     `json:"index"` // each item's place in the suite (its topic)
 }
@@ -193,7 +194,7 @@ func (h harness) config(dir, name string, seed uint64, p []float64, ids []string
 		return "", err
 	}
 	s := spec{Seed: seed, ShiftSD: m.shiftSD, OutageMax: m.outageMax, AddSD: m.addSD, BadDay: m.badDay, BadFail: m.badFail,
-		Topics: m.topics, TopicSD: m.topicSD, P: make(map[string]float64, len(p)), Index: make(map[string]int, len(p))}
+		Topics: m.topics, TopicSD: m.topicSD, ShiftDF: m.shiftDF, P: make(map[string]float64, len(p)), Index: make(map[string]int, len(p))}
 	for i, id := range ids {
 		s.P[id], s.Index[id] = p[i], i
 	}

@@ -206,3 +206,41 @@ func TestProbeModelsExpectedMean(t *testing.T) {
 		t.Errorf("bad day effect %+v, prob(1) %v; want fail 0.08, 0.92", e, e.prob(1))
 	}
 }
+
+// The heavy-tailed and deterministic probes. A logit shift of any symmetric law leaves
+// items at p = 0.5 at 0.5 on average, and cannot move items at exactly 0 or 1. The
+// t-scaled draws' variance is ν/(ν − 2) = 3 for ν = 3: over 20,000 draws the sample
+// variance lands within 3 ± 1.5 (t₃'s fourth moment is infinite, so the tolerance is
+// wide; a normal draw (variance 1) or a missing scale would fall outside it).
+// The exact suite puts 30 % of 200 items (60) between 0.05 and 0.95 and the other 140
+// at exactly 0 or 1.
+func TestHeavyAndExactProbes(t *testing.T) {
+	heavy := noise{shiftSD: 0.35, shiftDF: 3}
+	if got := heavy.expectedMean([]float64{0.5, 0, 1}); math.Abs(got-0.5) > 1e-9 {
+		t.Errorf("t shift at 0.5, 0, 1: expected mean %v; want 0.5", got)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var s2 float64
+	const n = 20000
+	for range n {
+		z := rng.NormFloat64() * studentScale(3, rng)
+		s2 += z * z
+	}
+	if v := s2 / n; v < 1.5 || v > 4.5 {
+		t.Errorf("t₃ draws' variance %v; want about 3", v)
+	}
+	exact := noise{items: 200, exact: true, flaky: 0.3, flakyRange: [2]float64{0.05, 0.95}}
+	p, k := exact.suiteOf(rand.New(rand.NewPCG(5, 6)))
+	var nFlaky, nExact int
+	for i := range p {
+		switch {
+		case k[i] == flaky && p[i] >= 0.05 && p[i] <= 0.95:
+			nFlaky++
+		case k[i] != flaky && (p[i] == 0 || p[i] == 1):
+			nExact++
+		}
+	}
+	if nFlaky != 60 || nExact != 140 {
+		t.Errorf("exact suite: %d flaky in range, %d exact; want 60 and 140", nFlaky, nExact)
+	}
+}
