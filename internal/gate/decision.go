@@ -82,13 +82,15 @@ type RegressionDecision struct {
 	// ThinRuns marks an inconclusive result that would block but for thin runs
 	// (evidence method, stats.EvidenceResult.PThin): a first look whose run-level spread
 	// is known to fewer than 4 degrees of freedom, where a candidate run bad as a whole,
-	// within what the baseline's runs allow, could explain the drop. Settle's re-runs,
-	// or more runs of the pull request, decide.
+	// within what the baseline's runs allow (with no runs to compare, one baseline run
+	// and one candidate run: within stats.UnmeasuredRunSD), could explain the drop.
+	// Settle's re-runs, or more runs of the pull request, decide.
 	ThinRuns bool `json:"thin_runs,omitempty"`
 	// Unreplicated marks a fail on a first look over thin runs (evidence method,
 	// stats.EvidenceResult.PThin under the level): the drop is beyond what the
 	// baseline's runs allow a bad run, but those runs know the spread to only 2 degrees
-	// of freedom, and three runs with no bad day among them are common. It stands as a
+	// of freedom (or not at all: one baseline run), and three runs with no bad day
+	// among them are common. It stands as a
 	// fail; with settle, its Evidence is re-run once first and the look after that round
 	// decides: a real break fails again, a candidate run that was bad as a whole does
 	// not repeat.

@@ -31,7 +31,10 @@ func (r *Report) statisticsLines() []string {
 		if ev.DF > 0 {
 			out[len(out)-1] += fmt.Sprintf("; each p is at least the run-level guard's (p_u's %.3g times), the statistic read against the runs' own spread (Student's t, %g df)", stats.GuardFactor, ev.DF)
 		}
-		if ev.PThin > 0 {
+		switch {
+		case ev.PThin > 0 && ev.DF == 0:
+			out[len(out)-1] += fmt.Sprintf("; with one run on each side nothing measures run-level noise, so a first look also allows a whole run worse by %g pts (sd, assumed): p = %.3g", 100*stats.UnmeasuredRunSD, ev.PThin)
+		case ev.PThin > 0:
 			out[len(out)-1] += fmt.Sprintf("; a first look on so few runs also reads the run-level noise at its %g %% upper bound: p = %.3g", 100*(1-stats.ThinGamma), ev.PThin)
 		}
 	}

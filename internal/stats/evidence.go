@@ -629,6 +629,12 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 			r.PThin = thinP(a.sumWE, a.sumW, a.sumE, a.sumV, a.outageScale(), rn, f, r)
 		}
 	}
+	if rn.DF == 0 {
+		// No runs to compare (one baseline run, one candidate run, no history): the
+		// look is as thin as it gets, and its bound is the assumed one (thin.go).
+		rn.ThinSum = math.Pow(UnmeasuredRunSD*n, 2)
+		r.PThin = thinP(a.sumWE, a.sumW, a.sumE, a.sumV, a.outageScale(), rn, 1/float64(max(a.minCand, 1))+1/float64(max(a.minBase, 1)), r)
+	}
 	r.PValue = CombineP(r.PW, r.PU, r.UnweightedShare)
 	if a.rep.items > 0 {
 		var noise *RunNoise

@@ -28,7 +28,22 @@ import "math"
 // bounded evidence test and the replication test, and a run that was bad as a whole
 // blocks only if its items fail again when re-run.
 // With three candidate runs, or a history, the spread is known to 4 or more degrees
-// of freedom and the guard alone decides.
+// of freedom and the guard alone decides. With no runs to compare at all (one baseline
+// run, one candidate run, no history) the bound is assumed, not measured
+// (UnmeasuredRunSD).
+
+// UnmeasuredRunSD is the run-level noise a look with no runs to compare assumes (one
+// baseline run, one candidate run, no history: 0 degrees of freedom): a shift of a
+// whole run with this standard deviation on the suite mean, 10 pts, about what the
+// thin bound allows on 2 degrees of freedom when three runs spread by a typical 3 pts
+// (√9.49 · 3 ≈ 9.2). Nothing measures it, so a first look blocks only a drop such a
+// shift could not explain (about 30 pts: a run that failed most of its items), and
+// any smaller drop waits for settle's re-runs of its items, which the replication test
+// reads apart from the one run that chose them. Measured through the real binary
+// (bench/verdict, 400 trials, a 1-run baseline and one pull-request run under a logit
+// shift with a 3.4-pt spread): unchanged pull requests were blocked 14.2 % of the time
+// without this bound (12.8 % with settle, every block on the first look).
+const UnmeasuredRunSD = 0.10
 
 // ThinGamma is the level of the upper bound of the run-level variance a first look on
 // thin runs must rule out: on 2 degrees of freedom the bound is 9.49 times the runs'
