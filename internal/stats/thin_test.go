@@ -42,16 +42,22 @@ func TestThinP(t *testing.T) {
 	}
 }
 
+// thinP0 is item i's pass probability in the thin suites: 140 stable items at 0.995,
+// then 40 flaky at 0.6 and 20 failing at 0.005.
+func thinP0(i int) float64 {
+	switch {
+	case i >= 180:
+		return 0.005
+	case i >= 140:
+		return 0.6
+	}
+	return 0.995
+}
+
 // thinItem is item i of the thin suites (140 stable items at p = 0.995, 40 flaky at
 // 0.6, 20 failing at 0.005) with its three baseline runs drawn, added to fit.
 func thinItem(rng *rand.Rand, i int, fit *PriorFit) (float64, Observation) {
-	pi := 0.995
-	switch {
-	case i >= 180:
-		pi = 0.005
-	case i >= 140:
-		pi = 0.6
-	}
+	pi := thinP0(i)
 	var bits uint64
 	k := 0
 	for r := range 3 {
@@ -98,13 +104,22 @@ func thinSuite(t *testing.T, outage float64, broken, candRuns int, rerun bool) E
 		}
 		obs[i] = o
 	}
+	var groups []RunGroup
+	if candRuns > 1 {
+		groups = append(groups, RunGroup{Means: []float64{0.70, 0.72, 0.74}})
+	}
+	return measureObs(t, &fit, obs, groups...)
+}
+
+// measureObs measures the observations against the prior fitted in fit, with the
+// groups of runs given.
+func measureObs(t *testing.T, fit *PriorFit, obs []Observation, groups ...RunGroup) EvidenceResult {
+	t.Helper()
 	acc := NewEvidenceAccumulator(fit.Prior(), 5)
 	for _, o := range obs {
 		acc.Add(o)
 	}
-	if candRuns > 1 {
-		acc.RunGroups(RunGroup{Means: []float64{0.70, 0.72, 0.74}})
-	}
+	acc.RunGroups(groups...)
 	r, err := acc.Result()
 	if err != nil {
 		t.Fatal(err)

@@ -35,13 +35,7 @@ func oneRunSuite(t *testing.T, broken int, rerun bool) EvidenceResult {
 	var fit PriorFit
 	obs := make([]Observation, 200)
 	for i := range obs {
-		pi := 0.995
-		switch {
-		case i >= 180:
-			pi = 0.005
-		case i >= 140:
-			pi = 0.6
-		}
+		pi := thinP0(i)
 		draw := func() float64 {
 			if i >= broken && rng.Float64() < pi {
 				return 1
@@ -62,15 +56,7 @@ func oneRunSuite(t *testing.T, broken int, rerun bool) EvidenceResult {
 		}
 		obs[i] = o
 	}
-	acc := NewEvidenceAccumulator(fit.Prior(), 5)
-	for _, o := range obs {
-		acc.Add(o)
-	}
-	r, err := acc.Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return measureObs(t, &fit, obs)
 }
 
 // One baseline run and one candidate run: nothing measures run-level noise. A break of
