@@ -112,6 +112,7 @@ func cells() []cell {
 		{name: "probe-exact-3runs", noise: exact, change: none, baseRuns: 3, candRuns: 3},
 		{name: "probe-exact-break4-settle", noise: exactQuiet, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "probe-exact-break4-settle-1base", noise: exactQuiet, change: change{"break", 0.04}, baseRuns: 1, candRuns: 1, settle: true, paired: true},
+		{name: "probe-allpass1000-1base", noise: allPass, change: change{"break", 0.025}, baseRuns: 1, candRuns: 1, paired: true},
 		{name: "probe-shift-1base-1run", noise: shift, change: none, baseRuns: 1, candRuns: 1},
 		{name: "probe-shift-1base-1run-settle", noise: shift, change: none, baseRuns: 1, candRuns: 1, settle: true},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},

@@ -83,7 +83,8 @@ type RegressionDecision struct {
 	// (evidence method, stats.EvidenceResult.PThin): a first look whose run-level spread
 	// is known to fewer than 4 degrees of freedom, where a candidate run bad as a whole,
 	// within what the baseline's runs allow (with no runs to compare, one baseline run
-	// and one candidate run: within stats.UnmeasuredRunSD), could explain the drop.
+	// and one candidate run: within what runs that spread as their items predict could
+	// hide, stats.UnmeasuredDF), could explain the drop.
 	// Settle's re-runs, or more runs of the pull request, decide.
 	ThinRuns bool `json:"thin_runs,omitempty"`
 	// Unreplicated marks a fail on a first look over thin runs (evidence method,

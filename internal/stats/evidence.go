@@ -632,7 +632,7 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 	if rn.DF == 0 {
 		// No runs to compare (one baseline run, one candidate run, no history): the
 		// look is as thin as it gets, and its bound is the assumed one (thin.go).
-		rn.ThinSum = math.Pow(UnmeasuredRunSD*n, 2)
+		rn.ThinSum = upperVariance(0, a.sumPQ, UnmeasuredDF, ThinGamma)
 		r.PThin = thinP(a.sumWE, a.sumW, a.sumE, a.sumV, a.outageScale(), rn, 1/float64(max(a.minCand, 1))+1/float64(max(a.minBase, 1)), r)
 	}
 	r.PValue = CombineP(r.PW, r.PU, r.UnweightedShare)

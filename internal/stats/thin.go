@@ -30,20 +30,23 @@ import "math"
 // With three candidate runs, or a history, the spread is known to 4 or more degrees
 // of freedom and the guard alone decides. With no runs to compare at all (one baseline
 // run, one candidate run, no history) the bound is assumed, not measured
-// (UnmeasuredRunSD).
+// (UnmeasuredDF).
 
-// UnmeasuredRunSD is the run-level noise a look with no runs to compare assumes (one
-// baseline run, one candidate run, no history: 0 degrees of freedom): a shift of a
-// whole run with this standard deviation on the suite mean, 10 pts, about what the
-// thin bound allows on 2 degrees of freedom when three runs spread by a typical 3 pts
-// (√9.49 · 3 ≈ 9.2). Nothing measures it, so a first look blocks only a drop such a
-// shift could not explain (about 30 pts: a run that failed most of its items), and
-// any smaller drop waits for settle's re-runs of its items, which the replication test
-// reads apart from the one run that chose them. Measured through the real binary
-// (bench/verdict, 400 trials, a 1-run baseline and one pull-request run under a logit
-// shift with a 3.4-pt spread): unchanged pull requests were blocked 14.2 % of the time
-// without this bound (12.8 % with settle, every block on the first look).
-const UnmeasuredRunSD = 0.10
+// UnmeasuredDF is the degrees of freedom a look with no runs to compare (one baseline
+// run, one candidate run, no history) takes its runs' spread to be known to: it reads
+// them as if they had spread as their items predict (S² = W, the model's item-level
+// variance of a run's sum, Σλ·E[p(1 − p)]) on 2 degrees of freedom, the bound of a
+// three-run baseline beside one candidate run whose runs agreed with their items:
+// 8.49·W. Nothing measures the run-level noise there, so a first look blocks only a
+// drop such a shift could not explain, and a smaller one waits for settle's re-runs
+// of its items, which the replication test reads apart from the one run that chose
+// them. A suite whose items never vary (an all-pass suite) predicts W near 0 and keeps
+// its power, as a three-run all-pass baseline does (RunNoise.Still). Measured through
+// the real binary (bench/verdict, 400 trials, a 1-run baseline and one pull-request run
+// under a logit shift with a 3.4-pt spread): unchanged pull requests were blocked
+// 14.2 % of the time without a bound (12.8 % with settle, every block on the first
+// look).
+const UnmeasuredDF = 2
 
 // ThinGamma is the level of the upper bound of the run-level variance a first look on
 // thin runs must rule out: on 2 degrees of freedom the bound is 9.49 times the runs'

@@ -6,21 +6,26 @@ import (
 	"testing"
 )
 
-// The assumed bound by hand. With no runs to compare, a run-level shift of sd
-// UnmeasuredRunSD = 10 pts on the mean of 200 items is a variance of (0.1·200)² = 400
-// on a run's sum, and the difference of two runs (f = 1 + 1) carries 800. An unweighted
-// sum of 70 items over an item-level variance of 20 reads 70/√(20 + 800) = 70/28.636 =
-// 2.4445, one-sided p = 0.007253, over β = 0.35: 0.020724 (the weighted statistic, at
-// 0, adds nothing: 0.5/0.65). A sum of 60 reads 2.0953, p = 0.018072, 0.051634: over
-// 5 %, a drop one bad run could explain.
+// The assumed bound by hand. With no runs to compare, the runs are read as if they had
+// spread as their items predict, W, on 2 degrees of freedom: the run-level variance's
+// 90 % upper bound is W·(2/0.210721 − 1) = 8.4912·W (TestThinP), 169.824 for W = 20,
+// and the difference of two runs (f = 1 + 1) carries 339.649. An unweighted sum of 50
+// items over an item-level variance of 20 reads 50/√(20 + 339.649) = 50/18.9644 =
+// 2.6365, one-sided p = 0.0041881, over β = 0.35: 0.011966 (the weighted statistic,
+// at 0, adds nothing: 0.5/0.65). A sum of 35 reads 1.8456, p = 0.032478, 0.092794:
+// over 5 %, a drop one bad run could explain.
 func TestUnmeasuredBoundByHand(t *testing.T) {
-	rn := RunNoise{ThinSum: math.Pow(UnmeasuredRunSD*200, 2)}
-	r := EvidenceResult{PW: 0.5, PU: 1e-12, UnweightedShare: FewRunsShare}
-	if got := thinP(0, 1, 70, 20, 0, rn, 2, r); math.Abs(got-0.020724) > 5e-6 {
-		t.Errorf("a sum of 70: PThin %v; want 0.020724", got)
+	ts := upperVariance(0, 20, UnmeasuredDF, ThinGamma)
+	if math.Abs(ts-169.824) > 1e-3 {
+		t.Fatalf("assumed bound %v; want 169.824", ts)
 	}
-	if got := thinP(0, 1, 60, 20, 0, rn, 2, r); math.Abs(got-0.051634) > 5e-6 {
-		t.Errorf("a sum of 60: PThin %v; want 0.051634", got)
+	rn := RunNoise{ThinSum: ts}
+	r := EvidenceResult{PW: 0.5, PU: 1e-12, UnweightedShare: FewRunsShare}
+	if got := thinP(0, 1, 50, 20, 0, rn, 2, r); math.Abs(got-0.011966) > 5e-6 {
+		t.Errorf("a sum of 50: PThin %v; want 0.011966", got)
+	}
+	if got := thinP(0, 1, 35, 20, 0, rn, 2, r); math.Abs(got-0.092794) > 5e-6 {
+		t.Errorf("a sum of 35: PThin %v; want 0.092794", got)
 	}
 }
 
@@ -60,12 +65,13 @@ func oneRunSuite(t *testing.T, broken int, rerun bool) EvidenceResult {
 }
 
 // One baseline run and one candidate run: nothing measures run-level noise. A break of
-// 16 stable items (8 pts) stands out from the items' noise (p under 5 %), but a whole
-// run 10 pts worse could explain it: PThin over 5 %, the look is inconclusive. A run
-// that broke 120 of the 140 stable items (60 pts) is beyond that: PThin under 5 %.
-// When the 16 broken items are re-run and fail again, the replication test reads the
-// re-runs apart from the run that chose them, and the look blocks (PThin, the doubled
-// smaller of the bounded evidence test's p and the replication test's, under 5 %).
+// 16 stable items (8 pts) stands out from the items' noise (p under 5 %), but runs that
+// spread as their 60 noisy items predict, read on 2 degrees of freedom, could hide a
+// run bad enough to explain it: PThin over 5 %, the look is inconclusive. A run that
+// broke 120 of the 140 stable items (60 pts) is beyond that: PThin under 5 %. When the
+// 16 broken items are re-run and fail again, the replication test reads the re-runs
+// apart from the run that chose them, and the look blocks (PThin, the doubled smaller
+// of the bounded evidence test's p and the replication test's, under 5 %).
 func TestNoRunsToCompareAssumeTheBound(t *testing.T) {
 	r := oneRunSuite(t, 16, false)
 	if r.RunNoise != nil || r.PValue >= 0.05 || r.PThin < 0.05 {
@@ -76,5 +82,26 @@ func TestNoRunsToCompareAssumeTheBound(t *testing.T) {
 	}
 	if r := oneRunSuite(t, 16, true); r.Replication == nil || r.PThin <= 0 || r.PThin >= 0.05 {
 		t.Errorf("16 broken and re-run: replication %v, PThin %v; want in (0, 0.05)", r.Replication != nil, r.PThin)
+	}
+}
+
+// An all-pass suite of 1,000 items with one baseline run: its items predict almost no
+// noise, so the assumed run-level noise is small too, and a 2.5-pt break (25 items
+// failing one run) blocks on the first look (PThin under 5 %), as beside a three-run
+// all-pass baseline (RunNoise.Still).
+func TestNoRunsToCompareAllPassKeepsItsPower(t *testing.T) {
+	var fit PriorFit
+	obs := make([]Observation, 1000)
+	for i := range obs {
+		fit.Add(1, 0, 1)
+		c := 1.0
+		if i < 25 {
+			c = 0
+		}
+		obs[i] = Observation{Index: i, BaseMean: 1, BaseRuns: 1, CandMean: c, CandRuns: 1}
+	}
+	r := measureObs(t, &fit, obs)
+	if r.PThin <= 0 || r.PThin >= 0.05 || r.PValue >= 0.05 {
+		t.Errorf("all-pass, 25 of 1,000 broken: p %v, PThin %v; want both under 0.05 (PThin set)", r.PValue, r.PThin)
 	}
 }
