@@ -64,6 +64,8 @@ func cells() []cell {
 	// stable items (exactly 0 or 1) with 30 % flaky items spread over [0.05, 0.95].
 	heavy := noise{items: 200, shiftSD: 0.35, shiftDF: 3}
 	exact := noise{items: 200, exact: true, flaky: 0.3, flakyRange: [2]float64{0.05, 0.95}, shiftSD: 0.5}
+	heavyStrong := noise{items: 200, shiftSD: 0.5, shiftDF: 3}
+	exactStrong := noise{items: 200, exact: true, flaky: 0.3, flakyRange: [2]float64{0.05, 0.95}, shiftSD: 0.8}
 	exactQuiet := noise{items: 200, exact: true, flaky: 0.3, flakyRange: [2]float64{0.05, 0.95}}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
@@ -110,6 +112,8 @@ func cells() []cell {
 		{name: "probe-heavy-3runs", noise: heavy, change: none, baseRuns: 3, candRuns: 3},
 		{name: "probe-exact-1run", noise: exact, change: none, baseRuns: 3, candRuns: 1},
 		{name: "probe-exact-3runs", noise: exact, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-heavy-strong-3runs", noise: heavyStrong, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-exact-strong-3runs", noise: exactStrong, change: none, baseRuns: 3, candRuns: 3},
 		{name: "probe-exact-break4-settle", noise: exactQuiet, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "probe-exact-break4-settle-1base", noise: exactQuiet, change: change{"break", 0.04}, baseRuns: 1, candRuns: 1, settle: true, paired: true},
 		{name: "probe-shift-1base-3runs", noise: shift, change: none, baseRuns: 1, candRuns: 3},
