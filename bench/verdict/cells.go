@@ -67,6 +67,10 @@ func cells() []cell {
 	heavyStrong := noise{items: 200, shiftSD: 0.5, shiftDF: 3}
 	exactStrong := noise{items: 200, exact: true, flaky: 0.3, flakyRange: [2]float64{0.05, 0.95}, shiftSD: 0.8}
 	exactQuiet := noise{items: 200, exact: true, flaky: 0.3, flakyRange: [2]float64{0.05, 0.95}}
+	// Suites at the ends: every item failing, and every item passing nearly always.
+	allFail := noise{items: 200, allFail: true}
+	nearPass := noise{items: 1000, nearPass: true}
+	nearPass200 := noise{items: 200, nearPass: true}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
 		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
@@ -122,6 +126,12 @@ func cells() []cell {
 		{name: "probe-allpass1000-1base", noise: allPass, change: change{"break", 0.025}, baseRuns: 1, candRuns: 1, paired: true},
 		{name: "probe-shift-1base-1run", noise: shift, change: none, baseRuns: 1, candRuns: 1},
 		{name: "probe-shift-1base-1run-settle", noise: shift, change: none, baseRuns: 1, candRuns: 1, settle: true},
+		{name: "probe-allfail-1run", noise: allFail, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-allfail-3runs", noise: allFail, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-nearpass1000-1run", noise: nearPass, change: change{"break", 0.025}, baseRuns: 3, candRuns: 1, paired: true},
+		{name: "probe-nearpass200-1run", noise: nearPass200, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, paired: true},
+		{name: "probe-nearpass200-1run-settle", noise: nearPass200, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
+		{name: "probe-nearpass200-3runs", noise: nearPass200, change: change{"break", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},

@@ -15,6 +15,12 @@ type noise struct {
 	items int
 	// allPass: every item passes in every run (p = 1 exactly); no flaky or failing items.
 	allPass bool
+	// allFail: every item fails in every run (p = 0 exactly): the all-pass suite's
+	// mirror, for the no-change bias.
+	allFail bool
+	// nearPass: every item is a stable-pass item near (not at) 1, p = 1 − 0.03·u³:
+	// an "all-pass" suite whose items fail now and then (about 0.75 % of them a run).
+	nearPass bool
 	// shiftSD is run-level noise on the logit scale: each run (a baseline run, a pull
 	// request's run, a settle round) draws η ~ N(0, shiftSD²), and an item with pass
 	// probability p in (0, 1) passes with 1/(1 + e^−(logit p + η)) in it. A provider's
@@ -87,7 +93,7 @@ func (m noise) suiteOf(rng *rand.Rand) ([]float64, []kind) {
 	}
 	nFlaky := int(math.Round(share * float64(m.items)))
 	nFail := int(math.Round(failShare * float64(m.items)))
-	if m.allPass {
+	if m.allPass || m.allFail || m.nearPass {
 		nFlaky, nFail = 0, 0
 	}
 	for i, j := range rng.Perm(m.items) {
@@ -95,6 +101,8 @@ func (m noise) suiteOf(rng *rand.Rand) ([]float64, []kind) {
 		switch {
 		case m.allPass:
 			p[i] = 1
+		case m.allFail:
+			k[i], p[i] = stableFail, 0
 		case j < nFlaky && m.flakyAt > 0 && m.flakyAt < 1:
 			k[i], p[i] = flaky, m.flakyAt
 		case j < nFlaky && m.flakyRange[1] > 0:

@@ -73,8 +73,11 @@ type Prior struct {
 	// (the test's prior), EndValue for the estimate's prior.
 	end float64
 	// est is the estimate's prior, fitted to the same items on the grid whose ends are
-	// at EndValue (nil for an estimate's prior itself).
-	est *Prior
+	// at EndValue and calibrated to hold their mean (calibrate.go); nil for an
+	// estimate's prior itself. rep is the same fit before the calibration, which the
+	// replication test reads (an all-pass suite's calibration pushes nearly all the
+	// mass to the end value, far surer than three runs make a re-run's pass).
+	est, rep *Prior
 
 	cache map[int]*postRow // per run count, per rounded mean
 }
@@ -147,8 +150,11 @@ func (f *PriorFit) Add(mean, variance float64, runs int) {
 // drop (the 0.995 grid end read it as an improvement of about 0.5 pts at every size).
 func (f *PriorFit) Prior() Prior {
 	p := f.fit(0)
-	est := f.fit(EndValue)
-	p.est = &est
+	rep := f.fit(EndValue)
+	est := rep
+	est.Weights, est.cache = append([]float64(nil), rep.Weights...), map[int]*postRow{}
+	f.calibrate(&est) // calibrate.go: the estimate holds the baseline's mean
+	p.est, p.rep = &est, &rep
 	return p
 }
 
@@ -179,16 +185,7 @@ func (f *PriorFit) fit(end float64) Prior {
 		g := min(GridPoints-1, int(float64(k.mean)/meanBins*GridPoints))
 		p.Weights[g] += float64(c) / start
 	}
-	keys := make([]groupKey, 0, len(f.groups))
-	for k := range f.groups {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { // map order must not change a float sum
-		if keys[i].runs != keys[j].runs {
-			return keys[i].runs < keys[j].runs
-		}
-		return keys[i].mean < keys[j].mean
-	})
+	keys := f.sortedKeys()
 	lik := make([][]float64, len(keys)) // per group: likelihood on the grid, scaled to max 1
 	for i, k := range keys {
 		lik[i] = p.likelihood(float64(k.mean)/meanBins, k.runs)
@@ -222,6 +219,22 @@ func (f *PriorFit) fit(end float64) Prior {
 	return p
 }
 
+// sortedKeys returns the fit's groups in a fixed order: map order must not change a
+// float sum.
+func (f *PriorFit) sortedKeys() []groupKey {
+	keys := make([]groupKey, 0, len(f.groups))
+	for k := range f.groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].runs != keys[j].runs {
+			return keys[i].runs < keys[j].runs
+		}
+		return keys[i].mean < keys[j].mean
+	})
+	return keys
+}
+
 // EndValue is where the estimate's prior puts the grid's end values: 0.005 % from 0
 // and 1 (the test's grid ends at 0.5 %), so an item that never fails in a suite whose
 // items never fail is predicted to pass, not 0.5 % short of it.
@@ -247,6 +260,15 @@ func (p Prior) at(g int) float64 {
 func (p Prior) estimate() Prior {
 	if p.est != nil {
 		return *p.est
+	}
+	return p
+}
+
+// replication is the prior the replication test reads: the estimate's fit before its
+// calibration when p carries one, else p.
+func (p Prior) replication() Prior {
+	if p.rep != nil {
+		return *p.rep
 	}
 	return p
 }
@@ -456,6 +478,7 @@ func (r EvidenceResult) SEForRuns(m int) float64 {
 type EvidenceAccumulator struct {
 	prior             Prior
 	est               Prior // the estimate's prior (Prior.est)
+	repPrior          Prior // the replication test's prior (Prior.rep)
 	k                 int
 	n                 int
 	sumPred, sumCand  float64
@@ -485,7 +508,7 @@ type EvidenceAccumulator struct {
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
 func NewEvidenceAccumulator(prior Prior, k int) *EvidenceAccumulator {
-	return &EvidenceAccumulator{prior: prior, est: prior.estimate(), k: k, top: topk.New(k, weighsMore)}
+	return &EvidenceAccumulator{prior: prior, est: prior.estimate(), repPrior: prior.replication(), k: k, top: topk.New(k, weighsMore)}
 }
 
 // Add measures one item.
@@ -554,7 +577,7 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 		// Nothing changed: the baseline's and the full runs are draws of one p.
 		k := o.BaseRuns + o.FullRuns
 		mean := (o.BaseMean*float64(o.BaseRuns) + o.FullMean*float64(o.FullRuns)) / float64(k)
-		a.rep.add(a.est.posterior(mean, k), rounds, a.prior.Lambda, w, post)
+		a.rep.add(a.repPrior.posterior(mean, k), rounds, a.prior.Lambda, w, post)
 	}
 	if a.n == 1 || o.BaseRuns < a.minBase {
 		a.minBase = o.BaseRuns
