@@ -71,6 +71,10 @@ func cells() []cell {
 	allFail := noise{items: 200, allFail: true}
 	nearPass := noise{items: 1000, nearPass: true}
 	nearPass200 := noise{items: 200, nearPass: true}
+	// Other sizes under the same logit shift, and a bad day a third of the runs have.
+	shift1000 := noise{items: 1000, shiftSD: shiftSD}
+	shift50 := noise{items: 50, shiftSD: shiftSD}
+	bad3 := noise{items: 200, badDay: 0.3, badFail: 0.1}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
 		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
@@ -132,6 +136,12 @@ func cells() []cell {
 		{name: "probe-nearpass200-1run", noise: nearPass200, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, paired: true},
 		{name: "probe-nearpass200-1run-settle", noise: nearPass200, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "probe-nearpass200-3runs", noise: nearPass200, change: change{"break", 0.04}, baseRuns: 3, candRuns: 3, paired: true},
+		{name: "probe-shift1000-1run", noise: shift1000, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-shift1000-3runs", noise: shift1000, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-shift50-1run", noise: shift50, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-shift50-3runs", noise: shift50, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-badday3-1run", noise: bad3, change: none, baseRuns: 3, candRuns: 1},
+		{name: "probe-badday3-3runs", noise: bad3, change: none, baseRuns: 3, candRuns: 3},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},
