@@ -103,3 +103,44 @@ func measureFit(t *testing.T, fit *PriorFit, obs []Observation) EvidenceResult {
 	}
 	return r
 }
+
+// Whatever the baseline (any size, run counts 1–5, pass/fail or graded means, all-pass,
+// all-fail), the calibrated prior is a distribution: finite weights summing to 1, and
+// every prediction in [0, 1].
+func TestCalibrateAlwaysADistribution(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for c := range 200 {
+		var fit PriorFit
+		n := 1 + rng.IntN(300)
+		kind := rng.IntN(4) // 0: random, 1: all pass, 2: all fail, 3: graded
+		for range n {
+			runs := 1 + rng.IntN(5)
+			var m float64
+			switch kind {
+			case 0:
+				m = float64(rng.IntN(runs+1)) / float64(runs)
+			case 1:
+				m = 1
+			case 3:
+				m = rng.Float64()
+			}
+			fit.Add(m, rng.Float64()*0.1, runs)
+		}
+		est := fit.Prior().estimate()
+		var sum float64
+		for _, w := range est.Weights {
+			if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+				t.Fatalf("case %d (kind %d, %d items): weight %v", c, kind, n, w)
+			}
+			sum += w
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Fatalf("case %d: weights sum to %v", c, sum)
+		}
+		for _, m := range []float64{0, 0.5, 1} {
+			if p := est.Posterior(m, 3); !(p >= 0 && p <= 1) {
+				t.Fatalf("case %d: prediction %v for mean %v", c, p, m)
+			}
+		}
+	}
+}
