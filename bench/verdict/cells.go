@@ -75,6 +75,9 @@ func cells() []cell {
 	shift1000 := noise{items: 1000, shiftSD: shiftSD}
 	shift50 := noise{items: 50, shiftSD: shiftSD}
 	bad3 := noise{items: 200, badDay: 0.3, badFail: 0.1}
+	// gatesim's model A through the binary: stable items exactly 0 or 1, 15 % flaky
+	// items at exactly p = 0.5.
+	modelA := noise{items: 200, exact: true, flaky: 0.15, flakyAt: 0.5}
 	return []cell{
 		{name: "runshift-1run", noise: shift, change: none, baseRuns: 3, candRuns: 1},
 		{name: "runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3},
@@ -142,6 +145,7 @@ func cells() []cell {
 		{name: "probe-shift50-3runs", noise: shift50, change: none, baseRuns: 3, candRuns: 3},
 		{name: "probe-badday3-1run", noise: bad3, change: none, baseRuns: 3, candRuns: 1},
 		{name: "probe-badday3-3runs", noise: bad3, change: none, baseRuns: 3, candRuns: 3},
+		{name: "probe-modela-break4-settle", noise: modelA, change: change{"break", 0.04}, baseRuns: 3, candRuns: 1, settle: true, paired: true},
 		{name: "hist-runshift-3runs", noise: shift, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-outage-3runs", noise: outage, change: none, baseRuns: 3, candRuns: 3, history: historyReleases},
 		{name: "hist-flaky4-3runs", noise: base, change: change{"flaky", 0.04}, baseRuns: 3, candRuns: 3, paired: true, history: historyReleases},
