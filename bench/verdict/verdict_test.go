@@ -244,3 +244,31 @@ func TestHeavyAndExactProbes(t *testing.T) {
 		t.Errorf("exact suite: %d flaky in range, %d exact; want 60 and 140", nFlaky, nExact)
 	}
 }
+
+// The suites at the ends of the scale: an all-fail suite has every item at exactly 0;
+// a near-pass suite has every item a stable pass in [0.97, 1] (p = 1 − 0.03·u³) and no
+// flaky or failing item; model A has 15 % of 200 items (30) at exactly 0.5, 10 % (20)
+// at exactly 0 and the other 150 at exactly 1.
+func TestEndsOfTheScale(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	p, k := noise{items: 200, allFail: true}.suiteOf(rng)
+	for i := range p {
+		if p[i] != 0 || k[i] != stableFail {
+			t.Fatalf("all-fail item %d: p %v kind %v", i, p[i], k[i])
+		}
+	}
+	p, k = noise{items: 200, nearPass: true}.suiteOf(rng)
+	for i := range p {
+		if p[i] < 0.97 || p[i] > 1 || k[i] != stablePass {
+			t.Fatalf("near-pass item %d: p %v kind %v", i, p[i], k[i])
+		}
+	}
+	p, _ = noise{items: 200, exact: true, flaky: 0.15, flakyAt: 0.5}.suiteOf(rng)
+	count := map[float64]int{}
+	for _, v := range p {
+		count[v]++
+	}
+	if count[0.5] != 30 || count[0] != 20 || count[1] != 150 {
+		t.Errorf("model A: %v; want 30 at 0.5, 20 at 0, 150 at 1", count)
+	}
+}
