@@ -503,7 +503,11 @@ type EvidenceAccumulator struct {
 	// rep is the replication test over the re-run items, tot the suite's shape sums.
 	rep replication
 	tot shapes
-	err error
+	// pat counts the pass/fail items' patterns over their baseline and full runs, and
+	// reruns holds the re-run items until they are all counted (replication_bound.go).
+	pat    patterns
+	reruns []rerunItem
+	err    error
 }
 
 // NewEvidenceAccumulator starts a measurement under prior keeping the top k items.
@@ -573,11 +577,18 @@ func (a *EvidenceAccumulator) Add(o Observation) {
 	a.rs.add(w, o.BaseVar, o.BaseBits, o.BaseRuns, o.HasBits)
 	a.cs.add(w, bitsVariance(o.CandBits, o.CandBitRuns), o.CandBits, o.CandBitRuns, o.CandHasBits)
 	a.tot.add(post, w)
+	full, fullRuns := o.CandMean, o.CandRuns
+	if o.FullRuns > 0 {
+		full, fullRuns = o.FullMean, o.FullRuns
+	}
+	if a.prior.Lambda >= ExactMinLambda {
+		a.pat.add(o.BaseMean, o.BaseRuns, full, fullRuns)
+	}
 	if len(rounds) > 0 && o.FullMean >= 0 && o.FullMean <= 1 {
-		// Nothing changed: the baseline's and the full runs are draws of one p.
-		k := o.BaseRuns + o.FullRuns
-		mean := (o.BaseMean*float64(o.BaseRuns) + o.FullMean*float64(o.FullRuns)) / float64(k)
-		a.rep.add(a.repPrior.posterior(mean, k), rounds, a.prior.Lambda, w, post)
+		// Nothing changed: the baseline's and the full runs are draws of one p. The
+		// item is read once the suite's patterns are all counted (replication_bound.go).
+		a.reruns = append(a.reruns, rerunItem{base: o.BaseMean, baseRuns: o.BaseRuns, full: o.FullMean,
+			fullRuns: o.FullRuns, rounds: rounds, w: w, post: post})
 	}
 	if a.n == 1 || o.BaseRuns < a.minBase {
 		a.minBase = o.BaseRuns
@@ -659,6 +670,10 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		r.PThin = thinP(a.sumWE, a.sumW, a.sumE, a.sumV, a.outageScale(), rn, 1/float64(max(a.minCand, 1))+1/float64(max(a.minBase, 1)), r)
 	}
 	r.PValue = CombineP(r.PW, r.PU, r.UnweightedShare)
+	for _, it := range a.reruns {
+		a.rep.add(a.replicationPost(it), it.rounds, a.prior.Lambda, it.w, it.post)
+	}
+	a.reruns = nil
 	if a.rep.items > 0 {
 		var noise *RunNoise
 		if rn.DF > 0 {

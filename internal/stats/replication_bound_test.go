@@ -1,0 +1,151 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The floor by hand, over 50 items seen 4 times (3 baseline runs, 1 full run): 20
+// passed all 4, 10 passed 3, 6 passed 2, 4 passed 1, 10 none. The share of an item's
+// ordered 4-tuples of runs that go pass, pass, pass, fail is [s]₃·[4 − s]₁/[4]₄: 6/24
+// for s = 3, 0 otherwise; of its ordered triples that go pass, pass, fail,
+// [s]₂·[4 − s]₁/[4]₃: 6/24 for s = 3, 4/24 for s = 2. So E[p | 2 passes, 1 fail] =
+// (10·6/24)/(10·6/24 + 6·4/24) = 2.5/3.5 = 5/7, the floor of an item that passed 3 and
+// failed 1. An item that passed 2 and failed 2 is floored at E[p | 1 pass, 2 fails]
+// (a fourth run is all the runs allow): 4-tuples pass, pass, fail, fail:
+// [2]₂·[2]₂/24 = 4/24 for s = 2, so 6·4/24 = 1; triples pass, fail, fail:
+// [s]₁·[4 − s]₂/24, 6/24 for s = 1 and 4/24 for s = 2, so 4·6/24 + 6·4/24 = 2;
+// the floor is 1/2. An item that passed 1 and failed 3 would be floored at
+// E[p | 3 fails], which conditions on no pass: none. With one baseline run and one full
+// run, no floor either.
+func TestPatternFloorByHand(t *testing.T) {
+	var p patterns
+	for s, n := range map[int]int{4: 20, 3: 10, 2: 6, 1: 4, 0: 10} {
+		for range n {
+			b := min(s, 3)
+			p.add(float64(b)/3, 3, float64(s-b), 1)
+		}
+	}
+	cases := []struct {
+		a, f int
+		want float64
+		ok   bool
+	}{{3, 1, 5.0 / 7, true}, {2, 2, 0.5, true}, {1, 3, 0, false}, {4, 0, 0, false}}
+	for _, c := range cases {
+		got, ok := p.floor(c.a, c.f)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("floor(%d passes, %d fails) = %v, %v; want %v, %v", c.a, c.f, got, ok, c.want, c.ok)
+		}
+	}
+	// The floor lowers a prediction above it and keeps Var(p); one under it stands.
+	post := posterior{mean: 0.8, pq: 0.1, varP: 0.06}
+	if got := p.floored(post, 3, 1); math.Abs(got.mean-5.0/7) > 1e-12 || math.Abs(got.pq-(5.0/7*2/7-0.06)) > 1e-12 || got.varP != 0.06 {
+		t.Errorf("floored %+v; want mean 5/7, pq 5/7·2/7 − 0.06, varP 0.06", got)
+	}
+	if got := p.floored(posterior{mean: 0.6, pq: 0.2}, 3, 1); got.mean != 0.6 {
+		t.Errorf("a prediction under the floor moved to %v", got.mean)
+	}
+	var one patterns
+	for range 10 {
+		one.add(1, 1, 0, 1)
+		one.add(0, 1, 1, 1)
+	}
+	if _, ok := one.floor(1, 1); ok {
+		t.Error("one baseline run and one full run: a floor was read")
+	}
+	// Scores that are not whole passes are not counted.
+	var graded patterns
+	graded.add(0.5, 1, 1, 1)
+	if len(graded.n) != 0 {
+		t.Errorf("a half score counted: %v", graded.n)
+	}
+}
+
+// modelASuite is gatesim's model A at 200 items: 150 items pass always, 20 fail always,
+// 30 flaky items pass with p = 0.5, measured over 3 baseline runs and one full run; the
+// items that passed every baseline run and failed the full run are re-run 4 times. With
+// broken > 0, that many always-pass items fail the full run and every re-run.
+func modelASuite(t *testing.T, rng *rand.Rand, broken int) EvidenceResult {
+	t.Helper()
+	var fit PriorFit
+	obs := make([]Observation, 200)
+	for i := range obs {
+		p := 1.0
+		switch {
+		case i < 30:
+			p = 0.5
+		case i < 50:
+			p = 0
+		}
+		draw := func() float64 {
+			if rng.Float64() < p {
+				return 1
+			}
+			return 0
+		}
+		var base float64
+		for range 3 {
+			base += draw()
+		}
+		fit.Add(base/3, base*(3-base)/6, 3) // the runs' sample variance
+		base /= 3
+		full := draw()
+		if i >= 50 && i < 50+broken {
+			p, full = 0, 0
+		}
+		o := Observation{Index: i, BaseMean: base, BaseRuns: 3, CandMean: full, CandRuns: 1}
+		if base == 1 && full == 0 {
+			rounds := make([]float64, 4)
+			sum := full
+			for r := range rounds {
+				rounds[r] = draw()
+				sum += rounds[r]
+			}
+			o.Rounds, o.FullMean, o.FullRuns = rounds, full, 1
+			o.CandMean, o.CandRuns = sum/5, 5
+		}
+		obs[i] = o
+	}
+	return measureObs(t, &fit, obs)
+}
+
+// In model A the flaky items that passed three baseline runs and failed the full run
+// pass a re-run half the time. The prior fitted to three runs predicts 0.72 for them
+// on average (332 of these 400 unchanged suites re-run any), and their re-runs read as
+// a drop: with the floor off the replication test rejects "nothing changed" at 5 % in
+// 79 of 400 (19.8 %). The floor reads E[p | 2 passes, 1 fail] from the suite's own
+// patterns, 0.5 here: the predictions average 0.49 and the test rejects in 10 of 400
+// (2.5 %); checked: at most 6.5 % (5 % and the binomial noise of 400 trials, ±1.1 %,
+// with room), and a mean within 0.06 of 0.5. A break of 8
+// always-pass items that fail the full run and every re-run still rejects at 0.1 % in
+// every one of 50 suites.
+func TestFloorKeepsPointFlakyItemsHonest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	const trials = 400
+	rejects, n := 0, 0
+	var pred float64
+	for range trials {
+		r := modelASuite(t, rng, 0)
+		if r.Replication == nil {
+			continue
+		}
+		n++
+		pred += r.Replication.Predicted
+		if r.Replication.PValue < 0.05 {
+			rejects++
+		}
+	}
+	if mean := pred / float64(n); math.Abs(mean-0.5) > 0.06 {
+		t.Errorf("mean prediction of the re-run flaky items %.3f over %d suites; want 0.5 ± 0.06", mean, n)
+	}
+	if rate := float64(rejects) / trials; rate > 0.065 {
+		t.Errorf("unchanged: the replication test rejected at 5 %% in %d of %d suites (%.1f %%); want ≤ 6.5 %%", rejects, trials, 100*rate)
+	}
+	for k := range 50 {
+		r := modelASuite(t, rng, 8)
+		if r.Replication == nil || r.Replication.PValue >= 0.001 {
+			t.Fatalf("suite %d, 8 items broken: replication %+v; want p < 0.001", k, r.Replication)
+		}
+	}
+}
