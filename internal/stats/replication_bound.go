@@ -17,9 +17,9 @@ import "math"
 // passes, [x]_k the falling factorial), averaged over the items. From them
 // E[p | j passes, f fails] = E[p^(j+1)(1 − p)^f]/E[p^j(1 − p)^f] for j + f + 1 ≤ K, and a
 // pass more can only raise the chance of the next (the posterior given one pass more is
-// the same one tilted by p), so an item that passed a times and failed f times is
-// predicted at least E[p | min(a, K − 1 − f) passes, f fails], whatever the items'
-// spread: the floor (patternFloor) under which the prediction never goes above it.
+// the same one tilted by p), so an item that passed a times and failed f times (K =
+// a + f) is predicted at least E[p | a − 1 passes, f fails], whatever the items'
+// spread: the floor (patterns.floor), above which the prediction never goes.
 //
 // With flaky items at one pass rate the floor is that rate; where the suite's stable
 // items sit near (not at) 1 it is lower than the truth (0.75 against 0.82 with 75 % of
@@ -30,8 +30,7 @@ import "math"
 // patterns counts the suite's pass/fail items by runs K and passes s, over their
 // baseline and full runs together.
 type patterns struct {
-	n    map[[2]int]int
-	kMin int
+	n map[[2]int]int
 }
 
 // add counts an item with baseline mean bm over br runs and full-run mean fm over fr
@@ -45,11 +44,7 @@ func (p *patterns) add(bm float64, br int, fm float64, fr int) {
 	if p.n == nil {
 		p.n = map[[2]int]int{}
 	}
-	k := br + fr
-	p.n[[2]int{k, s + t}]++
-	if p.kMin == 0 || k < p.kMin {
-		p.kMin = k
-	}
+	p.n[[2]int{br + fr, s + t}]++
 }
 
 // passes is mean·runs when it is a whole number.
@@ -68,16 +63,16 @@ func falling(x, k int) float64 {
 	return out
 }
 
-// moment is E[p^j(1 − p)^f] over the items with at least j + f runs, and whether any.
-func (p *patterns) moment(j, f int) (float64, bool) {
+// moment is E[p^j(1 − p)^f] over the items with at least k ≥ j + f runs, and whether any.
+func (p *patterns) moment(j, f, k int) (float64, bool) {
 	var sum float64
 	n := 0
 	for key, c := range p.n {
-		k, s := key[0], key[1]
-		if k < j+f {
+		runs, s := key[0], key[1]
+		if runs < k {
 			continue
 		}
-		sum += float64(c) * falling(s, j) * falling(k-s, f) / falling(k, j+f)
+		sum += float64(c) * falling(s, j) * falling(runs-s, f) / falling(runs, j+f)
 		n += c
 	}
 	if n == 0 {
@@ -87,19 +82,19 @@ func (p *patterns) moment(j, f int) (float64, bool) {
 }
 
 // floor is the prediction's floor for an item that passed a and failed f of its
-// baseline and full runs (see above), and whether one can be read: none when the
-// suite's patterns hold no such items (the ratio's denominator is 0), and none where
-// the runs are too few to condition on a pass (one baseline run and one full run): a
-// floor of E[p | f fails] alone is the chance that any failed item passes, far under
-// that of an item seen to pass, and the prior, which there is all the suite has, reads
-// the item instead.
+// baseline and full runs, E[p | a − 1 passes, f fails] over the items seen at least
+// a + f times (see above), and whether one can be read: none when those items' patterns
+// hold no such runs (the ratio's denominator is 0), and none where the item passed
+// once only (one baseline run and one full run): a floor of E[p | f fails] alone is the
+// chance that any failed item passes, far under that of an item seen to pass, and the
+// prior, which there is all the suite has, reads the item instead.
 func (p *patterns) floor(a, f int) (float64, bool) {
-	j := min(a, p.kMin-1-f)
+	j := a - 1
 	if j < 1 || f < 1 {
 		return 0, false
 	}
-	num, ok1 := p.moment(j+1, f)
-	den, ok2 := p.moment(j, f)
+	num, ok1 := p.moment(j+1, f, a+f)
+	den, ok2 := p.moment(j, f, a+f)
 	if !ok1 || !ok2 || den <= 0 {
 		return 0, false
 	}

@@ -46,6 +46,14 @@ func TestPatternFloorByHand(t *testing.T) {
 	if got := p.floored(posterior{mean: 0.6, pq: 0.2}, 3, 1); got.mean != 0.6 {
 		t.Errorf("a prediction under the floor moved to %v", got.mean)
 	}
+	// Items seen fewer times (two baseline runs and a full run) do not enter the floor
+	// of an item seen four times: its moments need four runs of each item.
+	for range 5 {
+		p.add(1, 2, 0, 1)
+	}
+	if got, _ := p.floor(3, 1); math.Abs(got-5.0/7) > 1e-12 {
+		t.Errorf("with 3-run items beside: floor(3, 1) = %v; want 5/7", got)
+	}
 	var one patterns
 	for range 10 {
 		one.add(1, 1, 0, 1)
