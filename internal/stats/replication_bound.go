@@ -30,21 +30,28 @@ import "math"
 // patterns counts the suite's pass/fail items by runs K and passes s, over their
 // baseline and full runs together.
 type patterns struct {
-	n map[[2]int]int
+	n [][]int // n[K][s]: items seen K times that passed s of them
 }
 
+// PatternMaxRuns is the most baseline and full runs of an item the floor counts: its
+// counts grow as the square of the runs, and an item seen more often is left out of
+// them (its own prediction then has no floor unless others were seen as often).
+const PatternMaxRuns = 64
+
 // add counts an item with baseline mean bm over br runs and full-run mean fm over fr
-// runs; items whose scores are not whole passes are left out.
+// runs; items whose scores are not whole passes, or seen more than PatternMaxRuns
+// times, are left out.
 func (p *patterns) add(bm float64, br int, fm float64, fr int) {
 	s, ok1 := passes(bm, br)
 	t, ok2 := passes(fm, fr)
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || br+fr > PatternMaxRuns {
 		return
 	}
-	if p.n == nil {
-		p.n = map[[2]int]int{}
+	k := br + fr
+	for len(p.n) <= k {
+		p.n = append(p.n, make([]int, len(p.n)+1))
 	}
-	p.n[[2]int{br + fr, s + t}]++
+	p.n[k][s+t]++
 }
 
 // passes is mean·runs when it is a whole number.
@@ -67,13 +74,11 @@ func falling(x, k int) float64 {
 func (p *patterns) moment(j, f, k int) (float64, bool) {
 	var sum float64
 	n := 0
-	for key, c := range p.n {
-		runs, s := key[0], key[1]
-		if runs < k {
-			continue
+	for runs := k; runs < len(p.n); runs++ {
+		for s, c := range p.n[runs] {
+			sum += float64(c) * falling(s, j) * falling(runs-s, f) / falling(runs, j+f)
+			n += c
 		}
-		sum += float64(c) * falling(s, j) * falling(runs-s, f) / falling(runs, j+f)
-		n += c
 	}
 	if n == 0 {
 		return 0, false

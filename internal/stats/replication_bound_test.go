@@ -54,6 +54,13 @@ func TestPatternFloorByHand(t *testing.T) {
 	if got, _ := p.floor(3, 1); math.Abs(got-5.0/7) > 1e-12 {
 		t.Errorf("with 3-run items beside: floor(3, 1) = %v; want 5/7", got)
 	}
+	// An item seen more than PatternMaxRuns times is not counted (the counts grow as
+	// the square of the runs).
+	var many patterns
+	many.add(1, PatternMaxRuns, 1, 1)
+	if len(many.n) != 0 {
+		t.Errorf("an item seen %d times counted", PatternMaxRuns+1)
+	}
 	var one patterns
 	for range 10 {
 		one.add(1, 1, 0, 1)
