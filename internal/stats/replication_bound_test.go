@@ -82,17 +82,25 @@ func TestPatternFloorByHand(t *testing.T) {
 // items that passed every baseline run and failed the full run are re-run 4 times. With
 // broken > 0, that many always-pass items fail the full run and every re-run.
 func modelASuite(t *testing.T, rng *rand.Rand, broken int) EvidenceResult {
+	return pointSuite(t, rng, broken, func(i int) float64 {
+		switch {
+		case i < 30:
+			return 0.5
+		case i < 50:
+			return 0
+		}
+		return 1
+	})
+}
+
+// pointSuite is modelASuite with item i passing with probability at(i); items 50 and
+// up are the ones a break fails.
+func pointSuite(t *testing.T, rng *rand.Rand, broken int, at func(int) float64) EvidenceResult {
 	t.Helper()
 	var fit PriorFit
 	obs := make([]Observation, 200)
 	for i := range obs {
-		p := 1.0
-		switch {
-		case i < 30:
-			p = 0.5
-		case i < 50:
-			p = 0
-		}
+		p := at(i)
 		draw := func() float64 {
 			if rng.Float64() < p {
 				return 1
@@ -161,6 +169,59 @@ func TestFloorKeepsPointFlakyItemsHonest(t *testing.T) {
 		r := modelASuite(t, rng, 8)
 		if r.Replication == nil || r.Replication.PValue >= 0.001 {
 			t.Fatalf("suite %d, 8 items broken: replication %+v; want p < 0.001", k, r.Replication)
+		}
+	}
+}
+
+// Suites the floor was not built on, unchanged, 400 each, the same reading: flaky items
+// at two pass rates (15 at 0.3, 15 at 0.8) beside stable items at exactly 0 and 1;
+// model B (stable items at 0.97 and 0.03, flaky at 0.5); and flaky items spread evenly
+// over [0.05, 0.95] (30 % of the suite). The replication test must reject "nothing
+// changed" at 5 % in at most 6.5 % of them (5 % and 400 trials' binomial noise, with
+// room). Measured: 9, 3 and 9 of 400 (2.2 %, 0.8 %, 2.2 %); with the floor off 18, 8
+// and 28 (the spread suite, 7.0 %, fails this test without it).
+func TestFloorHoldsOnOtherSuites(t *testing.T) {
+	suites := map[string]func(int) float64{
+		"two rates": func(i int) float64 {
+			switch {
+			case i < 15:
+				return 0.3
+			case i < 30:
+				return 0.8
+			case i < 50:
+				return 0
+			}
+			return 1
+		},
+		"model B": func(i int) float64 {
+			switch {
+			case i < 30:
+				return 0.5
+			case i < 50:
+				return 0.03
+			}
+			return 0.97
+		},
+		"spread": func(i int) float64 {
+			switch {
+			case i < 60:
+				return 0.05 + 0.9*float64(i)/59
+			case i < 70:
+				return 0
+			}
+			return 1
+		},
+	}
+	for name, at := range suites {
+		rng := rand.New(rand.NewPCG(3, 5))
+		rejects := 0
+		for range 400 {
+			if r := pointSuite(t, rng, 0, at); r.Replication != nil && r.Replication.PValue < 0.05 {
+				rejects++
+			}
+		}
+		if rejects > 26 {
+			t.Errorf("%s, unchanged: the replication test rejected at 5 %% in %d of 400; want ≤ 26 (6.5 %%)", name, rejects)
 		}
 	}
 }
