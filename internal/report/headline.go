@@ -83,8 +83,10 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 	if d.Gate != "regression" {
 		s = d.Gate + ": "
 	}
-	s += fmt.Sprintf("%s %s", d.Statistic, gate.FormatDrop2(d.Value, d.Mode))
-	limit := gate.FormatDrop2(d.Threshold, d.Mode)
+	// The figure and the limit at one precision, so that they read as the decision
+	// compared them ("2.04 pts, over the 2.00 pts allowed", never "2.0 over 2.0").
+	value, limit := gate.FormatComparison(d.Value, d.Threshold, d.Exceeded, d.Mode)
+	s += fmt.Sprintf("%s %s", d.Statistic, value)
 	switch {
 	case d.Outcome == gate.Inconclusive && d.Exceeded:
 		s += fmt.Sprintf(", over the %s allowed but within the suite's noise", limit)

@@ -114,6 +114,25 @@ func (r *Report) statRepeatability(b *strings.Builder) string {
 	return "the spread over runs"
 }
 
+// dimensionIntervals is the terminal's line of each dimension's change with its 95 %
+// interval (the markdown's statDimensions table), kept out of the breakdown table so
+// that the statistics stand in one section.
+func (r *Report) dimensionIntervals() []string {
+	if r.Comparison == nil {
+		return nil
+	}
+	var parts []string
+	for _, d := range r.dimensionRows(statusIcon) {
+		if d.name != "score" && d.delta != "" && d.delta != "n/a" {
+			parts = append(parts, d.name+" "+d.delta)
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{"Per dimension, Δ with its paired per-item 95 % interval: " + strings.Join(parts, "; ")}
+}
+
 // statDimensions: each dimension's change with its 95 % interval.
 func (r *Report) statDimensions(b *strings.Builder) string {
 	if r.Comparison == nil {

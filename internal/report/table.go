@@ -117,12 +117,12 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 
 	cols := []column{{head: "dimension"}, {head: "weight"}, {head: "score"}, {head: "status", fit: wrap}}
 	if r.Comparison != nil {
-		cols = []column{{head: "dimension"}, {head: "weight"}, {head: "baseline"}, {head: "score"}, {head: "Δ [95% CI]", fit: wrap}, {head: "status", fit: wrap}}
+		cols = []column{{head: "dimension"}, {head: "weight"}, {head: "baseline"}, {head: "score"}, {head: "Δ", fit: wrap}, {head: "status", fit: wrap}}
 	}
 	var rows [][]string
 	for _, d := range r.dimensionRows(t.icon) {
 		if r.Comparison != nil {
-			rows = append(rows, []string{d.name, d.weight, d.base, d.cand, d.delta, d.status})
+			rows = append(rows, []string{d.name, d.weight, d.base, d.cand, d.change, d.status})
 		} else {
 			rows = append(rows, []string{d.name, d.weight, d.cand, d.status})
 		}
@@ -137,7 +137,7 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 	fitTable(&b, []column{{head: "gate", fit: wrap, wholeWords: true}, {head: "kind"}, {head: "threshold", fit: wrap}, {head: "actual", fit: wrap}, {head: "status"}}, rows, width)
 	if st := r.statisticsLines(); len(st) > 0 {
 		b.WriteString("\nStatistics:\n")
-		for _, l := range st {
+		for _, l := range append(st, r.dimensionIntervals()...) {
 			line(plain(strings.ReplaceAll(l, "`", "")))
 		}
 	}

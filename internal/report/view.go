@@ -154,7 +154,7 @@ func (r *Report) gateRows(icon icons) []gateRow {
 			}
 			row.threshold = "drop ≤ " + gate.FormatDrop(g.Threshold, mode)
 			if g.Actual != nil {
-				row.actual = r.decisionActual(g.Name, *g.Actual, mode)
+				row.actual, row.threshold = r.decisionActual(g.Name, *g.Actual, mode, row.threshold)
 			} else {
 				row.actual = "no baseline"
 			}
@@ -364,17 +364,20 @@ func (r *Report) judgeLines() []string {
 }
 
 // decisionActual is a regression gate's "actual" cell: the figure that decided (the
-// estimated drop for the evidence method), with the plain Δ beside it when they differ.
-func (r *Report) decisionActual(name string, value float64, mode string) string {
+// estimated drop for the evidence method), with the plain Δ beside it when they differ;
+// and its "threshold" cell (threshold as given when no decision is recorded), printed at
+// the figure's precision so the two cells read as the decision compared them.
+func (r *Report) decisionActual(name string, value float64, mode, threshold string) (actual, limit string) {
 	d := r.decision(name)
 	if d == nil {
-		return "drop " + gate.FormatDrop(value, mode)
+		return "drop " + gate.FormatDrop(value, mode), threshold
 	}
-	s := d.Statistic + " " + gate.FormatDrop2(d.Value, d.Mode)
+	v, t := gate.FormatComparison(d.Value, d.Threshold, d.Exceeded, d.Mode)
+	s := d.Statistic + " " + v
 	if name == "regression" && r.Comparison != nil && d.Statistic != "drop" {
 		s += " (Δ " + gate.FormatDelta(r.Comparison.Delta, r.Comparison.RelDelta, mode) + ")"
 	}
-	return s
+	return s, "drop ≤ " + t
 }
 
 // decision is the regression decision of the named gate, or nil.
