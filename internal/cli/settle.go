@@ -353,6 +353,7 @@ func (rr *rerunner) rerunTool(ctx context.Context, round int, ids []string) erro
 	}
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Dir = rr.cfgDir
+	runner.Contain(cmd) // --settle-timeout stops the tool's children too
 	var tail tailBuffer
 	cmd.Stdout, cmd.Stderr = &tail, &tail
 	if err := cmd.Run(); err != nil {

@@ -88,8 +88,7 @@ func (e *Exec) Run(ctx context.Context, it Item) (Result, error) {
 	var stdout, stderr limitedBuffer
 	stdout.max, stderr.max = maxOutput, maxOutput
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	ownProcessGroup(cmd)
-	cmd.WaitDelay = waitDelay
+	Contain(cmd)
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
