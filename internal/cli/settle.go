@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -271,6 +272,17 @@ func newRerunner(c *CLI, l *Loaded, opts CheckOptions, so settleOptions) (*rerun
 		if err := os.MkdirAll(rr.dir, 0o755); err != nil {
 			return nil, err
 		}
+	} else if rr.pinned {
+		// A pinned report (SOURCE_DATE_EPOCH, --run-id) names its re-runs' files, so the
+		// folder is named by the inputs, not at random: the same check writes the same
+		// report. It is emptied first, so no earlier check's files mix in.
+		rr.dir = pinnedSettleDir(opts.CheckPlan, c.Getenv(sourceDateEpoch))
+		if err := os.RemoveAll(rr.dir); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(rr.dir, 0o755); err != nil {
+			return nil, err
+		}
 	} else {
 		var err error
 		if rr.dir, err = os.MkdirTemp("", "evalgate-settle-"); err != nil {
@@ -278,6 +290,19 @@ func newRerunner(c *CLI, l *Loaded, opts CheckOptions, so settleOptions) (*rerun
 		}
 	}
 	return rr, nil
+}
+
+// pinnedSettleDir is a pinned check's default folder for its re-runs: in the temporary
+// folder, named by a hash of what the check reads (the working folder, the config, the
+// results, the baseline, the pin).
+func pinnedSettleDir(p CheckPlan, epoch string) string {
+	wd, _ := os.Getwd()
+	h := sha256.New()
+	for _, s := range append([]string{wd, p.Config, p.Baseline, p.RunID, strings.TrimSpace(epoch)}, append(p.Results, p.Reruns...)...) {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("evalgate-settle-pinned-%x", h.Sum(nil)[:8]))
 }
 
 // Rerun implements settle.Rerunner.
@@ -477,7 +502,7 @@ func (f *settleFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.Budget, "settle-budget", 0, "extra item-runs settle may make (default: the config's settle.budget, else 20% of the suite, rounded up)")
 	fs.DurationVar(&f.Timeout, "settle-timeout", 0, "wall-clock `limit` of settling, e.g. 10m (default: the config's settle.timeout, else none)")
 	fs.Float64Var(&f.MaxCostUSD, "settle-max-cost-usd", 0, "US `dollars` the re-runs may cost (default: the config's settle.max_cost_usd, else no cap)")
-	fs.StringVar(&f.Dir, "settle-dir", "", "`folder` for the re-runs' results files (default: a new temporary folder, kept)")
+	fs.StringVar(&f.Dir, "settle-dir", "", "`folder` for the re-runs' results files (default: a new temporary folder, kept; with SOURCE_DATE_EPOCH or --run-id one named by the inputs, so the report is the same)")
 }
 
 // check refuses settle flags that cannot hold.

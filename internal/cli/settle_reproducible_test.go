@@ -74,19 +74,23 @@ grading:
 	write(t, "broken", "")
 	run(nil, gate.ExitPass, "run", "--out", "pr.jsonl")
 
-	settled := func(env map[string]string, format string) []byte {
+	settledIn := func(env map[string]string, format string, dir ...string) []byte {
 		t.Helper()
 		if err := os.RemoveAll("settled"); err != nil {
 			t.Fatal(err)
 		}
-		run(env, gate.ExitFail, "check", "--results", "pr.jsonl", "--settle", "--settle-budget", "8", "--settle-dir", "settled",
-			"--format", format, "--out", "report")
+		args := []string{"check", "--results", "pr.jsonl", "--settle", "--settle-budget", "8"}
+		if len(dir) > 0 {
+			args = append(args, "--settle-dir", dir[0])
+		}
+		run(env, gate.ExitFail, append(args, "--format", format, "--out", "report")...)
 		b, err := os.ReadFile("report")
 		if err != nil {
 			t.Fatal(err)
 		}
 		return b
 	}
+	settled := func(env map[string]string, format string) []byte { return settledIn(env, format, "settled") }
 	pinned := map[string]string{"SOURCE_DATE_EPOCH": "1767225600"}
 	for _, f := range report.Formats {
 		a := settled(pinned, f)
@@ -96,6 +100,13 @@ grading:
 		}
 		if f == report.FormatJSON && !bytes.Contains(a, []byte(`"rounds"`)) {
 			t.Errorf("json: no settle rounds; the case must settle:\n%.800s", a)
+		}
+	}
+	// Without --settle-dir the re-runs go to a temporary folder, whose name is in the
+	// report: pinned, it is named by the inputs, so the report is still the same.
+	for _, f := range []string{report.FormatJSON, report.FormatMarkdown} {
+		if a, b := settledIn(pinned, f), settledIn(pinned, f); !bytes.Equal(a, b) {
+			t.Errorf("%s without --settle-dir: reports differ with SOURCE_DATE_EPOCH set:\n%s", f, firstDiff(a, b))
 		}
 	}
 	// Without SOURCE_DATE_EPOCH settle's wall-clock time is in the report (and its
