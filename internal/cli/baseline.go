@@ -45,7 +45,7 @@ func (c *CLI) baseline(args []string) int {
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&results, "results", "results `file` of one release run, or a quoted pattern (repeatable; use ≥ 3 runs)")
 	var reports multiFlag
-	fs.Var(&reports, "report", "instead of --results: a merged report (`evalgate merge --format json --out FILE`), or each shard's partial report (repeatable); the baseline then keeps no recorded outputs")
+	fs.Var(&reports, "report", "instead of --results: a merged report `file` (written by evalgate merge --format json --out FILE), or each shard's partial report (repeatable); the baseline then keeps no recorded outputs")
 	fs.StringVar(&o.Out, "out", "", "baseline `file` to write (default: the config's baseline)")
 	fs.StringVar(&o.Ref, "ref", c.Getenv("GITHUB_REF"), "source ref recorded in the baseline (default $GITHUB_REF)")
 	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")
@@ -57,7 +57,7 @@ func (c *CLI) baseline(args []string) int {
 	o.judge.Import.register(fs)
 	registerQuiet(fs, &o.judge.Quiet)
 	var maxMem memoryFlag
-	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a release that needs more stops with an error")
+	fs.Var(&maxMem, "max-memory", "`size` of memory the scoring may hold (e.g. 512MiB, 4GiB); a release that needs more stops with an error")
 	files, code, ok := parseWithFiles(fs, args, true)
 	if !ok {
 		return code

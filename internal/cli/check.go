@@ -24,10 +24,10 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format "+report.FormatChoices(report.Formats)+"] [--out FILE] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	o.register(fs, !scoreOnly)
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
-	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with `evalgate merge`")
-	reportIn := fs.String("report", "", "gate on a merged report (`evalgate merge --format json --out FILE`) instead of scoring results")
+	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with evalgate merge")
+	reportIn := fs.String("report", "", "gate on a merged report `file` (written by evalgate merge --format json --out FILE) instead of scoring results")
 	var maxMem memoryFlag
-	fs.Var(&maxMem, "max-memory", "memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
+	fs.Var(&maxMem, "max-memory", "`size` of memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
 	runID := fs.String("run-id", "", "record this `id` as the report's run_id (else a hash of the inputs and the time); with SOURCE_DATE_EPOCH unset it also pins the time to 1970-01-01, for byte-identical reports")
 	var rerun multiFlag
 	fs.Var(&rerun, "rerun", "results `file` of a re-run of some items (evalgate run --only), repeatable: adds a run to those items only")

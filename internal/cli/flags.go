@@ -44,12 +44,18 @@ type common struct {
 	Quiet bool
 }
 
+// flagSetMade, when set (by a test), sees every command's flag set as it prints its help.
+var flagSetMade func(*flag.FlagSet)
+
 func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("evalgate "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: evalgate %s\n\n", usage)
 		fs.PrintDefaults()
+		if flagSetMade != nil {
+			flagSetMade(fs)
+		}
 	}
 	return fs
 }

@@ -38,7 +38,7 @@ func (c *CLI) runCmd(args []string) int {
 	fs.StringVar(&o.Only, "only", "", "run only these items (comma-separated `ids`): a re-run to settle an inconclusive verdict; check it with --rerun FILE")
 	fs.StringVar(&o.OnlyFrom, "only-from", "", "run only the items a JSON `report` (check --format json) names as its regression evidence")
 	registerQuiet(fs, &o.Quiet)
-	fs.StringVar(&o.Shard, "shard", "", "run only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; score it with `evalgate score --shard i/n`")
+	fs.StringVar(&o.Shard, "shard", "", "run only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; score it with evalgate score --shard i/n")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
