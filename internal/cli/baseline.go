@@ -46,7 +46,7 @@ func (c *CLI) baseline(args []string) int {
 	fs.Var(&results, "results", "results `file` of one release run, or a quoted pattern (repeatable; use ≥ 3 runs)")
 	var reports multiFlag
 	fs.Var(&reports, "report", "instead of --results: a merged report `file` (written by evalgate merge --format json --out FILE), or each shard's partial report (repeatable); the baseline then keeps no recorded outputs")
-	fs.StringVar(&o.Out, "out", "", "baseline `file` to write (default: the config's baseline)")
+	fs.StringVar(&o.Out, "out", "", "baseline `file` to write (default: the config's baseline); a baseline is JSON Lines: X.json is written as X.jsonl")
 	fs.StringVar(&o.Ref, "ref", c.Getenv("GITHUB_REF"), "source ref recorded in the baseline (default $GITHUB_REF)")
 	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")
 	fs.BoolVar(&o.judge.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
@@ -104,7 +104,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 		}
 	}
 	cfg := l.Config
-	out, err := baselineOut(cfg, o.Out)
+	out, named, err := baselineOut(cfg, o.Out)
 	if err != nil {
 		return "", nil, err
 	}
@@ -163,7 +163,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
-	return out, b, c.recordBaseline(out, b, o.Ref)
+	return out, b, c.recordBaseline(out, named, b, o.Ref)
 }
 
 // scoreAll scores the runs once, reading an imported file read directly again when its
@@ -191,15 +191,16 @@ func (c *CLI) warnUnbumped(out string, b *baseline.Baseline) {
 }
 
 // baselineOut is where the baseline goes: --out, else the config's baseline, under the
-// name baselines are written as (X.json becomes X.jsonl: baseline.FileName).
-func baselineOut(cfg *config.Config, out string) (string, error) {
-	if out != "" {
-		return baseline.FileName(out), nil
+// name baselines are written as (X.json becomes X.jsonl: baseline.FileName). named is
+// the name asked for, which recordBaseline mentions when it differs.
+func baselineOut(cfg *config.Config, out string) (path, named string, err error) {
+	if out == "" {
+		if cfg.Baseline == "" {
+			return "", "", fmt.Errorf("no --out and no `baseline:` in %s: say where to write the baseline", cfg.File)
+		}
+		out = cfg.Path(cfg.Baseline)
 	}
-	if cfg.Baseline == "" {
-		return "", fmt.Errorf("no --out and no `baseline:` in %s: say where to write the baseline", cfg.File)
-	}
-	return baseline.FileName(cfg.Path(cfg.Baseline)), nil
+	return baseline.FileName(out), out, nil
 }
 
 // baselineOptions are the baseline's source, versions and grade (graded as a release,
@@ -212,9 +213,10 @@ func (c *CLI) baselineOptions(cfg *config.Config, sc *rubric.Scored, o BaselineO
 	return baseline.Options{Source: baseline.Source{Ref: o.Ref, SHA: o.SHA}, GradingSystem: cfg.Grading.Version, Grade: grade, Now: c.Now()}
 }
 
-// recordBaseline updates what goes with a baseline just written at out: the baselines
-// index beside it and the score's history.
-func (c *CLI) recordBaseline(out string, b *baseline.Baseline, ref string) error {
+// recordBaseline updates what goes with a baseline just written at out, asked for as
+// named: the baselines index beside it and the score's history. When out is not the
+// name asked for (X.json, written as X.jsonl), it says so on stderr.
+func (c *CLI) recordBaseline(out, named string, b *baseline.Baseline, ref string) error {
 	if old := baseline.OldFile(out); old != "" {
 		// The same baseline under its old name (X.json beside the new X.jsonl): left,
 		// it would be read as a stale baseline by a config naming it.
@@ -223,6 +225,9 @@ func (c *CLI) recordBaseline(out string, b *baseline.Baseline, ref string) error
 		}
 		fmt.Fprintf(c.Stderr, "removed %s: the baseline is JSON Lines, now written as %s (a config naming %s finds it; rename it there when convenient)\n",
 			old, out, filepath.Base(old))
+	} else if named != out {
+		fmt.Fprintf(c.Stderr, "wrote the baseline to %s, not %s: a baseline is JSON Lines, so it is written as .jsonl (a config or --baseline naming %s finds it, with a notice; name it %s there)\n",
+			out, named, filepath.Base(named), filepath.Base(out))
 	}
 	if err := baseline.UpdateIndex(filepath.Dir(out)); err != nil {
 		return fmt.Errorf("baselines index: %w", err)
@@ -247,7 +252,7 @@ func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline
 		return "", nil, err
 	}
 	cfg := l.Config
-	out, err := baselineOut(cfg, o.Out)
+	out, named, err := baselineOut(cfg, o.Out)
 	if err != nil {
 		return "", nil, err
 	}
@@ -273,7 +278,7 @@ func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline
 	if err := baseline.SaveScored(out, b, sc); err != nil {
 		return "", nil, err
 	}
-	return out, b, c.recordBaseline(out, b, o.Ref)
+	return out, b, c.recordBaseline(out, named, b, o.Ref)
 }
 
 func relTo(dir, path string) string {

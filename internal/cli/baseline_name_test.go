@@ -95,3 +95,40 @@ func TestBaselineRefreshKeepsTheOldName(t *testing.T) {
 		t.Errorf("check against a config naming the old file: want a comparison with tutor.jsonl and a notice; got\n%s", stdout)
 	}
 }
+
+// `baseline --out x.json` writes x.jsonl (a baseline is JSON Lines) and says on stderr,
+// as it writes, which file it wrote and why, rather than leaving the rename to be found
+// by the next check's notice.
+func TestBaselineOutJSONSaysItWroteJSONL(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "examples", "tutor-capstone"))); err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	out := filepath.Join(dir, "baseline.json")
+	args := []string{"baseline", "--config", filepath.Join(dir, "evalgate.yaml"), "--out", out, "--quiet", "--no-judge-check"}
+	for i := 1; i <= 3; i++ {
+		args = append(args, filepath.Join(dir, "release", "run"+string(rune('0'+i))+".jsonl"))
+	}
+	stdout, stderr, code := runCLI(t, now, args...)
+	if code != ExitPass {
+		t.Fatalf("baseline: exit %d\n%s%s", code, stdout, stderr)
+	}
+	written := out + "l"
+	want := "wrote the baseline to " + written + ", not " + out + ": a baseline is JSON Lines, so it is written as .jsonl"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q; want %q", stderr, want)
+	}
+	if _, err := os.Stat(written); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s exists (%v); only %s should", out, err, written)
+	}
+	// Asked for by its own name, nothing more is said.
+	args[4] = written
+	if _, stderr, code = runCLI(t, now, args...); code != ExitPass || strings.Contains(stderr, "not "+written) || strings.Contains(stderr, "JSON Lines") {
+		t.Errorf("baseline --out %s: exit %d, stderr %q", written, code, stderr)
+	}
+}
