@@ -20,6 +20,10 @@ func (r *Report) SetSettle(res *settle.Result) {
 		return
 	}
 	r.AddNotice(NoticeNote, settleSummary(res))
+	if res.MaxCostUSD > 0 && res.CostUSD == nil && res.ItemRuns > 0 {
+		r.AddWarning(NoticeNote, fmt.Sprintf("settle: max_cost_usd %s cannot limit re-runs whose cost is unknown: their results record no cost (an exec `run:` block without token counts, or a model without a price); the budget of extra item-runs and the timeout still apply",
+			pricing.Dollars(res.MaxCostUSD)))
+	}
 	if len(res.Rounds) > 0 {
 		r.AddNotice(NoticeNote, fmt.Sprintf("settle first look: %s (tested at p < %s): %s", res.Figure, strconv.FormatFloat(res.Level, 'g', 3, 64), res.Initial))
 	}
@@ -52,14 +56,15 @@ func settleSummary(res *settle.Result) string {
 		}
 	}
 	fmt.Fprintf(&b, " · %d of %d extra item-runs", res.ItemRuns, res.Budget)
-	spent := "cost unknown"
-	if res.CostUSD != nil {
-		spent = pricing.Dollars(*res.CostUSD)
-	}
-	if res.MaxCostUSD > 0 {
-		fmt.Fprintf(&b, " · %s of max_cost_usd %s", spent, pricing.Dollars(res.MaxCostUSD))
-	} else if res.CostUSD != nil {
-		fmt.Fprintf(&b, " · %s", spent)
+	switch {
+	case res.CostUSD != nil && res.MaxCostUSD > 0:
+		fmt.Fprintf(&b, " · %s of max_cost_usd %s", pricing.Dollars(*res.CostUSD), pricing.Dollars(res.MaxCostUSD))
+	case res.CostUSD != nil:
+		fmt.Fprintf(&b, " · %s", pricing.Dollars(*res.CostUSD))
+	case res.ItemRuns == 0 && res.MaxCostUSD > 0: // stopped before a round: nothing spent
+		fmt.Fprintf(&b, " · %s of max_cost_usd %s", pricing.Dollars(0), pricing.Dollars(res.MaxCostUSD))
+	case res.MaxCostUSD > 0: // the cap could not apply: SetSettle warns
+		b.WriteString(" · cost unknown")
 	}
 	switch {
 	case res.Timeout > 0 && res.Elapsed == 0: // a pinned report records no wall-clock time
