@@ -81,6 +81,16 @@ func badCases(t *testing.T) []badCase {
 		{name: "timed_out_not_bool", want: `results\.jsonl:2: item "c-02": field "timed_out" is the string "yes"; want true or false`},
 		{name: "error_not_string", want: `results\.jsonl:2: item "c-02": field "error" is a number; want a string`},
 		{name: "scores_not_object", want: `results\.jsonl:2: item "c-02": field "scores" is a list; want an object`},
+		// The first record lacks its id: the same error as on any other line, not a
+		// "cannot tell which tool wrote this results file" from format detection.
+		{name: "first_record_without_id", files: map[string]string{"results.jsonl": results(strings.Replace(baseLine1, `"id": "c-01", `, "", 1), baseLine2, baseLine3)},
+			want: `results\.jsonl:1: record has no "id"`},
+		{name: "only_record_without_id", files: map[string]string{"results.jsonl": results(strings.Replace(baseLine1, `"id": "c-01", `, "", 1))},
+			want: `results\.jsonl:1: record has no "id"`},
+		{name: "only_record_of_no_known_tool", files: map[string]string{"results.jsonl": results(`{"question": "q", "answer": "a"}`)},
+			want: `results\.jsonl: cannot tell which tool wrote this results file \(the first record's keys match no known format\); pass --results-format`},
+		{name: "long_first_record_without_id", files: map[string]string{"results.jsonl": results(`{"output": "`+strings.Repeat("went ", 300<<10)+`"}`, baseLine2)},
+			want: `results\.jsonl:1: record has no "id"`},
 		{name: "id_is_number", want: `results\.jsonl:2: field "id" is a number; want a non-empty string`},
 		{name: "missing_output", want: `results\.jsonl:2: item "c-02": record has no "output"`},
 		{name: "null_output", want: `results\.jsonl:2: item "c-02": field "output" is null`},

@@ -43,8 +43,10 @@ func Detect(path string) (Format, error) {
 		if f := classify(keys); f != "" {
 			return f, nil
 		}
-		if _, ok := keys["id"]; ok || bytes.Count(body, []byte("\n")) > 0 && len(line) < len(body)-1 {
-			return Evalgate, nil // JSONL with an id, or several records: evalgate's loader says what is missing
+		if _, ok := keys["id"]; ok || evalgateShaped(keys) || bytes.Count(body, []byte("\n")) > 0 && len(line) < len(body)-1 {
+			// JSONL with an id, an evalgate record missing its id, or several records:
+			// evalgate's loader says what is missing (file:line)
+			return Evalgate, nil
 		}
 		return unsure("the first record's keys match no known format")
 	}
@@ -71,7 +73,22 @@ func Detect(path string) (Format, error) {
 	if err != nil && err != errStop {
 		return Evalgate, nil // not JSON: evalgate's loader says where it breaks
 	}
+	if len(line) == len(body) && evalgateShaped(seen) {
+		return Evalgate, nil // a first record longer than the head, missing its id
+	}
 	return unsure("its top-level keys match no known format")
+}
+
+// evalgateShaped reports whether a record no other format claims has a key only an
+// evalgate result has besides its id (output, error, timed_out, scores): a record
+// missing its id, which evalgate's loader names by file and line.
+func evalgateShaped(keys map[string]json.RawMessage) bool {
+	for _, k := range []string{"output", "error", "timed_out", "scores"} {
+		if _, ok := keys[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // classify names the format a record's (or a document's) keys belong to, or "".
