@@ -58,7 +58,12 @@ func badCases(t *testing.T) []badCase {
 	huge := `{"id": "c-02", "output": "` + strings.Repeat("went ", eval.MaxLineBytes/5+1) + `"}`
 	cases := []badCase{
 		// Results files (JSONL).
-		{name: "malformed_jsonl_line", want: `results\.jsonl:2(:\d+)?: malformed JSON: unexpected EOF`},
+		{name: "malformed_jsonl_line", want: `results\.jsonl:2(:\d+)?: item "c-02": malformed JSON: unexpected EOF`},
+		// The id is named only when it reads whole as the record's first key.
+		{name: "malformed_line_cut_in_its_id", files: map[string]string{"results.jsonl": results(baseLine1, `{"id": "c-0`, baseLine3)},
+			want: `results\.jsonl:2(:\d+)?: malformed JSON: unexpected EOF`},
+		{name: "malformed_line_id_not_first", files: map[string]string{"results.jsonl": results(baseLine1, `{"output": "x", "id": "c-02"`, baseLine3)},
+			want: `results\.jsonl:2(:\d+)?: malformed JSON: unexpected EOF`},
 		{name: "bom_in_results", files: map[string]string{"results.jsonl": "\uFEFF" + results(baseLine1, baseLine2, baseLine3)},
 			want: `results\.jsonl:1: file starts with a UTF-8 byte order mark`},
 		{name: "crlf_in_results", files: map[string]string{"results.jsonl": strings.ReplaceAll(results(baseLine1, baseLine2, baseLine3), "\n", "\r\n")},
@@ -67,8 +72,8 @@ func badCases(t *testing.T) []badCase {
 			want: `results\.jsonl:3: invalid UTF-8`},
 		{name: "nul_byte_in_results", files: map[string]string{"results.jsonl": results(baseLine1, strings.Replace(baseLine2, "Went.", "Went\x00.", 1), baseLine3)},
 			want: `results\.jsonl:2: NUL byte`},
-		{name: "nan_in_json", want: `results\.jsonl:2:\d+: malformed JSON: invalid character 'N'`},
-		{name: "infinity_in_json", want: `results\.jsonl:2:\d+: malformed JSON: invalid character 'I'`},
+		{name: "nan_in_json", want: `results\.jsonl:2:\d+: item "c-02": malformed JSON: invalid character 'N'`},
+		{name: "infinity_in_json", want: `results\.jsonl:2:\d+: item "c-02": malformed JSON: invalid character 'I'`},
 		{name: "number_overflow_in_json", want: `results\.jsonl:2:\d+: item "c-02": number 1e999 is out of range; want a finite number`},
 		{name: "empty_results_file", want: `results\.jsonl: results file is empty`},
 		{name: "blank_results_file", want: `results\.jsonl: results file is empty`},
@@ -119,7 +124,7 @@ func badCases(t *testing.T) []badCase {
 		{name: "suite_unknown_top_level_key", want: `suite\.yaml:2: unknown top-level key "itmes"; want name, description, version or items`},
 		{name: "suite_tags_not_list", want: `suite\.yaml:5: item "c-02": field "tags" is the string "irregular"; want a list of strings`},
 		{name: "suite_duplicate_yaml_key", want: `suite\.yaml:7:5: mapping key "expected_contains" already defined at \[6:5\]`},
-		{name: "malformed_jsonl_suite", want: `suite\.jsonl:3:\d+: malformed JSON`},
+		{name: "malformed_jsonl_suite", want: `suite\.jsonl:3:\d+: item "c-03": malformed JSON`},
 		{name: "suite_unknown_format", want: `suite\.csv: unknown suite format "\.csv"; want \.yaml, \.yml or \.jsonl`},
 
 		// The config file: the scoring system.

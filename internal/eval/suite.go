@@ -349,7 +349,9 @@ func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
 			return nil, &InputError{File: file, Line: line, Col: max(col, 1), Item: idOf(fields),
 				Msg: fmt.Sprintf("%s is out of range; want a finite number", te.Value)}
 		}
-		return nil, jsonError(file, line, err)
+		je := jsonError(file, line, err)
+		je.Item = leadingID(trimmed)
+		return nil, je
 	}
 	if rest := bytes.TrimSpace(trimmed[dec.InputOffset():]); len(rest) > 0 {
 		return nil, Errorf(file, line, idOf(fields), "more than one JSON value on the line (%q follows the object); JSONL holds one object per line", clip(string(rest), 20))
@@ -364,7 +366,28 @@ func decodeRecord(file string, line int, text []byte) (map[string]any, error) {
 	return fields, nil
 }
 
-func jsonError(file string, line int, err error) error {
+// leadingIDBytes bounds how much of a malformed line leadingID reads.
+const leadingIDBytes = 4 << 10
+
+// leadingID is the id of a malformed JSON record when it is the record's first key and
+// reads whole within its first 4 KiB, so the error can name the item; else "".
+func leadingID(text []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(text[:min(len(text), leadingIDBytes)]))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	if k, err := dec.Token(); err != nil || k != "id" {
+		return ""
+	}
+	if v, err := dec.Token(); err == nil {
+		if id, ok := v.(string); ok && strings.TrimSpace(id) != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+func jsonError(file string, line int, err error) *InputError {
 	col := 0
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
