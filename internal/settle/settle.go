@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/rubric"
 )
 
 // Look is what one decision says, with every re-run so far counted.
@@ -105,11 +106,14 @@ const (
 type Round struct {
 	// Items are the items re-run, once each.
 	Items []string `json:"items"`
+	// ItemRuns are the extra item-runs the round made: one per item re-run.
+	ItemRuns int `json:"item_runs"`
 	// Level is the one-sided level the look after the round tested at.
 	Level   float64     `json:"level"`
 	Outcome gate.Status `json:"outcome"`
 	Figure  string      `json:"figure"`
-	// CostUSD is what the round cost in dollars; nil when unknown.
+	// CostUSD is what the round cost in dollars (rounded to 1e-9, as the report's other
+	// dollar figures); nil when unknown.
 	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
@@ -128,7 +132,8 @@ type Result struct {
 	// ItemRuns are the extra item-runs made, of Budget.
 	ItemRuns int `json:"item_runs"`
 	Budget   int `json:"budget"`
-	// CostUSD is what the re-runs cost (nil when unknown), of MaxCostUSD (0: no cap).
+	// CostUSD is what the re-runs cost (rounded to 1e-9; nil when unknown), of
+	// MaxCostUSD (0: no cap).
 	CostUSD    *float64 `json:"cost_usd,omitempty"`
 	MaxCostUSD float64  `json:"max_cost_usd,omitempty"`
 	// Elapsed is the wall-clock time taken, of Timeout (0: no limit); 0 in a report
@@ -200,7 +205,7 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 			reruns[id]++
 		}
 		res.ItemRuns += len(ids)
-		round := Round{Items: ids, Level: level(res.ItemRuns)}
+		round := Round{Items: ids, ItemRuns: len(ids), Level: level(res.ItemRuns)}
 		before := res.CostUSD
 		if look, err = d.Look(ctx, round.Level); err != nil {
 			return res, err
@@ -208,9 +213,9 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 		round.Outcome, round.Figure = look.Outcome, look.Figure
 		res.CostUSD = nil
 		if first != nil && look.TotalUSD != nil {
-			c := math.Max(0, *look.TotalUSD-*first)
+			c := rubric.Round9(math.Max(0, *look.TotalUSD-*first))
 			res.CostUSD = &c
-			rc := c - valueOr(before)
+			rc := rubric.Round9(c - valueOr(before))
 			round.CostUSD = &rc
 		}
 		res.Rounds = append(res.Rounds, round)

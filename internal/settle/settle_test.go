@@ -2,8 +2,10 @@ package settle
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,11 +142,28 @@ func TestRunCost(t *testing.T) {
 	}
 	// Rounds of 1 evidence item at $0.10: 5 of them, then $0.05 is left, less than one
 	// item-run.
-	if res.Stop != CostSpent || res.ItemRuns != 5 || res.CostUSD == nil || *res.CostUSD < 0.4999 || *res.CostUSD > 0.5001 {
+	if res.Stop != CostSpent || res.ItemRuns != 5 {
 		t.Errorf("result %+v (cost %v); want cost spent after 5 item-runs, $0.50", res, res.CostUSD)
 	}
 	if len(r.maxUSD) != 5 || r.maxUSD[0] != 0.55 {
 		t.Errorf("the rerunner was given %v; want $0.55 left in the first of 5 rounds", r.maxUSD)
+	}
+	// The JSON: each round says its item-runs, and the dollars are rounded to 1e-9 as
+	// the report's other dollar figures (float sums printed 0.09999999999999987).
+	if res.CostUSD == nil || *res.CostUSD != 0.5 {
+		t.Errorf("cost %v; want exactly 0.5", res.CostUSD)
+	}
+	for i, rd := range res.Rounds {
+		if rd.ItemRuns != len(rd.Items) || rd.CostUSD == nil || *rd.CostUSD != 0.1 {
+			t.Errorf("round %d: %d item-runs of %d items, cost %v; want one per item, exactly 0.1", i+1, rd.ItemRuns, len(rd.Items), rd.CostUSD)
+		}
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"item_runs":1,`) || !strings.Contains(string(b), `"cost_usd":0.1}`) || strings.Contains(string(b), "9999") {
+		t.Errorf("JSON %s; want each round's item_runs and cost_usd 0.1", b)
 	}
 }
 
