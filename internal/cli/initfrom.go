@@ -129,8 +129,8 @@ func initDims(from string, opts importer.Options) ([]initDim, string, string, ma
 		dims, err := promptfooConfigDims(from)
 		return dims, filepath.Join(filepath.Dir(from), "results.json"), "promptfoo", nil, err
 	case regexp.MustCompile(`^results_.+\.json$`).MatchString(base):
-		dims, samples, tool, err := lmResultsDims(from)
-		return dims, samples, tool, map[string]string{"task": lmTaskOf(samples)}, err
+		dims, samples, meta, err := lmResultsDims(from)
+		return dims, samples, "lm-eval", meta, err
 	}
 	// Every record of every run (promptfoo --repeat, Inspect epochs) counts: a score a
 	// record lacks (an errored call has none) is n/a there, not a config check refuses.
@@ -280,16 +280,19 @@ func promptfooConfigDims(path string) ([]initDim, error) {
 
 // lmResultsDims mirrors an lm-eval results_<date>.json: a dimension per per-sample
 // metric (and filter), gating the samples file written beside it.
-func lmResultsDims(path string) ([]initDim, string, string, error) {
+func lmResultsDims(path string) ([]initDim, string, map[string]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", "", eval.Errorf(path, 0, "", "cannot read: %v", err)
+		return nil, "", nil, eval.Errorf(path, 0, "", "cannot read: %v", err)
 	}
 	var doc struct {
 		Results map[string]map[string]any `json:"results"`
+		Config  struct {
+			ModelArgs any `json:"model_args"`
+		} `json:"config"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil || doc.Results == nil {
-		return nil, "", "", eval.Errorf(path, 0, "", "not an lm-eval results_<date>.json (no \"results\" object of tasks)")
+		return nil, "", nil, eval.Errorf(path, 0, "", "not an lm-eval results_<date>.json (no \"results\" object of tasks)")
 	}
 	tasks := make([]string, 0, len(doc.Results))
 	for t := range doc.Results {
@@ -297,7 +300,7 @@ func lmResultsDims(path string) ([]initDim, string, string, error) {
 	}
 	sort.Strings(tasks)
 	if len(tasks) != 1 {
-		return nil, "", "", eval.Errorf(path, 0, "", "the results hold %d tasks (%s); evalgate gates one task's samples per config: use `init --from samples_<task>_<date>.jsonl`", len(tasks), strings.Join(tasks, ", "))
+		return nil, "", nil, eval.Errorf(path, 0, "", "the results hold %d tasks (%s); evalgate gates one task's samples per config: use `init --from samples_<task>_<date>.jsonl`", len(tasks), strings.Join(tasks, ", "))
 	}
 	task := tasks[0]
 	date := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "results_"), ".json")
@@ -326,9 +329,15 @@ func lmResultsDims(path string) ([]initDim, string, string, error) {
 		dims = append(dims, initDim{name: name, key: name, scale: "unit", weighted: true})
 	}
 	if len(dims) == 0 {
-		return nil, "", "", eval.Errorf(path, 0, "", "task %q has no per-sample metric to mirror", task)
+		return nil, "", nil, eval.Errorf(path, 0, "", "task %q has no per-sample metric to mirror", task)
 	}
-	return dims, samples, "lm-eval", nil
+	// The run's metadata the rerun: template fills in, as a samples file's import reads
+	// it from the results beside it.
+	meta := map[string]string{"task": task}
+	if s, ok := doc.Config.ModelArgs.(string); ok && s != "" {
+		meta["model_args"] = s
+	}
+	return dims, samples, meta, nil
 }
 
 // initWeights shares 1 among the weighted dimensions, to 3 decimals, the rest to the last.
