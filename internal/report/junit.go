@@ -100,6 +100,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	for _, f := range r.Findings {
 		gates.SystemOut += "diagnosis: " + strings.ReplaceAll(f.Message, "`", "") + "\n"
 	}
+	r.junitSettle(&gates)
 	doc.Suites = append(doc.Suites, gates)
 
 	byTag := map[string]int{}
@@ -134,6 +135,25 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// junitSettle says what check --settle did on the gates suite: its outcome, why it
+// stopped, its rounds and extra item-runs as properties, and the report's settle lines
+// (the summary, then one per round) in system-out.
+func (r *Report) junitSettle(gates *junitSuite) {
+	res := r.Settle
+	if res == nil {
+		return
+	}
+	gates.Properties.List = append(gates.Properties.List,
+		junitProperty{"settle.outcome", string(res.Outcome)}, junitProperty{"settle.stop", string(res.Stop)},
+		junitProperty{"settle.rounds", fmt.Sprint(len(res.Rounds))}, junitProperty{"settle.item_runs", fmt.Sprint(res.ItemRuns)})
+	lines := append([]string{settleSummary(res), settleCostWarning(res)}, settleRoundLines(res)...)
+	for _, line := range lines {
+		if line != "" {
+			gates.SystemOut += strings.ReplaceAll(line, "`", "") + "\n"
+		}
+	}
 }
 
 func (s *junitSuite) add(c junitCase) {

@@ -20,21 +20,38 @@ func (r *Report) SetSettle(res *settle.Result) {
 		return
 	}
 	r.AddNotice(NoticeNote, settleSummary(res))
-	if res.MaxCostUSD > 0 && res.CostUSD == nil && res.ItemRuns > 0 {
-		r.AddWarning(NoticeNote, fmt.Sprintf("settle: max_cost_usd %s cannot limit re-runs whose cost is unknown: their results record no cost (an exec `run:` block without token counts, or a model without a price); the budget of extra item-runs and the timeout still apply",
-			pricing.Dollars(res.MaxCostUSD)))
+	r.AddWarning(NoticeNote, settleCostWarning(res))
+	for _, line := range settleRoundLines(res) {
+		r.AddNotice(NoticeNote, line)
 	}
-	if len(res.Rounds) > 0 {
-		r.AddNotice(NoticeNote, fmt.Sprintf("settle first look: %s (tested at p < %s): %s", res.Figure, strconv.FormatFloat(res.Level, 'g', 3, 64), res.Initial))
+}
+
+// settleCostWarning says that max_cost_usd could not limit re-runs of unknown cost;
+// "" when it could, or there was none.
+func settleCostWarning(res *settle.Result) string {
+	if res.MaxCostUSD <= 0 || res.CostUSD != nil || res.ItemRuns == 0 {
+		return ""
 	}
+	return fmt.Sprintf("settle: max_cost_usd %s cannot limit re-runs whose cost is unknown: their results record no cost (an exec `run:` block without token counts, or a model without a price); the budget of extra item-runs and the timeout still apply",
+		pricing.Dollars(res.MaxCostUSD))
+}
+
+// settleRoundLines are the first look and each round, one line each; none when
+// settling decided at the first look.
+func settleRoundLines(res *settle.Result) []string {
+	if len(res.Rounds) == 0 {
+		return nil
+	}
+	lines := []string{fmt.Sprintf("settle first look: %s (tested at p < %s): %s", res.Figure, strconv.FormatFloat(res.Level, 'g', 3, 64), res.Initial)}
 	for i, rd := range res.Rounds {
 		cost := ""
 		if rd.CostUSD != nil {
 			cost = ", " + pricing.Dollars(*rd.CostUSD)
 		}
-		r.AddNotice(NoticeNote, fmt.Sprintf("settle round %d: re-ran %s → %s (tested at p < %s): %s · %d item-run(s)%s",
+		lines = append(lines, fmt.Sprintf("settle round %d: re-ran %s → %s (tested at p < %s): %s · %d item-run(s)%s",
 			i+1, itemList(rd.Items), rd.Figure, strconv.FormatFloat(rd.Level, 'g', 3, 64), rd.Outcome, len(rd.Items), cost))
 	}
+	return lines
 }
 
 // settleSummary is "settle: fail after 2 round(s) · 3 of 4 extra item-runs · $0.0012 of

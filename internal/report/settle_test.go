@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -62,5 +64,47 @@ func TestSettleSummaryCost(t *testing.T) {
 				t.Errorf("%d warning(s) that the cap cannot apply; want %d: %+v", warned, want, r.Notices)
 			}
 		})
+	}
+}
+
+// The JUnit file says what settle did: its outcome, stop, rounds and item-runs as
+// properties of the gates suite, and the report's settle lines in its system-out.
+func TestJUnitSettle(t *testing.T) {
+	usd := 0.02
+	r := &Report{Suite: "s"}
+	r.SetSettle(&settle.Result{Level: 0.01, Initial: gate.Inconclusive, Figure: "drop 0.03", Outcome: gate.Fail, Stop: settle.Decided,
+		Budget: 4, ItemRuns: 2, CostUSD: &usd,
+		Rounds: []settle.Round{{Items: []string{"a", "b"}, ItemRuns: 2, Level: 0.02, Outcome: gate.Fail, Figure: "drop 0.04", CostUSD: &usd}}})
+	var b bytes.Buffer
+	if err := r.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	gates := doc.Suites[0]
+	props := map[string]string{}
+	for _, p := range gates.Properties.List {
+		props[p.Name] = p.Value
+	}
+	for k, v := range map[string]string{"settle.outcome": "fail", "settle.stop": "decided", "settle.rounds": "1", "settle.item_runs": "2"} {
+		if props[k] != v {
+			t.Errorf("property %s = %q; want %q (all: %v)", k, props[k], v, props)
+		}
+	}
+	for _, want := range []string{"settle: fail after 1 round(s) of re-runs · 2 of 4 extra item-runs · $0.02\n",
+		"settle first look: drop 0.03", "settle round 1: re-ran 2 items (\"a\", \"b\") → drop 0.04"} {
+		if !strings.Contains(gates.SystemOut, want) {
+			t.Errorf("system-out %q; want %q in it", gates.SystemOut, want)
+		}
+	}
+	// Without settle, none of it.
+	b.Reset()
+	if err := (&Report{Suite: "s"}).WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "settle") {
+		t.Errorf("a report without settle mentions it:\n%s", b.String())
 	}
 }
