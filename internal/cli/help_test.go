@@ -31,13 +31,6 @@ func TestHelpValueNames(t *testing.T) {
 		}
 		fs := sets[len(sets)-1]
 		fs.VisitAll(func(f *flag.Flag) {
-			if f.Name == "settle" && strings.Contains(f.Usage, "`rerun:`") {
-				// settle.go is being changed elsewhere; its usage wants plain quotes:
-				// (the config's "rerun:" command, else its "run:" block). Drop this
-				// skip once it has them.
-				t.Logf("%s -%s: skipped until settle.go quotes rerun:/run: plainly", cmd.name, f.Name)
-				return
-			}
 			name, usage := flag.UnquoteUsage(f)
 			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() && name != "" {
 				t.Errorf("%s -%s is a bool flag but its help shows a value name %q", cmd.name, f.Name, name)

@@ -401,7 +401,9 @@ func (rr *rerunner) rerunTool(ctx context.Context, round int, ids []string) erro
 
 // selectors are the items' selectors in the tool's own terms: a promptfoo test's
 // description, an Inspect sample id, an lm-eval task:doc_id (evalgate's id for both).
-func selectors(tool importer.Format, descs func(id string) string, ids []string) ([]string, error) {
+// descs gives a promptfoo test's description and, for a test without one, where it is
+// (testHint).
+func selectors(tool importer.Format, descs func(id string) (desc, hint string), ids []string) ([]string, error) {
 	out := make([]string, 0, len(ids))
 	var blind []string
 	for _, id := range ids {
@@ -409,37 +411,45 @@ func selectors(tool importer.Format, descs func(id string) string, ids []string)
 			out = append(out, id)
 			continue
 		}
-		desc := descs(id)
+		desc, hint := descs(id)
 		if desc == "" {
+			if hint != "" {
+				id = fmt.Sprintf("%q (%s)", id, hint)
+			} else {
+				id = fmt.Sprintf("%q", id)
+			}
 			blind = append(blind, id)
 			continue
 		}
 		out = append(out, desc)
 	}
 	if len(blind) > 0 {
-		return nil, fmt.Errorf("rerun: promptfoo cannot select %s: its --filter-pattern matches test descriptions, and these tests have none. Give every test in promptfooconfig.yaml a unique `description:`", quoteList(blind))
+		return nil, fmt.Errorf("rerun: promptfoo cannot select %s: its --filter-pattern matches test descriptions, and these tests have none. Give every test in promptfooconfig.yaml a unique `description:`", strings.Join(blind, ", "))
 	}
 	return out, nil
 }
 
 // descriptions gives a promptfoo item's test description, from the results files
-// themselves, read once, record by record.
-func (rr *rerunner) descriptions() func(id string) string {
-	var byID map[string]string
-	return func(id string) string {
+// themselves, read once, record by record; for a test without one, where its first
+// record is and its vars (testHint), so the error can say which test it is.
+func (rr *rerunner) descriptions() func(id string) (desc, hint string) {
+	var byID, hints map[string]string
+	return func(id string) (string, string) {
 		if byID == nil {
-			byID = map[string]string{}
+			byID, hints = map[string]string{}, map[string]string{}
 			for _, path := range rr.sources {
 				importer.Read(path, rr.importOpts, func(rec importer.Record) error {
 					rid, _ := rec.Fields["id"].(string)
 					if d, _ := rec.Fields["description"].(string); rid != "" && d != "" {
 						byID[rid] = d
+					} else if _, seen := hints[rid]; rid != "" && !seen {
+						hints[rid] = testHint(path, rec)
 					}
 					return nil
 				})
 			}
 		}
-		return byID[id]
+		return byID[id], hints[id]
 	}
 }
 
@@ -498,7 +508,7 @@ type settleFlags struct {
 }
 
 func (f *settleFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&f.On, "settle", false, "when the verdict is inconclusive (or a pass is unsure: its items lean toward a drop its interval cannot rule out), re-run the items that carried it (the config's `rerun:` command, else its `run:` block) and decide again, until pass or fail or a limit (docs/settle.md)")
+	fs.BoolVar(&f.On, "settle", false, "when the verdict is inconclusive (or a pass is unsure: its items lean toward a drop its interval cannot rule out), re-run the items that carried it (the config's rerun: command, else its run: block) and decide again, until pass or fail or a limit (docs/settle.md)")
 	fs.IntVar(&f.Budget, "settle-budget", 0, "extra item-runs settle may make (default: the config's settle.budget, else 20% of the suite, rounded up)")
 	fs.DurationVar(&f.Timeout, "settle-timeout", 0, "wall-clock `limit` of settling, e.g. 10m (default: the config's settle.timeout, else none)")
 	fs.Float64Var(&f.MaxCostUSD, "settle-max-cost-usd", 0, "US `dollars` the re-runs may cost (default: the config's settle.max_cost_usd, else no cap)")
