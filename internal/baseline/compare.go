@@ -10,6 +10,7 @@ import (
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/shellword"
 	"github.com/evalgate/evalgate/internal/stats"
 	"github.com/evalgate/evalgate/internal/topk"
 )
@@ -253,9 +254,9 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 		if _, err := rescoreInto(ctx, cand, b, file, bs, rec, opts); err != nil {
 			return nil, err
 		}
-		notes = append(notes, fmt.Sprintf("baseline %s is format version 1: its %d recorded run(s) were re-scored for per-item spread; refresh it with `evalgate baseline --out %s` to save the work", file, rec.runs, file))
+		notes = append(notes, fmt.Sprintf("baseline %s is format version 1: its %d recorded run(s) were re-scored for per-item spread; refresh it with `evalgate baseline %s` to save the work", file, rec.runs, shellword.Flag("--out", file)))
 	case b.FormatV1:
-		notes = append(notes, fmt.Sprintf("baseline %s is format version 1 without recorded outputs: per-item spread is read from pass rates only; refresh it with `evalgate baseline --results RUN.jsonl --out %s`", file, file))
+		notes = append(notes, fmt.Sprintf("baseline %s is format version 1 without recorded outputs: per-item spread is read from pass rates only; refresh it with `evalgate baseline --results RUN.jsonl %s`", file, shellword.Flag("--out", file)))
 	}
 	c, err := comparePairs(b, bs, cs, file, stats.ResampleOptions{})
 	if err != nil {

@@ -2,6 +2,7 @@ package baseline_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/shellword"
 	"github.com/evalgate/evalgate/internal/stats"
 )
 
@@ -201,5 +203,40 @@ func sameBaseScores(t *testing.T, cand *rubric.Scored, want, got *baseline.Compa
 		if w != g || wok != gok {
 			t.Errorf("%s: baseline score %v (%v) from one, %v (%v) from the other", id, w, wok, g, gok)
 		}
+	}
+}
+
+// The refresh command a version 1 baseline's note prints quotes the baseline's path:
+// pasted into a shell, a path with a space or a glob character stays one argument.
+func TestV1NoteQuotesPath(t *testing.T) {
+	cfg, suite := setup(t, "scoringSystem/1.0.0")
+	b := baseline.FromScored(score(t, cfg, suite, runOf(t, "base", map[string]float64{"a": 1, "b": 1, "c": 1, "d": 0.8, "e": 0.95}, ids...)), baseline.Options{})
+	b1 := *b
+	b1.SchemaVersion = 1
+	data, err := json.MarshalIndent(&b1, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "my base*.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cand := score(t, cfg, suite, runOf(t, "cand", map[string]float64{"a": 1, "b": 1, "c": 1, "d": 0.8, "e": 0.95}, ids...))
+	got, _, err := baseline.CompareFile(context.Background(), cand, path, baseline.CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--out " + shellword.Quote(path) + "`"
+	found := false
+	for _, n := range got.Notes {
+		if strings.Contains(n, "refresh it with") {
+			found = true
+			if !strings.Contains(n, want) {
+				t.Errorf("note %q: want the path quoted, %s", n, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no refresh note among %q", got.Notes)
 	}
 }
