@@ -506,7 +506,11 @@ func rerunCommand(opts CheckPlan, l *Loaded, ids []string) string {
 	out := fmt.Sprintf("rerun%d.jsonl", len(opts.Reruns)+1)
 	again := opts
 	again.Reruns = append(append([]string(nil), opts.Reruns...), out)
-	return fmt.Sprintf("evalgate run%s %s %s && %s", cfg, shellFlag("--only", strings.Join(ids, ",")), shellFlag("--out", out), reproduce(again, l))
+	only := make([]string, len(ids))
+	for i, id := range ids {
+		only[i] = shellFlag("--only", id) // one each: an id may hold a comma
+	}
+	return fmt.Sprintf("evalgate run%s %s %s && %s", cfg, strings.Join(only, " "), shellFlag("--out", out), reproduce(again, l))
 }
 
 // baselineRunMetrics are the baseline's per-run latency percentiles: the run-to-run

@@ -12,22 +12,30 @@ import (
 // onlyItems narrows the suite to the items `run --only IDS` or `run --only-from REPORT`
 // names: a re-run of the items that carried an inconclusive verdict. It returns the
 // suite unchanged when neither is given. Unknown ids are refused with the list.
-func onlyItems(suite *eval.Suite, only, onlyFrom string) (*eval.Suite, error) {
-	if only == "" && onlyFrom == "" {
+func onlyItems(suite *eval.Suite, only []string, onlyFrom string) (*eval.Suite, error) {
+	if len(only) == 0 && onlyFrom == "" {
 		return suite, nil
 	}
-	if only != "" && onlyFrom != "" {
+	if len(only) > 0 && onlyFrom != "" {
 		return nil, fmt.Errorf("--only and --only-from both given: keep one")
 	}
 	var ids []string
-	if only != "" {
-		for _, id := range strings.Split(only, ",") {
-			if id = strings.TrimSpace(id); id != "" {
-				ids = append(ids, id)
+	split := false // some --only value was read as a comma-separated list
+	if len(only) > 0 {
+		for _, v := range only {
+			if _, ok := suite.Item(v); ok {
+				ids = append(ids, v) // an id whole, commas and all
+				continue
+			}
+			split = split || strings.Contains(v, ",")
+			for _, id := range strings.Split(v, ",") {
+				if id = strings.TrimSpace(id); id != "" {
+					ids = append(ids, id)
+				}
 			}
 		}
 		if len(ids) == 0 {
-			return nil, fmt.Errorf("--only %q names no item; want comma-separated item ids", only)
+			return nil, fmt.Errorf("--only %q names no item; want item ids (comma-separated, or one --only each)", strings.Join(only, ","))
 		}
 	} else {
 		var err error
@@ -53,7 +61,11 @@ func onlyItems(suite *eval.Suite, only, onlyFrom string) (*eval.Suite, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, eval.Errorf(suite.File, 0, "", "no item %s in the suite (--only names items by id)", quoteList(unknown))
+		msg := "no item %s in the suite (--only names items by id)"
+		if split {
+			msg = "no item %s in the suite (--only names items by id; a value that is no id whole is split at its commas: give an id that holds a comma as one --only of its own)"
+		}
+		return nil, eval.Errorf(suite.File, 0, "", msg, quoteList(unknown))
 	}
 	return sub, nil
 }
