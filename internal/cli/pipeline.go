@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -106,9 +105,13 @@ type Loaded struct {
 	// Index is the suite's index: the loaded suite's, then the scored one's (a shard's,
 	// or the suite built from the results).
 	Index *eval.Index
-	Paths []string    // results files, one per run; from index full on, re-runs of some items
-	full  int         // how many of Paths are full runs
-	Runs  []*eval.Run // after LoadRuns
+	Paths []string // results files, one per run; from index full on, re-runs of some items
+	full  int      // how many of Paths are full runs
+	// way is how the config re-runs items (rerunWayOf), read when it was loaded: a
+	// privileged action then drops its `run:` and `rerun:` blocks, so that nothing a
+	// pull request wrote runs, yet still prints the commands for an unprivileged job.
+	way  rerunWay
+	Runs []*eval.Run // after LoadRuns
 	// rerunAt is the index in Runs of the first re-run's run: a file another tool wrote
 	// holds several runs (promptfoo --repeat, Inspect epochs), all full runs.
 	rerunAt int
@@ -141,7 +144,7 @@ func loadConfigOnly(opts CheckOptions) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Loaded{Config: cfg}, nil
+	return &Loaded{Config: cfg, way: rerunWayOf(cfg, "")}, nil
 }
 
 // Load reads the config and the suite, and finds the results files.
@@ -174,6 +177,7 @@ func Load(opts CheckOptions) (*Loaded, error) {
 	if err := l.detectFormat(); err != nil {
 		return nil, err
 	}
+	l.way = rerunWayOf(cfg, l.format)
 	if cfg.Suite != "" {
 		if err := l.loadSuite(); err != nil {
 			return nil, err
@@ -455,7 +459,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: choice.Why, MissingBaseline: choice.Missing,
 		RequireBaseline: opts.RequireBaseline, FirstAdoption: opts.FirstAdoption,
 		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel, Level: opts.Level,
-		Rerun: func(ids []string) string { return rerunCommand(opts.CheckPlan, l, ids) }})
+		Rerun: func(ids []string) (string, string) { return rerunCommand(opts.CheckPlan, l, ids) }})
 	cut, err := budgetNotices(l.Paths)
 	if err != nil {
 		return nil, err
@@ -494,23 +498,6 @@ func reproduce(opts CheckPlan, l *Loaded) string {
 	}
 	parts = append(parts, importArgs(opts.Import)...)
 	return strings.Join(parts, " ")
-}
-
-// rerunCommand is the command that re-runs the items ids (those that carried the
-// decision) and checks again with their extra runs, to settle an inconclusive result.
-func rerunCommand(opts CheckPlan, l *Loaded, ids []string) string {
-	cfg := ""
-	if opts.Config != config.DefaultFile {
-		cfg = " " + shellFlag("--config", opts.Config)
-	}
-	out := fmt.Sprintf("rerun%d.jsonl", len(opts.Reruns)+1)
-	again := opts
-	again.Reruns = append(append([]string(nil), opts.Reruns...), out)
-	only := make([]string, len(ids))
-	for i, id := range ids {
-		only[i] = shellFlag("--only", id) // one each: an id may hold a comma
-	}
-	return fmt.Sprintf("evalgate run%s %s %s && %s", cfg, strings.Join(only, " "), shellFlag("--out", out), reproduce(again, l))
 }
 
 // baselineRunMetrics are the baseline's per-run latency percentiles: the run-to-run

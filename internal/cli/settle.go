@@ -260,8 +260,7 @@ func newRerunner(c *CLI, l *Loaded, opts CheckOptions, so settleOptions) (*rerun
 	rr := &rerunner{c: c, tmpl: cfg.Rerun, tool: l.format, run: cfg.Run, getenv: c.Getenv, cfgDir: cfg.Dir, prices: cfg.Prices,
 		pinned: c.pinned(opts.RunID)}
 	switch {
-	case rr.tmpl != nil:
-	case cfg.Run != nil && l.format == importer.Evalgate:
+	case l.way != rerunByNone: // rr.tmpl when set, else rr.run
 	case cfg.Run != nil:
 		return nil, eval.Errorf(cfg.File, 0, "", "--settle: the results are %s's, and `run:` writes evalgate's own; add a `rerun:` command that re-runs items with %s (docs/settle.md)", l.format, l.format)
 	default:
@@ -551,15 +550,16 @@ func shellJoin(args []string) string {
 // job instead.
 func (c *CLI) settleInAction(ctx context.Context, in ghaction.CheckInput, g *gateRun, opts CheckOptions, r *report.Report) (*report.Report, error) {
 	if in.Privileged {
-		r.AddWarning(report.NoticeNote, privilegedSettleNotice(reproduce(opts.CheckPlan, g.l)))
+		r.AddWarning(report.NoticeNote, privilegedSettleNotice(settleHere(opts.CheckPlan, g.l)))
 		return r, nil
 	}
 	r.Close()
 	return c.checkSettled(ctx, opts, settleOptions{Now: c.Now})
 }
 
-// privilegedSettleNotice says why settle did not run here and what to run where it can.
-func privilegedSettleNotice(check string) string {
+// privilegedSettleNotice says why settle did not run here and what to run where it can
+// (settle, the command that settles).
+func privilegedSettleNotice(settle string) string {
 	return "settle did not run: this workflow is privileged (workflow_run or pull_request_target) and never runs a command a pull request could have written. " +
-		"Settle in the unprivileged job that runs the pull request's code: `" + check + " --settle`"
+		"Settle in the unprivileged job that runs the pull request's code: `" + settle + "`"
 }

@@ -12,7 +12,7 @@ func (v *Verdict) annotate(rg *Regression, cmp *baseline.Comparison, in Inputs) 
 		for _, e := range d.Evidence {
 			ids = append(ids, e.ID)
 		}
-		d.RerunCommand = in.Rerun(ids)
+		d.RerunCommand, d.RerunHint = in.Rerun(ids)
 	}
 	if cmp == nil {
 		return

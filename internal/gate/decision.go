@@ -111,6 +111,9 @@ type RegressionDecision struct {
 	Evidence []baseline.EvidenceItem `json:"evidence,omitempty"`
 	// RerunCommand re-runs the evidence items, to settle an inconclusive result.
 	RerunCommand string `json:"rerun_command,omitempty"`
+	// RerunHint, when no command can re-run the evidence items (the config has no
+	// `run:` block or `rerun:` command for its results), says what to do instead.
+	RerunHint string `json:"rerun_hint,omitempty"`
 	// Power is the suite's resolving power (score decision only).
 	Power *ResolvingPower `json:"resolving_power,omitempty"`
 	// Dimensions are the per-dimension regression gates (score decision only).

@@ -85,8 +85,10 @@ type Inputs struct {
 	// sets each look's share of its overall level.
 	Level float64
 	// Rerun words the command that re-runs the given items and checks again (the
-	// evidence of a regression decision that did not pass); nil: none is offered.
-	Rerun func(ids []string) string
+	// evidence of a regression decision that did not pass), or, when no command can
+	// (nothing in the config re-runs items), what to do instead: the decision's
+	// RerunCommand and RerunHint. nil: neither is offered.
+	Rerun func(ids []string) (command, hint string)
 }
 
 // Evaluate grades a scored run, with the comparison when there is a baseline.

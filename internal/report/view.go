@@ -399,7 +399,8 @@ func (r *Report) decision(name string) *gate.RegressionDecision {
 
 // decisionLines are what the report says about the regression decision under the
 // headline besides its statistics (statistics.go): when the result is inconclusive,
-// the command that would settle it.
+// the command that would settle it (or, when the config cannot re-run items, what to
+// do instead).
 func (r *Report) decisionLines() []string {
 	d := r.Regression
 	if d == nil {
@@ -407,9 +408,13 @@ func (r *Report) decisionLines() []string {
 	}
 	var out []string
 	switch {
-	case d.Outcome != gate.Inconclusive || d.RerunCommand == "":
+	case d.Outcome != gate.Inconclusive:
+	case d.RerunCommand == "":
+		if d.RerunHint != "" {
+			out = append(out, "To settle it, "+d.RerunHint)
+		}
 	case r.Settle != nil && r.Settle.Stop == settle.BudgetSpent:
-		out = append(out, "The settle budget is spent: to settle it, settle on from the re-runs kept with a larger budget: `"+d.RerunCommand+"`")
+		out = append(out, "The settle budget is spent: to settle it, settle again with a larger budget: `"+d.RerunCommand+"`")
 	default:
 		out = append(out, "To settle it, re-run the evidence items and check again: `"+d.RerunCommand+"`")
 	}
