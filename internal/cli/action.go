@@ -154,6 +154,8 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 	if in.Privileged && in.HeadSHA != "" {
 		opts.CodeVersion = in.HeadSHA // the commit the results are of, not the default branch's
 	}
+	shown := c.shownPlan(in)
+	opts.Shown = &shown
 	if len(opts.Results) == 0 && len(in.Reports) == 0 && def.commit != "" {
 		// The config's own results: the run's, in the workspace, where the config
 		// would stand.
@@ -337,21 +339,24 @@ func (c *CLI) workspaceRoot() string {
 // workspace at a path of its own, and the base commit's baseline in a temporary file:
 // neither means anything to a reviewer, and both would differ from run to run.
 func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
-	root, _ := filepath.Abs(c.workspaceRoot())
-	rel := func(p string) string {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return p
-		}
-		if rp, err := filepath.Rel(root, abs); err == nil && rp != ".." && !strings.HasPrefix(rp, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(rp)
-		}
-		return p
-	}
+	rel := c.workspaceRel()
 	r.SuiteFile = rel(r.SuiteFile)
 	for i, f := range r.Metadata.ResultsFiles {
 		r.Metadata.ResultsFiles[i] = rel(f)
 	}
+	r.Command = reproduce(c.shownPlan(in), nil)
+	if len(in.Reports) > 0 {
+		r.Command = reportCommand(r.Command, in.Reports, rel)
+	}
+}
+
+// shownPlan is the check the action runs as the commands it prints name it: its
+// inputs as the user gave them, relative to the repository root, never the temporary
+// files the action checks (the base commit's config and baseline), which no other
+// job has. Every command the comment and the report print starts from it: the
+// reproduce line (workspacePaths), and, through CheckOptions.Shown, the settle hints.
+func (c *CLI) shownPlan(in ghaction.CheckInput) CheckPlan {
+	rel := c.workspaceRel()
 	cmd := CheckPlan{Config: rel(in.ConfigPath)}
 	for _, f := range in.Results {
 		cmd.Results = append(cmd.Results, rel(f))
@@ -362,9 +367,22 @@ func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
 	} else if in.BaselinePath != "" {
 		cmd.Baseline = rel(in.BaselinePath)
 	}
-	r.Command = reproduce(cmd, nil)
-	if len(in.Reports) > 0 {
-		r.Command = reportCommand(r.Command, in.Reports, rel)
+	return cmd
+}
+
+// workspaceRel makes a path relative to the repository root (slash-separated), when
+// it is under it; other paths are kept as they are.
+func (c *CLI) workspaceRel() func(string) string {
+	root, _ := filepath.Abs(c.workspaceRoot())
+	return func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		if rp, err := filepath.Rel(root, abs); err == nil && rp != ".." && !strings.HasPrefix(rp, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rp)
+		}
+		return p
 	}
 }
 

@@ -74,6 +74,20 @@ type ActionState struct {
 	// Unscored are ids the suite lacks whose results are skipped, not refused: the
 	// items a pull request's proposed gate adds.
 	Unscored map[string]bool
+	// Shown, when set, is the check as the commands the report prints name it: the
+	// action's inputs as the user gave them, relative to the workspace (shownPlan),
+	// not the temporary files the action checks (the base commit's config and
+	// baseline, settle's re-runs), which no other job has.
+	Shown *CheckPlan
+}
+
+// shown is the check as the commands the report prints name it (ActionState.Shown,
+// else the plan itself).
+func (o CheckOptions) shown() CheckPlan {
+	if o.Shown != nil {
+		return *o.Shown
+	}
+	return o.CheckPlan
 }
 
 // CheckEnv is where a check runs.
@@ -459,7 +473,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	v := cfg.Grading.Evaluate(sc, cmp, gate.Inputs{NoBaseline: choice.Why, MissingBaseline: choice.Missing,
 		RequireBaseline: opts.RequireBaseline, FirstAdoption: opts.FirstAdoption,
 		AcceptedBy: opts.AcceptedBy, AcceptLabel: opts.AcceptLabel, Level: opts.Level,
-		Rerun: func(ids []string) (string, string) { return rerunCommand(opts.CheckPlan, l, ids) }})
+		Rerun: func(ids []string) (string, string) { return rerunCommand(opts.shown(), l, ids) }})
 	cut, err := budgetNotices(l.Paths)
 	if err != nil {
 		return nil, err
@@ -467,7 +481,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	r, err := report.Build(sc, cmp, v, report.Options{
 		Suite: cfg.SuiteName(l.Index), GradingSystem: cfg.Grading.Version, Metadata: l.metadata(),
 		Now: opts.Now, RunID: opts.RunID, CodeVersion: opts.CodeVersion, EvalgateVersion: EvalgateVersion(),
-		Command: reproduce(opts.CheckPlan, l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly, BudgetCut: cut,
+		Command: reproduce(opts.shown(), l), Mode: rg.Mode, Stream: stream, JSONOnly: opts.JSONOnly, BudgetCut: cut,
 	})
 	if err != nil {
 		return nil, err

@@ -550,7 +550,7 @@ func shellJoin(args []string) string {
 // job instead.
 func (c *CLI) settleInAction(ctx context.Context, in ghaction.CheckInput, g *gateRun, opts CheckOptions, r *report.Report) (*report.Report, error) {
 	if in.Privileged {
-		r.AddWarning(report.NoticeNote, privilegedSettleNotice(settleHere(opts.CheckPlan, g.l)))
+		r.AddWarning(report.NoticeNote, privilegedSettleNotice(settleHere(opts.shown(), g.l)))
 		return r, nil
 	}
 	r.Close()
