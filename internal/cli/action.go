@@ -117,7 +117,8 @@ type gateRun struct {
 	source string // where the baseline came from
 	base   bool   // the base commit's definition (its errors are to be fixed there)
 	tmp    []string
-	// canSettle: the config has a `run:` or `rerun:` block to re-run items with.
+	// canSettle: the config has a way to re-run items with (a `rerun:` command, or a
+	// `run:` block for evalgate's own results: rerunWayOf).
 	canSettle bool
 }
 
@@ -187,7 +188,7 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 	if err != nil {
 		return nil, err
 	}
-	g.canSettle = g.l.Config.Run != nil || g.l.Config.Rerun != nil
+	g.canSettle = g.l.way != rerunByNone
 	if in.Privileged {
 		// Nothing privileged runs a command a pull request could have written.
 		g.l.Config.Run, g.l.Config.Rerun = nil, nil
