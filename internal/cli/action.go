@@ -17,6 +17,7 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/shellword"
 )
 
 func (c *CLI) action(args []string) int {
@@ -242,6 +243,15 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 	if g.source != "" && r.Comparison != nil {
 		r.Comparison.BaselineFile = g.source
 	}
+	if r.Comparison != nil && opts.Baseline != "" {
+		shown, _, _ := strings.Cut(g.source, "@") // "baselines/x.jsonl@f95f852": as of the base commit
+		if opts.Shown != nil && opts.Shown.Baseline != "" {
+			shown = opts.Shown.Baseline
+		}
+		if shown != "" {
+			r.Comparison.Notes = notesNaming(r.Comparison.Notes, opts.Baseline, shown)
+		}
+	}
 	if rp, ok := g.def.repoPath(r.SuiteFile); ok && g.def.commit != "" {
 		// The suite as of a commit: its lines are shown where the workspace has it.
 		r.SuiteFile = filepath.Join(in.Root, filepath.FromSlash(rp))
@@ -463,4 +473,19 @@ func (c *CLI) runURL() string {
 		return ""
 	}
 	return strings.TrimSuffix(server, "/") + "/" + repo + "/actions/runs/" + id
+}
+
+// notesNaming rewrites the comparison's notes to name the baseline as the user knows it
+// (shown: its path in the repository) where they name the file the action read (file:
+// a temporary copy as of the base commit), the commands in them quoted for the new name.
+func notesNaming(notes []string, file, shown string) []string {
+	if file == shown {
+		return notes
+	}
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		n = strings.ReplaceAll(n, shellword.Flag("--out", file), shellword.Flag("--out", shown))
+		out[i] = strings.ReplaceAll(n, file, shown)
+	}
+	return out
 }
