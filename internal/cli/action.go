@@ -356,6 +356,11 @@ func (c *CLI) workspacePaths(r *report.Report, in ghaction.CheckInput) {
 		r.Metadata.ResultsFiles[i] = rel(f)
 	}
 	r.Command = reproduce(c.shownPlan(in), nil)
+	if r.Settle != nil && len(r.Settle.Rounds) > 0 {
+		// The re-runs were made in the job and are gone with it: settling again is what
+		// reproduces the verdict, not the first look alone.
+		r.Command += " --settle"
+	}
 	if len(in.Reports) > 0 {
 		r.Command = reportCommand(r.Command, in.Reports, rel)
 	}
