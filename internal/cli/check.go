@@ -21,11 +21,15 @@ func (c *CLI) score(args []string) int {
 
 func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	var o common
-	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...] [--baseline FILE] [--format "+report.FormatChoices(report.Formats)+"] [--out FILE] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
+	baselineUsage, reportUsage := " [--baseline FILE]", "gate on a merged report `file` (written by evalgate merge --format json --out FILE) instead of scoring results"
+	if scoreOnly { // score takes no baseline (o.register leaves --baseline out)
+		baselineUsage, reportUsage = "", "print the breakdown of a merged report `file` (written by evalgate merge --format json --out FILE) instead of scoring results"
+	}
+	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...]"+baselineUsage+" [--format "+report.FormatChoices(report.Formats)+"] [--out FILE] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	o.register(fs, !scoreOnly)
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
 	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with evalgate merge")
-	reportIn := fs.String("report", "", "gate on a merged report `file` (written by evalgate merge --format json --out FILE) instead of scoring results")
+	reportIn := fs.String("report", "", reportUsage)
 	var maxMem memoryFlag
 	fs.Var(&maxMem, "max-memory", "`size` of memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
 	runID := fs.String("run-id", "", "record this `id` as the report's run_id (else a hash of the inputs and the time); with SOURCE_DATE_EPOCH unset it also pins the time to 1970-01-01, for byte-identical reports")
