@@ -98,8 +98,12 @@ func (c *CLI) Main(args []string) int {
 
 func (c *CLI) usage(w io.Writer) {
 	fmt.Fprintf(w, "evalgate gates pull requests on the quality of an LLM system.\n\nUsage:\n  evalgate <command> [flags]\n\nCommands:\n")
+	width := 0
 	for _, cmd := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
+		width = max(width, len(cmd.name))
+	}
+	for _, cmd := range commands() {
+		fmt.Fprintf(w, "  %-*s %s\n", width+1, cmd.name, cmd.summary)
 	}
 	fmt.Fprintf(w, "\nRun `evalgate <command> -h` for a command's flags.\n\nExit codes: 0 pass, warn, accepted, or inconclusive (regression.inconclusive: warn); 1 fail, or inconclusive with regression.inconclusive: block; 2 bad usage or bad input; 3 could not run (I/O, network, internal error).\n")
 }
