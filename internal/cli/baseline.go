@@ -57,7 +57,7 @@ func (c *CLI) baseline(args []string) int {
 	o.judge.Import.register(fs)
 	registerQuiet(fs, &o.judge.Quiet)
 	var maxMem memoryFlag
-	fs.Var(&maxMem, "max-memory", "`size` of memory the scoring may hold (e.g. 512MiB, 4GiB); a release that needs more stops with an error")
+	fs.Var(&maxMem, "max-memory", "`size` of memory the scoring may hold (e.g. 512MiB, 4GiB; default 1GiB); a release that needs more stops with an error")
 	files, code, ok := parseWithFiles(fs, args, true)
 	if !ok {
 		return code

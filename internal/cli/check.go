@@ -31,7 +31,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with evalgate merge")
 	reportIn := fs.String("report", "", reportUsage)
 	var maxMem memoryFlag
-	fs.Var(&maxMem, "max-memory", "`size` of memory the scoring may hold (e.g. 512MiB, 4GiB); a suite that needs more stops with an error")
+	fs.Var(&maxMem, "max-memory", "`size` of memory the scoring may hold (e.g. 512MiB, 4GiB; default 1GiB); a suite that needs more stops with an error")
 	runID := fs.String("run-id", "", "record this `id` as the report's run_id (else a hash of the inputs and the time); with SOURCE_DATE_EPOCH unset it also pins the time to 1970-01-01, for byte-identical reports")
 	var rerun multiFlag
 	fs.Var(&rerun, "rerun", "results `file` of a re-run of some items (evalgate run --only), repeatable: adds a run to those items only")
