@@ -1,6 +1,8 @@
 package report
 
 import (
+	"html"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -70,6 +72,31 @@ func TestEveryRendererShowsControls(t *testing.T) {
 		}
 		if !strings.Contains(got, `x1b`) || !strings.Contains(got, "U+202E") || !strings.Contains(got, "U+E0041") {
 			t.Errorf("%s: %q does not show the characters", name, got)
+		}
+	}
+}
+
+// TestCodeIsInertInMarkdown: GitHub goes on reading markdown inside inline HTML, so
+// untrusted text in a <code> span of the comment (a proposed gate's item id, a printed
+// command naming one) starts no link, image, emphasis, mention, code span or escape,
+// and no line break in it ends the paragraph or quote to start a heading or list of
+// its own; what the span shows is still the text itself, so a pasted command is whole.
+func TestCodeIsInertInMarkdown(t *testing.T) {
+	hostile := "x'\\'' [approve](https://evil.example) ![i](https://evil.example/p.png) *b* _i_ ~s~ `c` @octocat #1 | </code><script>alert(1)</script>\n\n# pwned\n> - [link](javascript:x) <!-- evalgate:suite=s -->"
+	for name, got := range map[string]string{
+		"code":      code(hostile),
+		"codeSpans": codeSpans("run `evalgate run --only '" + strings.ReplaceAll(hostile, "`", "") + "'` now"),
+	} {
+		_, inner, _ := strings.Cut(got, "<code>")
+		inner, _, _ = strings.Cut(inner, "</code>")
+		bare := regexp.MustCompile(`&(#[0-9]+|lt|gt|amp);`).ReplaceAllString(inner, "")
+		for _, bad := range []string{"\n", "\r", "[", "]", "!", "*", "_", "~", "`", "@", "#", "|", "\\", "<", ">", "&"} {
+			if strings.Contains(bare, bad) {
+				t.Errorf("%s: %q left raw in the code span %q", name, bad, inner)
+			}
+		}
+		if name == "code" && html.UnescapeString(inner) != hostile {
+			t.Errorf("%s: the span shows %q; want the text itself, %q", name, html.UnescapeString(inner), hostile)
 		}
 	}
 }

@@ -262,7 +262,16 @@ func passWord(p bool) string {
 	return "fails"
 }
 
-var htmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "@", "&#64;", "|", "&#124;")
+// htmlReplacer makes untrusted text inert inside an HTML element (<code>, <sub>) of
+// GitHub markdown. Markdown goes on inside inline HTML, so besides HTML's own
+// characters every character markdown acts on is written as an entity, which shows as
+// itself (a command pasted from the page is unchanged) but starts nothing: no link or
+// image ([, ], !), emphasis (*, _, ~), code span (`), escape (\), mention (@), issue
+// reference (#), table cell (|); and a line break is an entity too, so text cannot end
+// the paragraph or the quote it is in and start markdown of its own (a heading, a list).
+var htmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "@", "&#64;", "|", "&#124;",
+	"[", "&#91;", "]", "&#93;", "!", "&#33;", "*", "&#42;", "_", "&#95;", "~", "&#126;", "`", "&#96;",
+	"\\", "&#92;", "#", "&#35;", "\r\n", "&#10;", "\n", "&#10;", "\r", "&#10;")
 
 func htmlEscape(s string) string { return htmlReplacer.Replace(Visible(s)) }
 
