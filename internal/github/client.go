@@ -50,6 +50,8 @@ type Options struct {
 	// sleep and now replace the clock in tests.
 	sleep func(context.Context, time.Duration) error
 	now   func() time.Time
+	// maxBody replaces MaxAnswerBytes in tests.
+	maxBody int64
 }
 
 // Client talks to the GitHub REST API on behalf of the action.
@@ -95,7 +97,11 @@ func New(opts Options) (*Client, error) {
 	if timeout == 0 {
 		timeout = DefaultRequestTimeout
 	}
-	hc.Transport = newRetryTransport(next, budget, max(timeout, 0), opts.sleep, opts.now)
+	rt := newRetryTransport(next, budget, max(timeout, 0), opts.sleep, opts.now)
+	if opts.maxBody > 0 {
+		rt.maxBody = opts.maxBody
+	}
+	hc.Transport = rt
 
 	// The token goes to the API's origin only, and an answer is only taken from there:
 	// a redirect to another origin or from https to http is refused, with an error that

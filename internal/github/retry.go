@@ -75,6 +75,7 @@ type retryTransport struct {
 	timeout time.Duration // per attempt, from the first byte sent to the last received; 0: none
 	sleep   func(context.Context, time.Duration) error
 	now     func() time.Time
+	maxBody int64 // the largest answer read, MaxAnswerBytes
 }
 
 func newRetryTransport(next http.RoundTripper, budget, timeout time.Duration, sleep func(context.Context, time.Duration) error, now func() time.Time) *retryTransport {
@@ -84,7 +85,7 @@ func newRetryTransport(next http.RoundTripper, budget, timeout time.Duration, sl
 	if now == nil {
 		now = time.Now
 	}
-	return &retryTransport{next: next, budget: budget, timeout: timeout, sleep: sleep, now: now}
+	return &retryTransport{next: next, budget: budget, timeout: timeout, sleep: sleep, now: now, maxBody: MaxAnswerBytes}
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -158,21 +159,44 @@ func (t *retryTransport) attempt(r *http.Request) (resp *http.Response, err erro
 		}
 		return nil, err, connected.Load() || !neverSent(err)
 	}
-	resp.Body = &timedBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, timeout: t.timeout}
+	resp.Body = &timedBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, timeout: t.timeout, left: t.maxBody, limit: t.maxBody}
 	return resp, nil, true
 }
 
+// MaxAnswerBytes bounds every answer read from the API, whatever its kind: JSON, a
+// raw file (GitHub serves files of up to 100 MB raw) or an error page.
+const MaxAnswerBytes = maxJSONAnswer
+
+// TooLargeError is an answer cut off at the Client's bound.
+type TooLargeError struct{ Limit int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("an answer of more than %d bytes: not read further", e.Limit)
+}
+
 // timedBody keeps the per-request timeout running while the body is read, and names
-// the timeout when it cuts the body short.
+// the timeout when it cuts the body short. It reads at most left bytes (the
+// transport's maxBody) and fails with a *TooLargeError past them.
 type timedBody struct {
 	io.ReadCloser
 	ctx     context.Context
 	cancel  context.CancelFunc
 	timeout time.Duration
+	left    int64 // bytes that may still be read
+	limit   int64 // the bound, for the error
 }
 
 func (b *timedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, &TooLargeError{Limit: b.limit}
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
 	n, err := b.ReadCloser.Read(p)
+	if b.left -= int64(n); b.left < 0 {
+		return n + int(b.left), &TooLargeError{Limit: b.limit}
+	}
 	if err != nil && err != io.EOF && context.Cause(b.ctx) == errAttemptTimeout {
 		err = &TimeoutError{Timeout: b.timeout}
 	}
@@ -189,8 +213,9 @@ func (b *timedBody) Close() error {
 func (t *retryTransport) retryWait(req *http.Request, resp *http.Response, err error, sent bool, attempt int) (wait time.Duration, retry, asked bool) {
 	backoff := backoff(attempt)
 	if err != nil {
-		if req.Context().Err() != nil {
-			return 0, false, false
+		var tl *TooLargeError
+		if req.Context().Err() != nil || errors.As(err, &tl) {
+			return 0, false, false // a larger answer next time is no better
 		}
 		if !sent {
 			// Nothing reached GitHub: any request may be sent again.
