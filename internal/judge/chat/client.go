@@ -42,6 +42,54 @@ type Config struct {
 	HTTPClient *http.Client
 	// Concurrency is how many calls run at once, used to size the connection pool.
 	Concurrency int
+	// MaxReplyBytes bounds each reply read; 0 means DefaultMaxReplyBytes. A longer
+	// reply fails the attempt with a *ReplyTooLargeError, which is not retried.
+	MaxReplyBytes int64
+}
+
+// DefaultMaxReplyBytes bounds a reply: far above any chat completion's, far below what
+// would exhaust the memory of a job that keeps a worker's reply per call.
+const DefaultMaxReplyBytes = 16 << 20
+
+// ReplyTooLargeError is a reply cut off at Config.MaxReplyBytes.
+type ReplyTooLargeError struct{ Limit int64 }
+
+func (e *ReplyTooLargeError) Error() string {
+	return fmt.Sprintf("a reply of more than %d bytes: not read further", e.Limit)
+}
+
+// cappedTransport hands on replies that fail past limit bytes.
+type cappedTransport struct {
+	next  http.RoundTripper
+	limit int64
+}
+
+func (t *cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err == nil && resp.Body != nil {
+		resp.Body = &cappedBody{ReadCloser: resp.Body, left: t.limit, limit: t.limit}
+	}
+	return resp, err
+}
+
+// cappedBody reads at most left bytes, then fails with a *ReplyTooLargeError.
+type cappedBody struct {
+	io.ReadCloser
+	left, limit int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, &ReplyTooLargeError{Limit: b.limit}
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	if b.left -= int64(n); b.left < 0 {
+		return n + int(b.left), &ReplyTooLargeError{Limit: b.limit}
+	}
+	return n, err
 }
 
 // Client sends chat completion requests with retries, rate limits and attempt hooks.
@@ -84,6 +132,16 @@ func New(cfg Config, opts ...Option) *Client {
 	if hc == nil {
 		hc = pooledHTTPClient(cfg.Concurrency)
 	}
+	capped := *hc
+	if capped.Transport == nil {
+		capped.Transport = http.DefaultTransport
+	}
+	limit := cfg.MaxReplyBytes
+	if limit <= 0 {
+		limit = DefaultMaxReplyBytes
+	}
+	capped.Transport = &cappedTransport{next: capped.Transport, limit: limit}
+	hc = &capped
 	// The key travels on base's origin only (the binding sets it there and strips it
 	// everywhere else), and an answer is only taken from there.
 	bind, err := originauth.Bearer(base, cfg.APIKey, originauth.Refuse, nil)

@@ -44,6 +44,10 @@ func retryable(err error) bool {
 	if errors.As(err, &re) {
 		return false // the endpoint sends its callers elsewhere: asking again changes nothing
 	}
+	var tl *ReplyTooLargeError
+	if errors.As(err, &tl) {
+		return false // a reply as long again is no better
+	}
 	var se *StatusError
 	if errors.As(err, &se) {
 		switch {
