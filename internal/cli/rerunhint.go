@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -42,11 +43,28 @@ func testHint(path string, rec importer.Record) string {
 		if s, ok := vars[k].(string); ok {
 			v = strconv.Quote(s)
 		} else if b, err := json.Marshal(vars[k]); err == nil {
-			v = string(b)
+			v = printable(string(b)) // JSON leaves bidi and tag characters raw
 		}
 		parts = append(parts, strconv.Quote(k)[1:len(strconv.Quote(k))-1]+"="+v)
 	}
 	return hint + ", vars: " + clipRunes(strings.Join(parts, ", "), varsExcerptRunes)
+}
+
+// printable is s with every rune strconv.Quote would escape (controls, bidi and tag
+// characters, the invisible ones) written as \uXXXX or \UXXXXXXXX, and the rest as is.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case strconv.IsPrint(r):
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		}
+	}
+	return b.String()
 }
 
 // clipRunes is s cut to n runes at most, "…" marking the cut.
