@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
@@ -30,6 +31,10 @@ type ShardReport struct {
 	Shard eval.Shard `json:"-"`
 }
 
+// maxShardReportBytes bounds a shard's report read (the action's report input may
+// name files a pull request's jobs wrote); a variable for tests.
+var maxShardReportBytes int64 = safeio.MaxFileBytes
+
 // ReadShardReport reads the part of a shard's report a merge needs. A file that is not
 // an evalgate JSON report, or a report without a shard's state, is an error naming it.
 func ReadShardReport(path string) (*ShardReport, error) {
@@ -39,7 +44,11 @@ func ReadShardReport(path string) (*ShardReport, error) {
 	}
 	defer f.Close()
 	var p ShardReport
-	if err := json.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&p); err != nil {
+	lr := &io.LimitedReader{R: f, N: maxShardReportBytes + 1}
+	if err := json.NewDecoder(bufio.NewReaderSize(lr, 1<<20)).Decode(&p); err != nil {
+		if lr.N <= 0 {
+			return nil, eval.Errorf(path, 0, "", "report larger than %d MiB, the limit for a shard's report", maxShardReportBytes>>20)
+		}
 		return nil, eval.Errorf(path, 0, "", "not an evalgate JSON report: %v", err)
 	}
 	p.File = path
