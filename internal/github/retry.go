@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // Backoff between retries of a failed call, doubling from retryMinBackoff up to
@@ -159,7 +161,9 @@ func (t *retryTransport) attempt(r *http.Request) (resp *http.Response, err erro
 		}
 		return nil, err, connected.Load() || !neverSent(err)
 	}
-	resp.Body = &timedBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, timeout: t.timeout, left: t.maxBody, limit: t.maxBody}
+	limit := t.maxBody
+	resp.Body = &timedBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, timeout: t.timeout,
+		bounded: safeio.Bounded(resp.Body, limit, func() error { return &TooLargeError{Limit: limit} })}
 	return resp, nil, true
 }
 
@@ -182,20 +186,14 @@ type timedBody struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	timeout time.Duration
-	left    int64 // bytes that may still be read
-	limit   int64 // the bound, for the error
+	bounded io.Reader // the body read to its bound (safeio.Bounded)
 }
 
 func (b *timedBody) Read(p []byte) (int, error) {
-	if b.left < 0 {
-		return 0, &TooLargeError{Limit: b.limit}
-	}
-	if int64(len(p)) > b.left+1 {
-		p = p[:b.left+1]
-	}
-	n, err := b.ReadCloser.Read(p)
-	if b.left -= int64(n); b.left < 0 {
-		return n + int(b.left), &TooLargeError{Limit: b.limit}
+	n, err := b.bounded.Read(p)
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		return n, err
 	}
 	if err != nil && err != io.EOF && context.Cause(b.ctx) == errAttemptTimeout {
 		err = &TimeoutError{Timeout: b.timeout}

@@ -13,6 +13,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/evalgate/evalgate/internal/originauth"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // DefaultBaseURL is used when neither the config nor OPENAI_BASE_URL names one.
@@ -67,29 +68,16 @@ type cappedTransport struct {
 func (t *cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if err == nil && resp.Body != nil {
-		resp.Body = &cappedBody{ReadCloser: resp.Body, left: t.limit, limit: t.limit}
+		limit := t.limit
+		resp.Body = cappedBody{Reader: safeio.Bounded(resp.Body, limit, func() error { return &ReplyTooLargeError{Limit: limit} }), Closer: resp.Body}
 	}
 	return resp, err
 }
 
-// cappedBody reads at most left bytes, then fails with a *ReplyTooLargeError.
+// cappedBody is a reply's body read to its bound (safeio.Bounded), closed as the body.
 type cappedBody struct {
-	io.ReadCloser
-	left, limit int64
-}
-
-func (b *cappedBody) Read(p []byte) (int, error) {
-	if b.left < 0 {
-		return 0, &ReplyTooLargeError{Limit: b.limit}
-	}
-	if int64(len(p)) > b.left+1 {
-		p = p[:b.left+1]
-	}
-	n, err := b.ReadCloser.Read(p)
-	if b.left -= int64(n); b.left < 0 {
-		return n + int(b.left), &ReplyTooLargeError{Limit: b.limit}
-	}
-	return n, err
+	io.Reader
+	io.Closer
 }
 
 // Client sends chat completion requests with retries, rate limits and attempt hooks.
