@@ -13,12 +13,17 @@ import (
 var safe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
 // Quote is s as one POSIX shell word: as it is when nothing in it is special, else in
-// single quotes (a single quote inside written as '\”).
+// single quotes. A single quote inside closes them, is written escaped, and reopens
+// them. A backtick inside is written as the output of printf '\140' in double quotes,
+// so the word holds no backtick: the reports print commands in code spans, which a
+// backtick would end (an item id may hold one).
 func Quote(s string) string {
 	if safe.MatchString(s) {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	q := strings.ReplaceAll(s, "'", `'\''`)
+	q = strings.ReplaceAll(q, "`", `'"$(printf '\140')"'`)
+	return "'" + q + "'"
 }
 
 // Flag is "--flag value" with the value quoted for the shell.
