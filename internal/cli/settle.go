@@ -455,7 +455,13 @@ func (rr *rerunner) descriptions() func(id string) (desc, hint string) {
 // rerunOutput is the results file a tool wrote at out: out itself, or, when the tool
 // wrote a folder (Inspect's --log-dir, lm-eval's --output_path), the one results file
 // in it.
-func rerunOutput(out string) (string, error) {
+func rerunOutput(out string) (string, error) { return rerunOutputWithin(out, maxRerunEntries) }
+
+// maxRerunEntries bounds the entries rerunOutput walks in a tool's output folder.
+const maxRerunEntries = 100_000
+
+// rerunOutputWithin is rerunOutput walking at most limit entries of the folder.
+func rerunOutputWithin(out string, limit int) (string, error) {
 	st, err := os.Stat(out)
 	if err != nil {
 		return "", fmt.Errorf("wrote no results at %s", out)
@@ -464,9 +470,13 @@ func rerunOutput(out string) (string, error) {
 		return out, nil
 	}
 	var found []string
+	seen := 0
 	err = filepath.WalkDir(out, func(p string, e os.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if seen++; seen > limit {
+			return fmt.Errorf("more than %d entries in %s: a re-run writes one results file there", limit, out)
 		}
 		n := e.Name()
 		if !e.IsDir() && (strings.HasSuffix(n, ".eval") || strings.HasSuffix(n, ".json") && !strings.HasPrefix(n, "results_") || strings.HasPrefix(n, "samples_") && strings.HasSuffix(n, ".jsonl")) {
