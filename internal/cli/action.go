@@ -17,6 +17,7 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/safeio"
 	"github.com/evalgate/evalgate/internal/shellword"
 )
 
@@ -161,7 +162,7 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 	if len(opts.Results) == 0 && len(in.Reports) == 0 && def.commit != "" {
 		// The config's own results: the run's, in the workspace, where the config
 		// would stand.
-		data, err := os.ReadFile(def.config())
+		data, err := safeio.ReadFile(def.config(), "config", safeio.MaxSmallFileBytes)
 		if err != nil {
 			return nil, err
 		}

@@ -160,7 +160,7 @@ func fingerprint(def gateDef) map[string][sha256.Size]byte {
 		}
 	}
 	add(def.repoConfig)
-	data, err := os.ReadFile(def.config())
+	data, err := safeio.ReadFile(def.config(), "config", safeio.MaxSmallFileBytes)
 	if err != nil {
 		return out
 	}

@@ -13,8 +13,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/importer"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -182,8 +180,8 @@ func dimFromImport(d importer.Dimension, records int, f importer.Format) initDim
 	case f == importer.Promptfoo && d.Key == "score":
 		// the assertions' own dimensions carry the weight; the test score would count them twice
 		dim.name, dim.note, dim.weighted = "pf_score", "promptfoo's weighted test score", false
-	case slices.Contains(rubric.ReportItemKeys, d.Key):
-		dim.name = string(f) + "_" + d.Key // a report item's own keys are no dimension names
+	default:
+		dim.name = initDimName(f, d.Key)
 	}
 	if dim.scale == "" {
 		switch {
@@ -202,18 +200,24 @@ func dimFromImport(d importer.Dimension, records int, f importer.Format) initDim
 // promptfooConfigDims mirrors a promptfoo config's assertions: a dimension per metric
 // name, one per unnamed assertion type, plus promptfoo's score and success.
 func promptfooConfigDims(path string) ([]initDim, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, "promptfoo config", safeio.MaxSmallFileBytes)
 	if err != nil {
-		return nil, eval.Errorf(path, 0, "", "cannot read: %v", err)
+		return nil, err
 	}
+	return promptfooConfigDimsOf(path, data)
+}
+
+// promptfooConfigDimsOf is promptfooConfigDims of the config's bytes, read from path.
+func promptfooConfigDimsOf(path string, data []byte) ([]initDim, error) {
 	var cfg struct {
 		DefaultTest struct {
 			Assert []map[string]any `yaml:"assert"`
 		} `yaml:"defaultTest"`
 		Tests any `yaml:"tests"`
 	}
-	if err := yaml.Unmarshal(data, &cfg); err != nil {
-		return nil, safeio.YAMLError(path, err)
+	// Through safeio: bounded depth and aliases, and a decoder panic is bad input.
+	if err := safeio.UnmarshalYAML(path, data, &cfg); err != nil {
+		return nil, err
 	}
 	tests, _ := cfg.Tests.([]any)
 	if cfg.Tests != nil && tests == nil {
@@ -271,7 +275,7 @@ func promptfooConfigDims(path string) ([]initDim, error) {
 	var dims []initDim
 	for _, k := range order {
 		// optional everywhere: a call that errors carries no assertion's score
-		dims = append(dims, initDim{name: k, key: k, scale: "unit", weighted: true, optional: true})
+		dims = append(dims, initDim{name: initDimName(importer.Promptfoo, k), key: k, scale: "unit", weighted: true, optional: true})
 	}
 	dims = append(dims, initDim{name: "pf_score", key: "score", scale: "unit", weighted: len(dims) == 0, note: "promptfoo's weighted test score"},
 		initDim{name: "success", key: "success", scale: "pass_fail", note: "promptfoo's own pass verdict, kept beside evalgate's pass rule"})
@@ -281,9 +285,21 @@ func promptfooConfigDims(path string) ([]initDim, error) {
 // lmResultsDims mirrors an lm-eval results_<date>.json: a dimension per per-sample
 // metric (and filter), gating the samples file written beside it.
 func lmResultsDims(path string) ([]initDim, string, map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, "lm-eval results", maxLMResultsBytes)
 	if err != nil {
-		return nil, "", nil, eval.Errorf(path, 0, "", "cannot read: %v", err)
+		return nil, "", nil, err
+	}
+	return lmResultsDimsOf(path, data)
+}
+
+// maxLMResultsBytes bounds an lm-eval results_<date>.json: its metrics and its run's
+// config, never its samples (those are the samples files beside it).
+const maxLMResultsBytes = 4 * safeio.MaxSmallFileBytes
+
+// lmResultsDimsOf is lmResultsDims of the results file's bytes, read from path.
+func lmResultsDimsOf(path string, data []byte) ([]initDim, string, map[string]string, error) {
+	if err := safeio.CheckJSONDepth(path, data, 1); err != nil {
+		return nil, "", nil, err
 	}
 	var doc struct {
 		Results map[string]map[string]any `json:"results"`
@@ -322,11 +338,14 @@ func lmResultsDims(path string) ([]initDim, string, map[string]string, error) {
 		if map[string]bool{"perplexity": true, "word_perplexity": true, "byte_perplexity": true, "bits_per_byte": true, "bleu": true, "chrf": true, "ter": true}[metric] {
 			continue // corpus-level: nothing per sample
 		}
-		name := importer.Ident(metric)
+		key := importer.Ident(metric)
 		if len(filters) > 1 {
-			name = importer.Ident(metric + "_" + filter)
+			key = importer.Ident(metric + "_" + filter)
 		}
-		dims = append(dims, initDim{name: name, key: name, scale: "unit", weighted: true})
+		if slices.ContainsFunc(dims, func(d initDim) bool { return d.key == key }) {
+			continue // two metric names the importer reads as one key: one value, one dimension
+		}
+		dims = append(dims, initDim{name: initDimName(importer.LMEval, key), key: key, scale: "unit", weighted: true})
 	}
 	if len(dims) == 0 {
 		return nil, "", nil, eval.Errorf(path, 0, "", "task %q has no per-sample metric to mirror", task)
@@ -364,7 +383,7 @@ func initWeights(dims []initDim) {
 func initConfig(name, tool, from, results, flags, rerun string, dims []initDim) string {
 	initWeights(dims)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# evalgate configuration, written by `evalgate init --from %s`. Paths are relative\n", from)
+	fmt.Fprintf(&b, "# evalgate configuration, written by `evalgate init --from %s`. Paths are relative\n", yamlString(from))
 	fmt.Fprintf(&b, "# to this file. The dimensions mirror %s's own scores, read as `recorded` values.\n", tool)
 	b.WriteString("# Reference: https://github.com/evalgate/evalgate#results-from-promptfoo-lm-eval-and-inspect-ai\n")
 	fmt.Fprintf(&b, "name: %s # labels the reports, the pull-request comment and the baseline\n", name)
@@ -406,6 +425,16 @@ func initConfig(name, tool, from, results, flags, rerun string, dims []initDim) 
 	b.WriteString("    - {name: no errors, metric: errors, max: 0, level: soft} # warn when the system failed on an item\n")
 	b.WriteString("  regression: {max_drop: 0.02, mode: absolute} # block when the mean score drops more than 2 points below the baseline\n")
 	return b.String()
+}
+
+// initDimName is the dimension name of the tool's score key: the key itself, or, when
+// a report item has a key of that name (score, pass, ...), the key after the tool's
+// name, so the config parses.
+func initDimName(f importer.Format, key string) string {
+	if slices.Contains(rubric.ReportItemKeys, key) {
+		return string(f) + "_" + key
+	}
+	return key
 }
 
 func trimFloat(f float64) string {
