@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 	"regexp"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // refreshBranchPrefix starts the branch a baseline refresh is proposed from; the
@@ -84,7 +84,7 @@ func (r *runner) baseline(ctx context.Context, baseline BaselineFunc) int {
 func (r *runner) proposeBaseline(ctx context.Context, out *BaselineOutcome) (string, string, error) {
 	var files []github.File
 	for _, p := range append([]string{out.Path}, out.Extra...) {
-		content, err := os.ReadFile(r.ws.local(p))
+		content, err := safeio.ReadFile(r.ws.local(p), "baseline", safeio.MaxFileBytes)
 		if err != nil {
 			return "", "", err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/safeio"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -152,7 +153,7 @@ func readEvent(gctx *githubactions.GitHubContext) (Event, error) {
 	if gctx.EventPath == "" {
 		return Event{Name: gctx.EventName}, nil
 	}
-	b, err := os.ReadFile(gctx.EventPath)
+	b, err := safeio.ReadFile(gctx.EventPath, "event payload", maxEventBytes)
 	if err != nil {
 		return Event{}, fmt.Errorf("reading the event payload: %w", err)
 	}
@@ -170,3 +171,7 @@ func reportErrors(a *githubactions.Action, err error) {
 	}
 	a.Errorf("evalgate: %v", err)
 }
+
+// maxEventBytes bounds the event payload GitHub writes at GITHUB_EVENT_PATH (a webhook
+// payload is at most 25 MB).
+const maxEventBytes = 4 * safeio.MaxSmallFileBytes

@@ -207,9 +207,11 @@ const GitAttributesLine = "*.history.jsonl merge=union"
 // EnsureUnionMerge adds GitAttributesLine to dir/.gitattributes when it is absent.
 func EnsureUnionMerge(dir string) error {
 	path := filepath.Join(dir, ".gitattributes")
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+	var data []byte
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		if data, err = safeio.ReadFile(path, ".gitattributes", safeio.MaxSmallFileBytes); err != nil {
+			return err
+		}
 	}
 	for _, l := range strings.Split(string(data), "\n") {
 		if strings.TrimSpace(l) == GitAttributesLine {

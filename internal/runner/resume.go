@@ -9,6 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // maxLine bounds one results line read back, like evalgate's results loader (16 MiB).
@@ -41,10 +43,10 @@ func OpenResume(path string) (*os.File, map[string]bool, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("runner: %w", err)
 	}
-	data, err := io.ReadAll(f)
+	data, err := safeio.ReadAll(f, path, "results", safeio.MaxFileBytes)
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("runner: %w", err)
+		return nil, nil, err
 	}
 	keep := int64(bytes.LastIndexByte(data, '\n') + 1)
 	if keep != int64(len(data)) {
