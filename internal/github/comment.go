@@ -26,10 +26,15 @@ import (
 // two finishes first. After every write the comments are listed again, once the write
 // has had time to land everywhere (twice as long as it took), and until that listing
 // shows the result:
-//   - the oldest sticky comment is kept and holds the latest body seen (a run never
-//     writes over a later run's body, and rewrites its own if an earlier run's write
-//     landed over it);
-//   - the newer stickies, duplicates of a race, are deleted.
+//   - the oldest sticky comment is kept and holds this run's body, unless it holds a
+//     later run's (a run never writes over a later run's body, and rewrites its own
+//     if an earlier run's write landed over it);
+//   - the newer stickies, duplicates of a race, are deleted, but for a later run's,
+//     which that run deletes once its body is in the oldest.
+//
+// A run writes only its own body, never text copied from another comment: a comment
+// that carries the marker and a later stamp but was not written by evalgate (another
+// workflow posting as the same bot) can at most keep this run from writing over it.
 //
 // The body is cut below GitHub's size limit with TruncationNote at the end. The URL
 // comes from the last listing, so it is set even when a write's answer has no body.
@@ -137,22 +142,22 @@ func (s *sticky) converge(ctx context.Context, found []*gh.IssueComment) (string
 			return "", fmt.Errorf("%s: the comment is not listed after writing it (deleted meanwhile?)", s.op("update the comment on"))
 		}
 		keep := found[0]
-		best, bestStamp := s.body, s.stamp
-		for _, com := range found {
-			if st := stampOf(com.GetBody()); bestStamp.before(st) {
-				best, bestStamp = com.GetBody(), st
-			}
-		}
-		if keep.GetBody() != best {
+		if s.stamp.before(stampOf(keep.GetBody())) {
+			// A later run's body: it is that run's to keep. This run writes nothing
+			// over it, and deletes only its own kind of duplicate below.
+		} else if keep.GetBody() != s.body {
 			if s.writes == maxStickyWrites {
 				return keep.GetHTMLURL(), fmt.Errorf("%s: it kept changing under %d writes (several runs at once?)", s.op("update the comment on"), s.writes)
 			}
-			if err := s.edit(ctx, keep.GetID(), best); err != nil {
+			if err := s.edit(ctx, keep.GetID(), s.body); err != nil {
 				return "", err
 			}
 			continue
 		}
 		for _, dup := range found[1:] {
+			if s.stamp.before(stampOf(dup.GetBody())) {
+				continue // a later run's: it moves its body into keep and deletes this itself
+			}
 			// Best effort: a duplicate left behind is only cosmetic, and the next run
 			// tries again. (Another run may have deleted it already: a 404.)
 			_, _ = s.c.gh.Issues.DeleteComment(ctx, s.p.Owner, s.p.Repo, dup.GetID())
