@@ -97,6 +97,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		gates.add(c)
 	}
+	r.junitNotices(&gates)
 	for _, f := range r.Findings {
 		gates.SystemOut += "diagnosis: " + strings.ReplaceAll(f.Message, "`", "") + "\n"
 	}
@@ -137,9 +138,24 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	return err
 }
 
+// junitNotices writes what every other format shows first into the gates suite's
+// system-out: the headline, then the notices in their slot order (a changed judge, a
+// scoring change without a version bump, a missing baseline, the judges' reliability,
+// settle's summary and rounds, ...), "warning: " or "note: " before each.
+func (r *Report) junitNotices(gates *junitSuite) {
+	gates.SystemOut += plain(strings.ReplaceAll(r.headline(), "`", "")) + "\n"
+	for _, n := range r.Notices {
+		prefix := "note: "
+		if n.Warn {
+			prefix = "warning: "
+		}
+		gates.SystemOut += prefix + plain(strings.ReplaceAll(n.Text, "`", "")) + "\n"
+	}
+}
+
 // junitSettle says what check --settle did on the gates suite: its outcome, why it
-// stopped, its rounds and extra item-runs as properties, and the report's settle lines
-// (the summary, then one per round) in system-out.
+// stopped, its rounds and extra item-runs as properties. Its lines (the summary, then
+// one per round) are notices, written by junitNotices.
 func (r *Report) junitSettle(gates *junitSuite) {
 	res := r.Settle
 	if res == nil {
@@ -148,12 +164,6 @@ func (r *Report) junitSettle(gates *junitSuite) {
 	gates.Properties.List = append(gates.Properties.List,
 		junitProperty{"settle.outcome", string(res.Outcome)}, junitProperty{"settle.stop", string(res.Stop)},
 		junitProperty{"settle.rounds", fmt.Sprint(len(res.Rounds))}, junitProperty{"settle.item_runs", fmt.Sprint(res.ItemRuns)})
-	lines := append([]string{settleSummary(res), settleCostWarning(res)}, settleRoundLines(res)...)
-	for _, line := range lines {
-		if line != "" {
-			gates.SystemOut += strings.ReplaceAll(line, "`", "") + "\n"
-		}
-	}
 }
 
 func (s *junitSuite) add(c junitCase) {
