@@ -88,6 +88,9 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 	value, limit := gate.FormatComparison(d.Value, d.Threshold, d.Exceeded, d.Mode)
 	s += fmt.Sprintf("%s %s", d.Statistic, value)
 	switch {
+	case d.Outcome == gate.Inconclusive && d.Exceeded && d.Rejects && d.Judge != nil && d.Judge.Reason != "":
+		// Beyond the suite's noise: only the α floor kept it from blocking.
+		s += fmt.Sprintf(", over the %s allowed but carried by a judge under the reliability floor", limit)
 	case d.Outcome == gate.Inconclusive && d.Exceeded:
 		s += fmt.Sprintf(", over the %s allowed but within the suite's noise", limit)
 	case d.Outcome == gate.Inconclusive:
