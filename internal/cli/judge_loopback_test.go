@@ -71,8 +71,9 @@ func releaseReadinessWithModel(t *testing.T, model string) string {
 
 // The release-readiness example, switched to a real model exactly as its comment says,
 // against an OpenAI-compatible server on loopback: check runs (exit 0 or 1, never 2),
-// the rubric tests hold (they give their judge verdicts), and the model is asked, the
-// second time not at all (every verdict cached) with one progress line.
+// the rubric tests hold (they give their judge verdicts), the report says the judge
+// changed since the baseline, and the model is asked, the second time not at all
+// (every verdict cached) with one progress line.
 func TestReleaseReadinessWithALoopbackJudge(t *testing.T) {
 	srv := chattest.New(t, "/v1", func(call int, req chattest.Request) chattest.Reply {
 		return chattest.Reply{Content: `{"accuracy_score": 2, "faithfulness_score": 1, "rationale": "grounded in part"}`,
@@ -92,6 +93,11 @@ func TestReleaseReadinessWithALoopbackJudge(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "gpt-4o-2024-08-06") {
 		t.Errorf("the report does not name the new judge model:\n%s", stdout)
+	}
+	// The shipped baseline records the scripted judge, so the switch is caught and said
+	// at the top: the baseline's outputs were re-judged by the new model.
+	if !strings.Contains(stdout, `changed judge: judge "default": model scripted-judge → gpt-4o-2024-08-06`) {
+		t.Errorf("the report does not say the judge changed since the baseline:\n%s", stdout)
 	}
 
 	// Run again: every verdict is cached now, and the judge's progress is one line.
