@@ -89,12 +89,18 @@ func Run(cfg *Config, in Input) []Finding {
 	}
 	shared, covered := sharedCause(c, in)
 	out := shared
+	// Unreadable judge replies are a shared cause too: the dimensions they take down
+	// are named once, by the judge-error finding.
+	judged, judgeCovered := judgeErrors(c, in)
+	for d, ok := range judgeCovered {
+		covered[d] = covered[d] || ok
+	}
 	sys := systematicMiss(c, in, covered)
 	out = append(out, sys...)
 	out = append(out, tagFailure(c, in, sys, covered)...)
 	out = append(out, loneDrop(c, in)...)
 	out = append(out, normalizationMiss(c, in)...)
-	out = append(out, judgeErrors(c, in)...)
+	out = append(out, judged...)
 	out = append(out, budgetDrift(c, in)...)
 	out = append(out, jump(c, in)...)
 	return out

@@ -270,15 +270,7 @@ func TestJudgeErrors(t *testing.T) {
 	// model; the judge package's own tests cover that, so here the scored run is built
 	// with a recorded dimension and relabelled as a judge with parse errors on 2 of 10
 	// samples (20 % > 5 %).
-	cfg := evaltest.Config(t, judgeRubric)
-	var suiteB, resB strings.Builder
-	suiteB.WriteString("name: judged\nitems:\n")
-	for i := 0; i < 10; i++ {
-		fmt.Fprintf(&suiteB, "  - {id: j-%d, prompt: p}\n", i)
-		fmt.Fprintf(&resB, `{"id": "j-%d", "output": "x", "scores": {"helpful": 8}}`+"\n", i)
-	}
-	sc := evaltest.Score(t, cfg, suiteB.String(), resB.String())
-	sc.System.Dimensions[0].Scorer = "llm_judge"
+	sc := judgedScored(t, 8)
 	none(t, diagnose.Run(nil, diagnose.Input{Scored: sc}), diagnose.RuleJudgeErrors)
 	for i := 0; i < 2; i++ {
 		v := &sc.Runs[0].Samples[i].Values[0]
