@@ -60,5 +60,21 @@ func (r *Report) judgeReliabilityLines() []string {
 	if r.Regression != nil && r.Regression.Judge != nil {
 		floor = r.Regression.Judge.Floor
 	}
-	return ReliabilityLines(r.Comparison.JudgeReliability, floor)
+	lines := ReliabilityLines(r.Comparison.JudgeReliability, floor)
+	if len(lines) > 0 && judgesRejudged(r.Comparison.JudgeChanges) {
+		lines[0] += "; measured with the baseline's judges, which changed since: these figures are theirs, not the current judges' (`evalgate judge-check` measures the current ones)"
+	}
+	return lines
+}
+
+// judgesRejudged says a judge's configuration changed since the baseline (not only the
+// provider's reported build), so the baseline's reliability measurement is another
+// judge's.
+func judgesRejudged(changes []reliability.Change) bool {
+	for _, c := range changes {
+		if c.Rejudgeable {
+			return true
+		}
+	}
+	return false
 }
