@@ -27,7 +27,7 @@ func (r *Report) mdChanges(o MarkdownOptions) []block {
 		if i == MaxListedItems {
 			break
 		}
-		id := "`" + EscapeTrunc(it.ID, 60) + "`"
+		id := CodeCell(it.ID, 60)
 		got := excerpt(it.Got, changeCellRunes)
 		if it.Missing {
 			got = "(no result)"

@@ -197,19 +197,19 @@ func (r *Report) mdMore(MarkdownOptions) []block {
 				fmt.Fprintf(&lists, "- …and %d more\n", len(r.Summary.Pending)-MaxListedItems)
 				break
 			}
-			fmt.Fprintf(&lists, "- `%s`\n", EscapeTrunc(id, 60))
+			fmt.Fprintf(&lists, "- %s\n", CodeSpan(id, 60))
 		}
 		lists.WriteString("\n</details>\n")
 	}
 	if c := r.Comparison; c != nil {
 		detailsList(&lists, fmt.Sprintf("Biggest score drops (%d)", len(c.BiggestDrops)), c.BiggestDrops, func(ch baseline.ItemChange) string {
-			return fmt.Sprintf("`%s` %.3f → %.3f (%s)", EscapeTrunc(ch.ID, 60), ch.BaseScore, ch.CandScore, passWord(ch.CandPass))
+			return fmt.Sprintf("%s %.3f → %.3f (%s)", CodeSpan(ch.ID, 60), ch.BaseScore, ch.CandScore, passWord(ch.CandPass))
 		})
 		detailsList(&lists, fmt.Sprintf("Newly passing items (%d)", c.NumNewlyPassing()), c.NewlyPassing, func(ch baseline.ItemChange) string {
-			return fmt.Sprintf("`%s` %.3f → %.3f", EscapeTrunc(ch.ID, 60), ch.BaseScore, ch.CandScore)
+			return fmt.Sprintf("%s %.3f → %.3f", CodeSpan(ch.ID, 60), ch.BaseScore, ch.CandScore)
 		})
 		detailsList(&lists, fmt.Sprintf("Unstable items (%d): flip between baseline runs, never counted as newly failing", c.NumUnstable()), c.Unstable, func(ch baseline.ItemChange) string {
-			return fmt.Sprintf("`%s` baseline pass rate %.2f, PR %s", EscapeTrunc(ch.ID, 60), ch.BasePassRate, passWord(ch.CandPass))
+			return fmt.Sprintf("%s baseline pass rate %.2f, PR %s", CodeSpan(ch.ID, 60), ch.BasePassRate, passWord(ch.CandPass))
 		})
 	}
 	blocks := []block{{text: lists.String(), cut: cutItemLists, name: "Item lists"}}
@@ -218,7 +218,7 @@ func (r *Report) mdMore(MarkdownOptions) []block {
 	if tags := r.tagRows(); len(tags) > 0 {
 		fmt.Fprintf(&tagsB, "\n<details><summary>By tag (%d)</summary>\n\n", len(tags))
 		for _, row := range tags {
-			row[0] = "`" + EscapeTrunc(row[0], 40) + "`"
+			row[0] = CodeCell(row[0], 40)
 		}
 		mdTable(&tagsB, []string{"Tag", "Items", "Baseline", "PR", "Δ"}, tags)
 		tagsB.WriteString("\n</details>\n")

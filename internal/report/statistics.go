@@ -160,7 +160,7 @@ func (r *Report) statEvidence(b *strings.Builder) string {
 	fmt.Fprintf(b, "Evidence: the items that carried the decision (%d)\n\n", len(d.Evidence))
 	var rows [][]string
 	for _, e := range d.Evidence {
-		rows = append(rows, []string{"`" + EscapeTrunc(e.ID, 60) + "`", fmt.Sprintf("%.3f (%s)", e.BaseScore, runs(e.BaseRuns)),
+		rows = append(rows, []string{CodeCell(e.ID, 60), fmt.Sprintf("%.3f (%s)", e.BaseScore, runs(e.BaseRuns)),
 			fmt.Sprintf("%.3f", e.Predicted), fmt.Sprintf("%.3f (%s)", e.CandScore, runs(e.CandRuns)), fmt.Sprintf("%.1f", e.Z)})
 	}
 	mdTable(b, []string{"Item", "Baseline", "Expected", "PR", "z"}, rows)
