@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
@@ -90,6 +91,28 @@ func materialize(ctx context.Context, cr commitReader, repoConfig, parent string
 			return def, err
 		}
 		if err := writeTreeFile(dir, p, b); err != nil {
+			return def, err
+		}
+	}
+	for _, s := range refs.Schemas {
+		p, ok := treePath(cfgDir, s)
+		if !ok {
+			continue
+		}
+		err := walkSchemaRefs(p, func(f string) ([]byte, error) {
+			if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
+				return b, nil // fetched already
+			}
+			b, err := cr.read(ctx, f)
+			if errors.Is(err, github.ErrNotFound) {
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			return b, writeTreeFile(dir, f, b)
+		})
+		if err != nil {
 			return def, err
 		}
 	}
@@ -174,6 +197,15 @@ func fingerprint(def gateDef) map[string][sha256.Size]byte {
 			add(p)
 		}
 	}
+	for _, s := range refs.Schemas {
+		if p, ok := treePath(cfgDir, s); ok {
+			_ = walkSchemaRefs(p, func(f string) ([]byte, error) {
+				add(f)
+				b, _ := safeio.ReadFile(filepath.Join(def.root, filepath.FromSlash(f)), "JSON Schema", safeio.MaxSmallFileBytes)
+				return b, nil
+			})
+		}
+	}
 	for _, d := range refs.Dirs {
 		p, ok := treePath(cfgDir, d)
 		if !ok {
@@ -194,6 +226,31 @@ func fingerprint(def gateDef) map[string][sha256.Size]byte {
 		})
 	}
 	return out
+}
+
+// maxSchemaFiles bounds the files one JSON Schema's $refs may bring along.
+const maxSchemaFiles = 100
+
+// walkSchemaRefs reads, with read, the JSON Schema at repoPath and every file its $refs
+// name, directly or through each other (rubric.SchemaRefs, relative to the naming file),
+// each once and at most maxSchemaFiles. read answers nil for a file that is not there;
+// a $ref that leaves the repository is skipped: compiling the schema refuses it.
+func walkSchemaRefs(repoPath string, read func(repoPath string) ([]byte, error)) error {
+	seen := map[string]bool{repoPath: true}
+	for queue := []string{repoPath}; len(queue) > 0; queue = queue[1:] {
+		data, err := read(queue[0])
+		if err != nil {
+			return err
+		}
+		for _, ref := range rubric.SchemaRefs(data) {
+			p, ok := treePath(path.Dir(queue[0]), ref)
+			if ok && !seen[p] && len(seen) < maxSchemaFiles {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return nil
 }
 
 func shortSHA(sha string) string { return sha[:min(len(sha), 7)] }

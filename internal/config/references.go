@@ -14,6 +14,9 @@ type References struct {
 	// Files are the suite, a rubric tests file, a calibration file, JSON Schema files,
 	// judge templates (not the built-in ones) and a price file.
 	Files []string
+	// Schemas are the JSON Schema files (also in Files): the files their $refs name
+	// (rubric.SchemaRefs) belong with the config too.
+	Schemas []string
 	// Dirs are judge cache directories: every file under them belongs with the config.
 	Dirs []string
 	// Results and Baseline are the results files and the baseline the config names:
@@ -71,6 +74,9 @@ func ReferencesOf(file string, data []byte) (References, error) {
 	}
 	for _, d := range c.Scoring.Dimensions {
 		add(d.Schema)
+		if d.Schema != "" {
+			refs.Schemas = append(refs.Schemas, d.Schema)
+		}
 	}
 	add(c.Pricing.File)
 	for _, j := range c.Judges {

@@ -30,6 +30,7 @@ judges:
 	}
 	want := References{
 		Files:    []string{"suite.yaml", "tests.yaml", "schemas/answer.json", "prices.yaml", "prompts/acc.txt"},
+		Schemas:  []string{"schemas/answer.json"},
 		Dirs:     []string{".judge-cache"},
 		Results:  []string{"runs/latest.jsonl"},
 		Baseline: "baselines/tutor.jsonl",
