@@ -30,6 +30,9 @@ type Result struct {
 	// DecidedBy, on a regression gate, is the line that says which figure decided and
 	// why (RegressionDecision.DecidedBy).
 	DecidedBy string `json:"decided_by,omitempty"`
+	// Change is, on a max_increase gate (Op OpIncrease), the relative change against the
+	// baseline it was judged by; Threshold is then a relative change too.
+	Change *float64 `json:"change,omitempty"`
 	// Estimated is set when Actual is an estimate (a latency percentile from a sketch):
 	// its method and error bound (estimate.go).
 	Estimated *rubric.Estimate `json:"estimated,omitempty"`

@@ -38,7 +38,7 @@ const OpIncrease = "increase <="
 // (or warns, when soft): an unknown cost is not a cost that did not rise.
 func increaseGate(g Gate, sc *rubric.Scored, cmp *baseline.Comparison) Result {
 	r := Result{Name: g.Name, Kind: g.Level, Level: g.Level, Metric: g.Metric, Op: OpIncrease, Threshold: float64(*g.MaxIncrease)}
-	limit := formatChange(float64(*g.MaxIncrease))
+	limit := FormatChange(float64(*g.MaxIncrease))
 	if cmp == nil {
 		r.Status, r.Message = Skipped, fmt.Sprintf("no baseline to measure the change of %s against", g.Metric)
 		return r
@@ -63,7 +63,8 @@ func increaseGate(g Gate, sc *rubric.Scored, cmp *baseline.Comparison) Result {
 	case cand <= 0:
 		change = 0
 	}
-	desc := fmt.Sprintf("%s %s → %s (%s)", g.Metric, rubric.FormatMetric(base, unit), rubric.FormatMetric(cand, unit), formatChange(change))
+	r.Change = &change
+	desc := fmt.Sprintf("%s %s → %s (%s)", g.Metric, rubric.FormatMetric(base, unit), rubric.FormatMetric(cand, unit), FormatChange(change))
 	if change <= r.Threshold {
 		r.Status, r.Message = Pass, desc+" ≤ "+limit
 	} else {
@@ -72,8 +73,8 @@ func increaseGate(g Gate, sc *rubric.Scored, cmp *baseline.Comparison) Result {
 	return r
 }
 
-// formatChange prints a relative change as "+33 %" ("+∞" from nothing to something).
-func formatChange(x float64) string {
+// FormatChange prints a relative change as "+33 %" ("+∞" from nothing to something).
+func FormatChange(x float64) string {
 	if math.IsInf(x, 1) {
 		return "+∞ %"
 	}

@@ -166,10 +166,16 @@ func (r *Report) gateRows(icon icons) []gateRow {
 				row.name = fmt.Sprintf("%s (%s)", g.Name, g.Metric)
 			}
 			row.threshold = fmt.Sprintf("%s %s", opSign(g.Op), rubric.FormatMetric(g.Threshold, unit))
+			if g.Op == gate.OpIncrease { // a relative change, whatever the metric's unit
+				row.threshold = "increase ≤ " + gate.FormatChange(g.Threshold)
+			}
 			if g.Actual != nil {
 				row.actual = rubric.FormatMetric(*g.Actual, unit)
 				if g.Std > 0 {
 					row.actual += fmt.Sprintf(" ± %s", rubric.FormatMetric(g.Std, unit))
+				}
+				if g.Change != nil {
+					row.actual += " (" + gate.FormatChange(*g.Change) + ")"
 				}
 				row.actual = estimatedActual(row.actual, g.Estimated)
 			} else {
