@@ -29,4 +29,12 @@ func TestIncreaseGateRowIsRelative(t *testing.T) {
 			t.Errorf("%s: want the threshold increase ≤ +20 %% and the actual $0.013 (+125.7 %%):\n%s", name, out)
 		}
 	}
+	// A baseline recorded before costs: skipped, and the row says the baseline lacks it.
+	v = sys.Evaluate(sc, &baseline.Comparison{BaselineFile: "old.jsonl"}, gate.Inputs{})
+	r = &Report{Suite: "s", Summary: Summary{Items: 4, Runs: 1}, Gates: v.Gates, Verdict: *v}
+	for _, row := range r.gateRows(statusIcon) {
+		if row.gateName == "spend change" && row.actual != "no baseline figure" {
+			t.Errorf("skipped gate's actual %q; want no baseline figure", row.actual)
+		}
+	}
 }

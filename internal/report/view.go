@@ -178,6 +178,8 @@ func (r *Report) gateRows(icon icons) []gateRow {
 					row.actual += " (" + gate.FormatChange(*g.Change) + ")"
 				}
 				row.actual = estimatedActual(row.actual, g.Estimated)
+			} else if g.Op == gate.OpIncrease && g.Status == gate.Skipped {
+				row.actual = "no baseline figure" // the run's figure is there; the baseline's is not
 			} else {
 				row.actual = "no data"
 			}
