@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"time"
 
 	gh "github.com/google/go-github/v60/github"
 )
@@ -25,7 +26,8 @@ type CheckRun struct {
 //
 // A create GitHub may have done although the answer said otherwise (a 5xx, a lost
 // answer, a 201 without a body or an id) is not sent again blindly: FindCheckRun looks
-// for the run first, so no orphan stays in progress.
+// for the run first (after a 201, a few times: a listing may lag), so no orphan stays
+// in progress.
 func (c *Client) StartCheckRun(ctx context.Context, owner, repo, name, headSHA, externalID string) (CheckRun, error) {
 	op := fmt.Sprintf("create check run %q on %s/%s@%s", name, owner, repo, headSHA)
 	for attempt := 1; ; attempt++ {
@@ -40,7 +42,7 @@ func (c *Client) StartCheckRun(ctx context.Context, owner, repo, name, headSHA, 
 		if err != nil && (!mayHaveLanded(err) || attempt == maxCreateAttempts || ctx.Err() != nil) {
 			return CheckRun{}, classify(err, op)
 		}
-		found, ok, ferr := c.FindCheckRun(ctx, owner, repo, name, headSHA, externalID)
+		found, ok, ferr := c.lookUpCreated(ctx, owner, repo, name, headSHA, externalID, err == nil)
 		switch {
 		case ferr != nil && err != nil:
 			return CheckRun{}, classify(err, op)
@@ -51,6 +53,34 @@ func (c *Client) StartCheckRun(ctx context.Context, owner, repo, name, headSHA, 
 		case err == nil && attempt == maxCreateAttempts:
 			return CheckRun{}, fmt.Errorf("%s: GitHub's answers name no check run, and none is listed", op)
 		}
+	}
+}
+
+// createdLookups is how often a create GitHub answered 2xx without an id is looked up
+// before it is made again, waiting createdLookupWait, then twice that, in between: a
+// listing may lag a create by a moment.
+const (
+	createdLookups    = 3
+	createdLookupWait = time.Second
+)
+
+// lookUpCreated is FindCheckRun after a create that may have landed; answered (the
+// create answered 2xx, without an id) looks again while the run is not listed yet, so
+// a lagging listing does not make a second run and leave the first in progress.
+func (c *Client) lookUpCreated(ctx context.Context, owner, repo, name, headSHA, externalID string, answered bool) (CheckRun, bool, error) {
+	tries, wait := 1, createdLookupWait
+	if answered {
+		tries = createdLookups
+	}
+	for try := 1; ; try++ {
+		found, ok, err := c.FindCheckRun(ctx, owner, repo, name, headSHA, externalID)
+		if ok || err != nil || try == tries {
+			return found, ok, err
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return CheckRun{}, false, err
+		}
+		wait *= 2
 	}
 }
 

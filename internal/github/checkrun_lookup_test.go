@@ -11,19 +11,23 @@ import (
 )
 
 // A create GitHub answers 201 with an empty body (no id): the run is looked up by
-// name, head sha and this attempt's external id before anything is made again. A run
+// name, head sha and this attempt's external id before anything is made again, three
+// times while the listing does not show it yet (a listing may lag the create). A run
 // in progress of another attempt (another external id) is not taken for it.
 func TestStartCheckRunEmptyAnswer(t *testing.T) {
 	t.Parallel()
 	const ours = "evalgate/9001/2/evalgate"
 	for _, tt := range []struct {
-		name      string
-		lands     bool // the empty answer's create was made
-		wantID    int64
-		wantPosts int
+		name        string
+		lands       bool // the empty answer's create was made
+		hiddenFor   int  // lookups that do not list it yet
+		wantID      int64
+		wantPosts   int
+		wantLookups int
 	}{
-		{"made: found by its external id", true, 21, 1},
-		{"not made: created again, never twice at once", false, 22, 2},
+		{"made: found by its external id", true, 0, 21, 1, 1},
+		{"made, listed late: found, not made twice", true, 2, 21, 1, 3},
+		{"not made: created again, never twice at once", false, 0, 22, 2, 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -51,9 +55,14 @@ func TestStartCheckRunEmptyAnswer(t *testing.T) {
 				runs = append(runs, run)
 				reply(t, w, http.StatusCreated, run)
 			})
+			lookups := 0
 			f.handle("GET /repos/o/r/commits/abc/check-runs", func(w http.ResponseWriter, r *http.Request) {
 				mu.Lock()
 				defer mu.Unlock()
+				if lookups++; lookups <= tt.hiddenFor {
+					reply(t, w, http.StatusOK, &gh.ListCheckRunsResults{Total: gh.Int(1), CheckRuns: runs[:1]})
+					return
+				}
 				reply(t, w, http.StatusOK, &gh.ListCheckRunsResults{Total: gh.Int(len(runs)), CheckRuns: runs})
 			})
 			run, err := f.client(time.Now()).StartCheckRun(context.Background(), "o", "r", "evalgate", "abc", ours)
@@ -63,8 +72,8 @@ func TestStartCheckRunEmptyAnswer(t *testing.T) {
 			if run.ID != tt.wantID || posts != tt.wantPosts {
 				t.Errorf("run %d after %d creates; want %d after %d", run.ID, posts, tt.wantID, tt.wantPosts)
 			}
-			if n := f.count("GET /repos/o/r/commits/abc/check-runs"); n != 1 {
-				t.Errorf("%d lookups, want 1 (after the empty answer)", n)
+			if n := f.count("GET /repos/o/r/commits/abc/check-runs"); n != tt.wantLookups {
+				t.Errorf("%d lookups, want %d (after the empty answer)", n, tt.wantLookups)
 			}
 		})
 	}
