@@ -39,8 +39,8 @@ type TriggeringRun struct {
 	HeadSHA    string // the commit the run tested: where the check run goes
 	HeadBranch string
 	HeadRepo   string // owner/name of the head repository (a fork's for a fork's pull request)
-	// PRs are the pull requests the payload lists with the head sha each had; GitHub
-	// lists none for a fork's pull request.
+	// PRs are the pull requests into this repository the payload lists, with the head
+	// sha each had; GitHub lists none for a fork's pull request.
 	PRs []TriggeringPR
 }
 
@@ -109,12 +109,18 @@ type eventPayload struct {
 			Head   struct {
 				SHA string `json:"sha"`
 			} `json:"head"`
+			Base struct {
+				Repo struct {
+					ID int64 `json:"id"`
+				} `json:"repo"`
+			} `json:"base"`
 		} `json:"pull_requests"`
 		HeadRepository *struct {
 			FullName string `json:"full_name"`
 		} `json:"head_repository"`
 	} `json:"workflow_run"`
 	Repository *struct {
+		ID            int64  `json:"id"`
 		FullName      string `json:"full_name"`
 		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
@@ -144,7 +150,10 @@ func ParseEvent(name string, payload []byte) (Event, error) {
 			run.HeadRepo = w.HeadRepository.FullName
 		}
 		for _, pr := range w.PullRequests {
-			if pr.Number > 0 {
+			// GitHub lists pull requests by head branch, into other repositories too: a
+			// number of another repository names nothing here.
+			other := p.Repository != nil && p.Repository.ID != 0 && pr.Base.Repo.ID != 0 && pr.Base.Repo.ID != p.Repository.ID
+			if pr.Number > 0 && !other {
 				run.PRs = append(run.PRs, TriggeringPR{Number: pr.Number, HeadSHA: pr.Head.SHA})
 			}
 		}

@@ -132,3 +132,23 @@ func FuzzParseEvent(f *testing.F) {
 		_ = ev.ReadOnly()
 	})
 }
+
+// A workflow_run payload may list, beside this repository's pull request, one of
+// another repository with the same head (GitHub lists pull requests by head branch):
+// only this repository's count, so a number of another repository never names a pull
+// request here.
+func TestParseEventWorkflowRunOtherRepositoryPR(t *testing.T) {
+	payload := []byte(`{"action": "completed", "repository": {"id": 100, "full_name": "acme/bot"},
+		"workflow_run": {"id": 9, "event": "pull_request", "head_sha": "abc", "head_branch": "fix",
+			"head_repository": {"full_name": "acme/bot"},
+			"pull_requests": [
+				{"number": 7, "head": {"sha": "abc", "repo": {"id": 100}}, "base": {"sha": "x", "repo": {"id": 555}}},
+				{"number": 42, "head": {"sha": "abc", "repo": {"id": 100}}, "base": {"sha": "y", "repo": {"id": 100}}}]}}`)
+	ev, err := ParseEvent("workflow_run", payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pickPR(ev.Run); got != 42 {
+		t.Errorf("pull request %d; want 42, this repository's (7 is another repository's)", got)
+	}
+}
