@@ -211,3 +211,21 @@ func TestBudgetConcurrent(t *testing.T) {
 		t.Errorf("spent %v > max 1", s)
 	}
 }
+
+// A price that leaves out its input or output rate is refused, naming the model: the
+// tokens would otherwise cost $0, less than the truth. A free model says 0.
+func TestPriceWithoutARateIsRefused(t *testing.T) {
+	for _, c := range []struct{ models, want string }{
+		{"acme: {output: 4}", `model "acme": the price has no input rate`},
+		{"acme: {input: 1, cached_input: 0.1}", `model "acme": the price has no output rate`},
+		{"acme: {input: 0, output: 0}", ""},
+	} {
+		_, err := pricing.Parse("p.yaml", []byte("version: 1\ndate: 2026-11-25\nmodels:\n  "+c.models+"\n"))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.models, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v; want %q", c.models, err, c.want)
+		}
+	}
+}

@@ -33,6 +33,8 @@ type Price struct {
 	// nil bills them as Input (never less than the truth).
 	CachedInput *float64 `yaml:"cached_input,omitempty" json:"cached_input,omitempty"`
 	Output      float64  `yaml:"output" json:"output"`
+	// missing is a rate the YAML left out ("input" or "output"): refused by checkModels.
+	missing string
 }
 
 // Table is a price table: prices by model id, with the version and date they were read.
@@ -99,6 +101,9 @@ func checkModels(path string, models map[string]Price) error {
 		p := models[id]
 		if strings.TrimSpace(id) == "" {
 			return safeio.Errorf(path, 0, "", "a model id is empty")
+		}
+		if p.missing != "" {
+			return safeio.Errorf(path, 0, "", "model %q: the price has no %s rate; give USD per million %s tokens (0 for a free model)", id, p.missing, p.missing)
 		}
 		check := func(what string, v float64) error {
 			if !(v >= 0 && v <= MaxPrice) || math.IsInf(v, 0) {
