@@ -179,7 +179,7 @@ func (r *runner) gateInputsAt(ctx context.Context, read func(context.Context, st
 	if err != nil {
 		return running, err
 	}
-	g, ok, err := findGateStep(data, r.in.CheckName)
+	g, ok, err := findGateStep(data, r.in.CheckName, r.a.Getenv("GITHUB_ACTION_REPOSITORY"))
 	if err != nil {
 		return running, &BaseError{Path: file, Err: err}
 	}

@@ -72,13 +72,14 @@ type workflowDoc struct {
 // maxWorkflowBytes bounds the workflow file read from the base commit.
 const maxWorkflowBytes = 1 << 20
 
-// findGateStep finds, in a workflow file, the evalgate check step whose check-name is
-// checkName (any evalgate check step when only one has no other name) and returns its
-// gate inputs with action.yml's defaults filled in. ok is false when the workflow has
+// findGateStep finds, in a workflow file, the evalgate check step (isEvalgateAction,
+// self being the action's own repository) whose check-name is checkName (any evalgate
+// check step when only one has no other name) and returns its gate inputs with
+// action.yml's defaults filled in. ok is false when the workflow has
 // no such step. A step whose config, working-directory or baseline is an expression
 // (${{ ... }}) cannot be read: that is an error, since the gate would then be chosen by
 // what the running workflow says.
-func findGateStep(data []byte, checkName string) (g gateInputs, ok bool, err error) {
+func findGateStep(data []byte, checkName, self string) (g gateInputs, ok bool, err error) {
 	if len(data) > maxWorkflowBytes {
 		return g, false, fmt.Errorf("the workflow file is over %d bytes", maxWorkflowBytes)
 	}
@@ -99,7 +100,7 @@ func findGateStep(data []byte, checkName string) (g gateInputs, ok bool, err err
 	sort.Strings(jobs)
 	for _, job := range jobs {
 		for i, st := range doc.Jobs[job].Steps {
-			if !isEvalgateAction(st.Uses) {
+			if !isEvalgateAction(st.Uses, self) {
 				continue
 			}
 			get := func(k string) (string, error) {
@@ -148,10 +149,15 @@ func findGateStep(data []byte, checkName string) (g gateInputs, ok bool, err err
 }
 
 // isEvalgateAction reports whether a step's uses: runs the evalgate action (not its
-// setup action): evalgate/evalgate@v1, a fork or mirror named evalgate, or a local path.
-func isEvalgateAction(uses string) bool {
+// setup action): evalgate/evalgate@v1, a fork or mirror named evalgate, the repository
+// this very action runs from (self, GITHUB_ACTION_REPOSITORY: a mirror of another
+// name), or a local path.
+func isEvalgateAction(uses, self string) bool {
 	u := strings.ToLower(uses)
 	name, _, _ := strings.Cut(u, "@")
+	if self != "" && name == strings.ToLower(self) {
+		return true
+	}
 	if strings.HasPrefix(u, "docker://") {
 		return strings.Contains(u, "evalgate")
 	}

@@ -23,6 +23,8 @@ func TestFindGateStep(t *testing.T) {
 			yaml: "jobs:\n  a:\n    steps:\n      - uses: evalgate/evalgate@v1\n        with: {config: one.yaml}\n      - uses: evalgate/evalgate@v1\n        with: {config: two.yaml, check-name: second}\n"},
 		{name: "baseline mode and the setup action are not the gate", checkName: "evalgate",
 			yaml: "jobs:\n  a:\n    steps:\n      - uses: evalgate/evalgate/setup@v1\n      - uses: evalgate/evalgate@v1\n        with: {mode: baseline, config: x.yaml}\n"},
+		{name: "a mirror of another name, the action's own repository", checkName: "evalgate", ok: true, want: gateInputs{Config: "m.yaml", WorkingDirectory: "."},
+			yaml: "jobs:\n  a:\n    steps:\n      - uses: Acme/evalgate-mirror@v1\n        with: {config: m.yaml}\n"},
 		{name: "no such step", checkName: "evalgate", yaml: "jobs:\n  a:\n    steps:\n      - run: echo hi\n"},
 		{name: "an expression cannot be read", checkName: "evalgate", err: "with an expression",
 			yaml: "jobs:\n  a:\n    steps:\n      - uses: evalgate/evalgate@v1\n        with: {config: '${{ matrix.config }}'}\n"},
@@ -31,7 +33,7 @@ func TestFindGateStep(t *testing.T) {
 		{name: "not YAML", checkName: "evalgate", err: "not valid YAML", yaml: "jobs: [\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, ok, err := findGateStep([]byte(c.yaml), c.checkName)
+			got, ok, err := findGateStep([]byte(c.yaml), c.checkName, "acme/evalgate-mirror")
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("error %v; want one containing %q", err, c.err)
@@ -83,7 +85,7 @@ func FuzzFindGateStep(f *testing.F) {
 	f.Add([]byte("jobs:\n  a:\n    steps:\n      - uses: evalgate/evalgate@v1\n        with: {config: 3, working-directory: [x]}\n"))
 	f.Add([]byte("jobs: {a: {steps: [{uses: ./, with: null}]}}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, ok, err := findGateStep(data, "evalgate")
+		g, ok, err := findGateStep(data, "evalgate", "")
 		if err == nil && ok && g.Config == "" {
 			t.Errorf("a step with an empty config: %+v", g)
 		}
