@@ -13,7 +13,8 @@ import (
 // Inspect AI writes an EvalLog as `.json` — {"version", "status", "eval", "plan",
 // "results", "stats", "error", "samples": [EvalSample...], "reductions"} — or as a `.eval`
 // zip archive: _journal/start.json (version, eval, plan) when the run starts,
-// samples/<id>_epoch_<n>.json as samples finish, _journal/summaries/<n>.json, and at
+// samples/<id>_epoch_<n>.json as samples finish (a requeued sample's fresh record is
+// appended under the same name: the last entry wins), _journal/summaries/<n>.json, and at
 // the end summaries.json, reductions.json and header.json (the EvalLog without samples).
 // An EvalSample has id, epoch, input (a string or chat messages), target, choices,
 // output (completion, choices[].message.content, usage), scores ({scorer: {value,
@@ -199,6 +200,7 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 	var h inspectHeader
 	var start *zip.File
 	var samples []*zip.File
+	at := map[string]int{} // a sample member's place in samples
 	for _, zf := range zr.File {
 		switch {
 		case zf.Name == "header.json":
@@ -208,6 +210,13 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 		case zf.Name == "_journal/start.json":
 			start = zf
 		case strings.HasPrefix(zf.Name, "samples/") && strings.HasSuffix(zf.Name, ".json"):
+			// Inspect appends a requeued sample's fresh record under the same name, and
+			// reads the last entry: so does evalgate, in the first one's place.
+			if i, ok := at[zf.Name]; ok {
+				samples[i] = zf
+				continue
+			}
+			at[zf.Name] = len(samples)
 			samples = append(samples, zf)
 		}
 	}

@@ -142,3 +142,26 @@ func TestInspectBadInput(t *testing.T) {
 		t.Errorf("unknown fields: %v", err)
 	}
 }
+
+// A requeued sample: Inspect appends its fresh record to the archive under the same
+// member name and reads the last entry, so evalgate reads that one, once (read directly
+// and through LoadRuns), not a duplicate result.
+func TestInspectRequeuedSampleLastEntryWins(t *testing.T) {
+	sample := func(id, grade string) string {
+		return `{"id": "` + id + `", "epoch": 1, "input": "q", "target": "t", "output": {"completion": "x"}, "scores": {"match": {"value": "` + grade + `"}}}`
+	}
+	path := writeEval(t, "header.json", `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}`,
+		"samples/a_epoch_1.json", sample("a", "I"), "samples/b_epoch_1.json", sample("b", "C"),
+		"samples/a_epoch_1.json", sample("a", "C"))
+	runs, _, err := importer.LoadRuns(path, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || len(runs[0].Results) != 2 || runs[0].Results[0].ID != "a" || runs[0].Results[0].Scores["match"] != 1.0 {
+		t.Fatalf("runs %+v; want one run: a (the fresh record, C = 1), b", runs)
+	}
+	direct, _ := directRuns(t, path, nil)
+	if len(direct) != 1 || len(direct[0]) != 2 || direct[0][0].ID != "a" || direct[0][0].Scores["match"] != 1.0 {
+		t.Errorf("read directly: %+v; want a (C = 1), b", direct)
+	}
+}
