@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/importer"
 )
 
@@ -86,6 +87,22 @@ func (w *importWriter) abort() {
 	os.Remove(w.tmp)
 }
 
+// firstResult refuses a second result for an item in one run, as check does; first
+// keeps where each was.
+func firstResult(path string, first map[string]string, rec importer.Record, result map[string]any) error {
+	id, _ := result["id"].(string)
+	place := rec.Where
+	if place == "" {
+		place = fmt.Sprintf("line %d", rec.Line)
+	}
+	key := fmt.Sprintf("%d\x00%s", rec.Run, id)
+	if prev, ok := first[key]; ok {
+		return eval.Errorf(path, rec.Line, id, "%s: duplicate result for the item in run %d; first %s", place, rec.Run+1, prev)
+	}
+	first[key] = place
+	return nil
+}
+
 // importFile converts path into outDir and returns a summary for the user.
 func importFile(path, outDir string, opts importer.Options) (string, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
@@ -94,6 +111,8 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 	var runs []*importWriter
 	var suite *importWriter
 	var seen map[string]bool
+	// first: run and id → where the result was (check refuses a second one, so does import).
+	var first map[string]string
 	abort := func() { // the files not committed go: at the end, or those of a pass read again
 		for _, w := range runs {
 			w.abort()
@@ -101,7 +120,7 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 		if suite != nil {
 			suite.abort()
 		}
-		runs, suite, seen = nil, nil, map[string]bool{}
+		runs, suite, seen, first = nil, nil, map[string]bool{}, map[string]string{}
 	}
 	defer abort()
 	meta, err := importer.ReadRestarting(path, opts, abort, func(rec importer.Record) error {
@@ -113,6 +132,9 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 			runs = append(runs, w)
 		}
 		result, item := importer.SplitSuite(rec.Fields)
+		if err := firstResult(path, first, rec, result); err != nil {
+			return err
+		}
 		if item != nil {
 			id, _ := item["id"].(string)
 			if !seen[id] {

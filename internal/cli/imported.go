@@ -58,11 +58,29 @@ func (l *Loaded) detectFormat() error {
 			}
 		}
 		if l.format != "" && f != l.format {
-			return eval.Errorf(p, 0, "", "is a %s results file, but %s is %s: the results files of one check are all in one format", f, l.firstFile, l.format)
+			// Detect leaves a file it cannot read to evalgate's loader: say that, not a mix.
+			for _, q := range []string{l.firstFile, p} {
+				if err := readable(q); err != nil {
+					return err
+				}
+			}
+			return eval.Errorf(p, 0, "", "holds %s results, but %s holds %s results: the results files of one check are all in one format", f, l.firstFile, l.format)
 		}
 		l.format, l.firstFile = f, p
 	}
 	return nil
+}
+
+// readable says why a results file cannot be read, or nil (standard input always can).
+func readable(path string) error {
+	if path == safeio.Stdin {
+		return nil
+	}
+	f, err := safeio.Open(path, "results")
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // loadResultsFile reads one file another tool wrote as evalgate runs: one, or one per
