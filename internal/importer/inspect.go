@@ -233,12 +233,14 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 	}
 	st.start()
 	err = st.finish(func() error {
+		d := newDocDecoder(p, nil) // one buffer for every sample: st.sample copies what it keeps
 		for _, zf := range samples {
 			rc, err := zf.Open()
 			if err != nil {
 				return eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
 			}
-			err = st.sample(newDocDecoder(p, rc), zf.Name)
+			d.reset(rc)
+			err = st.sample(d, zf.Name)
 			rc.Close()
 			if err != nil {
 				return err

@@ -2,8 +2,10 @@ package importer_test
 
 import (
 	"archive/zip"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -163,5 +165,41 @@ func TestInspectRequeuedSampleLastEntryWins(t *testing.T) {
 	direct, _ := directRuns(t, path, nil)
 	if len(direct) != 1 || len(direct[0]) != 2 || direct[0][0].ID != "a" || direct[0][0].Scores["match"] != 1.0 {
 		t.Errorf("read directly: %+v; want a (C = 1), b", direct)
+	}
+}
+
+// An archive's samples are decoded through one buffer, not one each: 2,000 small samples
+// allocate far less than 2,000 × 64 KiB (a million-sample .eval allocated 64 GB that way),
+// and a long sample before short ones leaves nothing of itself in theirs.
+func TestInspectEvalSamplesShareOneBuffer(t *testing.T) {
+	files := []string{"header.json", `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}`}
+	long := strings.Repeat("x", 200<<10)
+	for i := range 2000 {
+		out := fmt.Sprintf("out %d", i)
+		if i == 0 {
+			out = long
+		}
+		files = append(files, fmt.Sprintf("samples/s%d_epoch_1.json", i),
+			fmt.Sprintf(`{"id": "s%d", "epoch": 1, "input": "q", "target": "t", "output": {"completion": %q}, "scores": {"match": {"value": "C"}}}`, i, out))
+	}
+	path := writeEval(t, files...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	runs, _, err := importer.LoadRuns(path, importer.Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("reading 2,000 samples allocated %d MiB; want well under 2,000 × 64 KiB (125 MiB)", got>>20)
+	}
+	for i, r := range runs[0].Results {
+		want := fmt.Sprintf("out %d", i)
+		if i == 0 {
+			want = long
+		}
+		if r.Output != want {
+			t.Fatalf("sample %d: output %.40q; want %.40q", i, r.Output, want)
+		}
 	}
 }
