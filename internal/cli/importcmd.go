@@ -87,19 +87,19 @@ func (w *importWriter) abort() {
 	os.Remove(w.tmp)
 }
 
-// firstResult refuses a second result for an item in one run, as check does; first
-// keeps where each was.
-func firstResult(path string, first map[string]string, rec importer.Record, result map[string]any) error {
+// firstResult refuses a second result for an item in one run, as check does; seen holds
+// each run and id read (not where, to stay small at a million records).
+func firstResult(path string, seen map[string]bool, rec importer.Record, result map[string]any) error {
 	id, _ := result["id"].(string)
-	place := rec.Where
-	if place == "" {
-		place = fmt.Sprintf("line %d", rec.Line)
-	}
 	key := fmt.Sprintf("%d\x00%s", rec.Run, id)
-	if prev, ok := first[key]; ok {
-		return eval.Errorf(path, rec.Line, id, "%s: duplicate result for the item in run %d; first %s", place, rec.Run+1, prev)
+	if seen[key] {
+		place := rec.Where
+		if place == "" {
+			place = fmt.Sprintf("line %d", rec.Line)
+		}
+		return eval.Errorf(path, rec.Line, id, "%s: duplicate result for the item in run %d; first earlier in the file", place, rec.Run+1)
 	}
-	first[key] = place
+	seen[key] = true
 	return nil
 }
 
@@ -111,8 +111,8 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 	var runs []*importWriter
 	var suite *importWriter
 	var seen map[string]bool
-	// first: run and id → where the result was (check refuses a second one, so does import).
-	var first map[string]string
+	// results: the run and id of each result (check refuses a second one, so does import).
+	var results map[string]bool
 	abort := func() { // the files not committed go: at the end, or those of a pass read again
 		for _, w := range runs {
 			w.abort()
@@ -120,7 +120,7 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 		if suite != nil {
 			suite.abort()
 		}
-		runs, suite, seen, first = nil, nil, map[string]bool{}, map[string]string{}
+		runs, suite, seen, results = nil, nil, map[string]bool{}, map[string]bool{}
 	}
 	defer abort()
 	meta, err := importer.ReadRestarting(path, opts, abort, func(rec importer.Record) error {
@@ -132,7 +132,7 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 			runs = append(runs, w)
 		}
 		result, item := importer.SplitSuite(rec.Fields)
-		if err := firstResult(path, first, rec, result); err != nil {
+		if err := firstResult(path, results, rec, result); err != nil {
 			return err
 		}
 		if item != nil {
