@@ -72,8 +72,13 @@ func (w *importWriter) write(rec map[string]any) error {
 	return w.w.WriteByte('\n')
 }
 
+// commit renames the file into place, readable by others as every file evalgate writes
+// (os.CreateTemp made it 0600).
 func (w *importWriter) commit() error {
 	if err := w.w.Flush(); err != nil {
+		return err
+	}
+	if err := w.f.Chmod(0o644); err != nil {
 		return err
 	}
 	if err := w.f.Close(); err != nil {
