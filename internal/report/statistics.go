@@ -33,9 +33,9 @@ func (r *Report) statisticsLines() []string {
 		}
 		switch {
 		case ev.PThin > 0 && ev.DF == 0:
-			out[len(out)-1] += fmt.Sprintf("; with one run on each side nothing measures run-level noise, so a first look also reads it at the %g %% upper bound of runs that spread as their items predict: p = %.3g", 100*(1-stats.ThinGamma), ev.PThin)
+			out[len(out)-1] += fmt.Sprintf("; with one run on each side nothing measures run-level noise, so a first look also reads it at the %g %% upper bound of runs that spread as their items predict: p = %.3g", 100*(1-ev.ThinGamma), ev.PThin)
 		case ev.PThin > 0:
-			out[len(out)-1] += fmt.Sprintf("; a first look on so few runs also reads the run-level noise at its %g %% upper bound: p = %.3g", 100*(1-stats.ThinGamma), ev.PThin)
+			out[len(out)-1] += fmt.Sprintf("; a first look on so few runs also reads the run-level noise at its %g %% upper bound: p = %.3g", 100*(1-ev.ThinGamma), ev.PThin)
 		}
 	}
 	out = append(out, fmt.Sprintf("Observed Δ %s: paired per-item bootstrap 95 %% interval [%s, %s], two-sided sign-flip p = %s (describes Δ; %s)",

@@ -444,6 +444,9 @@ type EvidenceResult struct {
 	// bad as a whole, within what the baseline's few runs allow, could explain the
 	// drop, and a block waits for a re-run that repeats it. 0 otherwise.
 	PThin float64 `json:"p_thin_runs,omitempty"`
+	// ThinGamma is the level of PThin's bound: the run-level variance at its upper
+	// bound at 1 − ThinGamma (0 when PThin is not set).
+	ThinGamma float64 `json:"thin_gamma,omitempty"`
 	// Exact says PW and PU are the exact tails of a one-run pass/fail candidate
 	// (exacttail.go), not Cornish–Fisher readings.
 	Exact bool `json:"exact,omitempty"`
@@ -661,12 +664,14 @@ func (a *EvidenceAccumulator) Result() (EvidenceResult, error) {
 		r.DF = float64(rn.DF)
 		if rn.DF < SharedDF {
 			r.PThin = thinP(a.sumWE, a.sumW, a.sumE, a.sumV, a.outageScale(), rn, f, r)
+			r.ThinGamma = rn.ThinLevel
 		}
 	}
 	if rn.DF == 0 {
 		// No runs to compare (one baseline run, one candidate run, no history): the
 		// look is as thin as it gets, and its bound is the assumed one (thin.go).
 		rn.ThinSum = upperVariance(0, a.sumPQ, UnmeasuredDF, ThinGamma)
+		r.ThinGamma = ThinGamma
 		r.PThin = thinP(a.sumWE, a.sumW, a.sumE, a.sumV, a.outageScale(), rn, 1/float64(max(a.minCand, 1))+1/float64(max(a.minBase, 1)), r)
 	}
 	r.PValue = CombineP(r.PW, r.PU, r.UnweightedShare)

@@ -127,10 +127,13 @@ type RunNoise struct {
 	// S²·df/χ²_df(γ), less the item-level part (replication.go).
 	UpperWeighted float64 `json:"-"`
 	UpperSum      float64 `json:"-"`
-	// ThinWeighted and ThinSum are the same bounds at 1 − ThinGamma, the size of
-	// run-level noise a first look on thin runs must rule out (EvidenceResult.PThin).
+	// ThinWeighted and ThinSum are the same bounds at 1 − ThinLevel (ThinGamma, or
+	// ThinGammaVarying where SpreadMinItems or more items varied between the
+	// baseline's runs), the size of run-level noise a first look on thin runs must
+	// rule out (EvidenceResult.PThin).
 	ThinWeighted float64 `json:"-"`
 	ThinSum      float64 `json:"-"`
+	ThinLevel    float64 `json:"-"`
 	// CandWithinWeighted is Σw²·s²_i over the candidate's own runs (s²_i an item's
 	// sample variance across them) when they measured Weighted: the item-level
 	// variance of a run's weighted sum as the candidate's runs show it, the weighted
@@ -292,8 +295,12 @@ func (s *runSums) measure(groups []RunGroup, n int, cand *runSums, tipping float
 	rn.Weighted = math.Max(0, numW/float64(rn.WeightedDF))
 	rn.UpperSum = upperVariance(num/float64(df), s.allS2, df, ReplicationGamma)
 	rn.UpperWeighted = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF, ReplicationGamma)
-	rn.ThinSum = upperVariance(num/float64(df), s.allS2, df, ThinGamma)
-	rn.ThinWeighted = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF, ThinGamma)
+	rn.ThinLevel = ThinGamma
+	if s.varying >= SpreadMinItems {
+		rn.ThinLevel = ThinGammaVarying
+	}
+	rn.ThinSum = upperVariance(num/float64(df), s.allS2, df, rn.ThinLevel)
+	rn.ThinWeighted = upperVariance(numW/float64(rn.WeightedDF), s.allW2S2, rn.WeightedDF, rn.ThinLevel)
 	return rn
 }
 
