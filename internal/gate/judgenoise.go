@@ -147,9 +147,18 @@ func widen(d *RegressionDecision, judgeSE float64) {
 		d.PValue = &p
 		d.Rejects = significant(-d.Interval.Lo, p, d.Alpha)
 	case se > 0 && d.PValue != nil:
-		// The evidence statistic shrinks by se/wide; its p-value is read again from
-		// the normal distribution.
-		z := math.Sqrt2 * math.Erfcinv(2**d.PValue) * se / wide
+		// The evidence statistic z tests the estimated drop against none: it reads the
+		// drop over its own standard error, d.Value/z, which the judges' noise widens.
+		// Its p-value is read again from the normal distribution. (Scaling z by the
+		// interval's se/wide instead capped it: the evidence p-value is floored by the
+		// run-level guard, so z stayed near 4 whatever the drop, and a 20-pt drop
+		// under a reliable judge read p ≈ 0.05.)
+		z := math.Sqrt2 * math.Erfcinv(2**d.PValue)
+		if statSE := d.Value / z; z > 0 && d.Value > 0 {
+			z = d.Value / math.Sqrt(statSE*statSE+judgeSE*judgeSE)
+		} else {
+			z *= se / wide
+		}
 		p := 0.5 * math.Erfc(z/math.Sqrt2)
 		d.PValue = &p
 		d.Rejects = p < d.Alpha
