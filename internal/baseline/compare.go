@@ -70,8 +70,12 @@ type Comparison struct {
 	// shown beside the like-for-like one and never used for the verdict.
 	JudgeChanges []reliability.Change `json:"judge_changes,omitempty"`
 	OldJudge     *OldJudge            `json:"old_judge,omitempty"`
-	// JudgeReliability is the baseline's measurement of its judges' self-agreement.
+	// JudgeReliability is the baseline's measurement of its judges' self-agreement, for
+	// the judged dimensions whose judges are still the ones it measured;
+	// JudgeUnmeasured are those whose judge changed since, so that its self-agreement
+	// is unknown (the old judge's figure is not borrowed).
 	JudgeReliability *reliability.Measurement `json:"judge_reliability,omitempty"`
+	JudgeUnmeasured  []reliability.Unmeasured `json:"judge_unmeasured,omitempty"`
 	// JudgeCalibration is the baseline's measurement of its judges' agreement with
 	// people (the config's calibration set).
 	JudgeCalibration *reliability.Calibration `json:"judge_calibration,omitempty"`

@@ -21,13 +21,19 @@ type OldJudge struct {
 }
 
 // judgeSides records what the comparison knows about judges: the baseline's
-// reliability measurement, and, when the candidate's judges differ from the
+// reliability measurement where it is about the current judges (a dimension whose judge
+// changed since is unmeasured: the old judge's figure is not borrowed), and, when the candidate's judges differ from the
 // baseline's, the changes and the old-judge comparison beside the like-for-like one.
 // A judge change changes the rubric hash, so the baseline's recorded outputs were
 // re-judged by the new judge already (compareScored).
 func judgeSides(c *Comparison, b *Baseline, sys *rubric.System) {
-	c.JudgeReliability = b.JudgeReliability
 	c.JudgeChanges = reliability.Changes(b.Judges, sys.Fingerprints())
+	var cur []reliability.Scored
+	for _, i := range sys.JudgedDimensions() {
+		d := sys.Dimensions[i]
+		cur = append(cur, reliability.Scored{Name: d.Name, Judges: sys.DimensionJudges(i), Weight: d.Weight})
+	}
+	c.JudgeReliability, c.JudgeUnmeasured = reliability.Current(b.JudgeReliability, c.JudgeChanges, cur)
 	if len(c.JudgeChanges) == 0 {
 		c.JudgeCalibration = b.JudgeCalibration // the old judge's agreement says nothing of a new one
 		return

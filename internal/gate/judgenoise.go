@@ -41,25 +41,34 @@ func (r *Regression) AlphaFloor() float64 {
 
 // applyJudgeNoise counts the judges' measured noise in a decision: the interval of the
 // decided figure widens by the judges' variance, and a drop that rests on dimensions
-// whose judge is under the α floor cannot block by itself (inconclusive, and the
+// whose judge is under the α floor, or whose judge changed since the baseline measured
+// it (its self-agreement unknown), cannot block by itself (inconclusive, and the
 // decision says why). Without a reliability measurement in the baseline it does
 // nothing. The plain method has no noise model and is only subject to the floor.
 func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Comparison) {
 	m := cmp.JudgeReliability
-	if m == nil || len(m.Dimensions) == 0 {
+	if (m == nil || len(m.Dimensions) == 0) && len(cmp.JudgeUnmeasured) == 0 {
 		return
 	}
 	jn := &JudgeNoise{Floor: r.AlphaFloor()}
 	var v float64
-	unreliable := map[string]reliability.Dimension{}
-	for _, dim := range m.Dimensions {
-		v += dim.Weight * dim.Weight * dim.Variance
-		// An undefined α (every verdict of the sample the same value) means no
-		// disagreement was observed: not under the floor.
-		if dim.Alpha != nil && *dim.Alpha < jn.Floor {
-			jn.Unreliable = append(jn.Unreliable, dim.Name)
-			unreliable[dim.Name] = dim
+	weak := map[string]weakJudge{}
+	if m != nil {
+		for _, dim := range m.Dimensions {
+			v += dim.Weight * dim.Weight * dim.Variance
+			// An undefined α (every verdict of the sample the same value) means no
+			// disagreement was observed: not under the floor.
+			if dim.Alpha != nil && *dim.Alpha < jn.Floor {
+				jn.Unreliable = append(jn.Unreliable, dim.Name)
+				weak[dim.Name] = weakJudge{weight: dim.Weight, why: fmt.Sprintf("%s (judge self-agreement α %.2f < floor %.3g)", dim.Name, *dim.Alpha, jn.Floor)}
+			}
 		}
+	}
+	// A changed judge's self-agreement is unknown: it adds no measured noise, and,
+	// like a judge under the floor, its drop alone cannot block.
+	for _, u := range cmp.JudgeUnmeasured {
+		jn.Unreliable = append(jn.Unreliable, u.Dimension)
+		weak[u.Dimension] = weakJudge{weight: u.Weight, why: unmeasuredWhy(u), unmeasured: true}
 	}
 	n := max(cmp.Compared, 1)
 	jn.SE = math.Sqrt(2 * v / float64(n))
@@ -71,35 +80,39 @@ func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Compar
 	for i := range d.Dimensions {
 		dd := &d.Dimensions[i]
 		name := strings.TrimPrefix(dd.Gate, "regression: ")
+		w, isWeak := weak[name]
 		dim, ok := reliabilityOf(m, name)
-		if !ok {
+		if !ok && !isWeak {
 			continue
 		}
-		djn := &JudgeNoise{Floor: jn.Floor, SE: math.Sqrt(2 * dim.Variance / float64(n))}
+		djn := &JudgeNoise{Floor: jn.Floor}
+		if ok {
+			djn.SE = math.Sqrt(2 * dim.Variance / float64(n))
+		}
 		dd.Judge = djn
 		widen(dd, djn.SE)
-		if _, bad := unreliable[name]; bad {
+		if isWeak {
 			djn.Unreliable = []string{name}
 			if dd.Outcome == Fail {
-				djn.Reason = unreliableReason([]reliability.Dimension{dim}, jn.Floor)
+				djn.Reason = unreliableReason([]weakJudge{w})
 				demote(dd, djn.Reason)
 			}
 		}
 	}
-	if (d.Outcome != Fail && d.Outcome != Inconclusive) || len(unreliable) == 0 {
+	if (d.Outcome != Fail && d.Outcome != Inconclusive) || len(weak) == 0 {
 		return
 	}
-	// The drop without the unreliable dimensions' part: their weighted change taken
-	// out of the figure. If what is left does not exceed max_drop, the unreliable
-	// judges carried the block.
+	// The drop without the weak dimensions' part: their weighted change taken out of
+	// the figure. If what is left does not exceed max_drop, the weak judges carried the
+	// block.
 	rest := d.Value
-	var carried []reliability.Dimension
+	var carried []weakJudge
 	for _, dd := range cmp.Dimensions {
-		dim, ok := unreliable[dd.Name]
+		w, ok := weak[dd.Name]
 		if !ok {
 			continue
 		}
-		part := -dim.Weight * dd.Delta // its share of the score's drop
+		part := -w.weight * dd.Delta // its share of the score's drop
 		if d.Mode == Relative {
 			if cmp.Base == 0 {
 				continue
@@ -108,11 +121,11 @@ func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Compar
 		}
 		if part > 0 {
 			rest -= part
-			carried = append(carried, dim)
+			carried = append(carried, w)
 		}
 	}
 	if len(carried) > 0 && !DropExceeds(rest, d.Threshold) {
-		jn.Reason = unreliableReason(carried, jn.Floor) +
+		jn.Reason = unreliableReason(carried) +
 			fmt.Sprintf("; without them the drop is %s ≤ %s", FormatDrop2(rest, d.Mode), FormatDrop2(d.Threshold, d.Mode))
 		if d.Outcome == Fail {
 			demote(d, jn.Reason)
@@ -122,6 +135,20 @@ func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Compar
 			d.DecidedBy += "; " + jn.Reason
 		}
 	}
+}
+
+// weakJudge is a judged dimension that cannot block by itself: its weight in the
+// score, and why, as the decision words it.
+type weakJudge struct {
+	weight     float64
+	why        string
+	unmeasured bool
+}
+
+// unmeasuredWhy words a dimension whose judge changed since the baseline measured it.
+func unmeasuredWhy(u reliability.Unmeasured) string {
+	return fmt.Sprintf("%s (judge %s changed since the baseline measured its self-agreement, so the new judge's is unmeasured; "+
+		"make the baseline again with it to measure it)", u.Dimension, u.Judge)
 }
 
 func reliabilityOf(m *reliability.Measurement, name string) (reliability.Dimension, bool) {
@@ -185,15 +212,14 @@ func demote(d *RegressionDecision, reason string) {
 	d.Evidence = nil
 }
 
-func unreliableReason(dims []reliability.Dimension, floor float64) string {
+func unreliableReason(dims []weakJudge) string {
 	parts := make([]string, len(dims))
+	who := "a judge under the reliability floor"
 	for i, d := range dims {
-		a := "undefined"
-		if d.Alpha != nil {
-			a = fmt.Sprintf("%.2f", *d.Alpha)
+		parts[i] = d.why
+		if d.unmeasured {
+			who = "a judge under the reliability floor, or one whose reliability is unmeasured,"
 		}
-		parts[i] = fmt.Sprintf("%s (judge self-agreement α %s < floor %.3g)", d.Name, a, floor)
 	}
-	return "inconclusive, not a block: the drop rests on " + strings.Join(parts, ", ") +
-		", and a judge under the reliability floor cannot block by itself"
+	return "inconclusive, not a block: the drop rests on " + strings.Join(parts, ", ") + ", and " + who + " cannot block by itself"
 }

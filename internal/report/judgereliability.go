@@ -51,7 +51,9 @@ func fmtShare(x *float64) string {
 }
 
 // judgeReliabilityLines is the report's judge reliability section: the baseline's
-// measurement, against the floor the regression decision applied.
+// measurement of the judges still scoring, against the floor the regression decision
+// applied, then a line per judged dimension whose judge changed since the baseline
+// measured it (its reliability unknown, the old judge's figure not used).
 func (r *Report) judgeReliabilityLines() []string {
 	if r.Comparison == nil {
 		return nil
@@ -60,21 +62,20 @@ func (r *Report) judgeReliabilityLines() []string {
 	if r.Regression != nil && r.Regression.Judge != nil {
 		floor = r.Regression.Judge.Floor
 	}
-	lines := ReliabilityLines(r.Comparison.JudgeReliability, floor)
-	if len(lines) > 0 && judgesRejudged(r.Comparison.JudgeChanges) {
-		lines[0] += "; measured with the baseline's judges, which changed since: these figures are theirs, not the current judges' (`evalgate judge-check` measures the current ones)"
-	}
-	return lines
+	return append(ReliabilityLines(r.Comparison.JudgeReliability, floor), UnmeasuredLines(r.Comparison.JudgeUnmeasured)...)
 }
 
-// judgesRejudged says a judge's configuration changed since the baseline (not only the
-// provider's reported build), so the baseline's reliability measurement is another
-// judge's.
-func judgesRejudged(changes []reliability.Change) bool {
-	for _, c := range changes {
-		if c.Rejudgeable {
-			return true
-		}
+// UnmeasuredLines words the judged dimensions whose judge changed since the baseline
+// measured its reliability: the new judge's self-agreement is unknown, the baseline's
+// figure was the old judge's and is not used, and the dimension's drop alone cannot
+// block until a baseline made with the new judge measures it.
+func UnmeasuredLines(us []reliability.Unmeasured) []string {
+	out := make([]string, 0, len(us))
+	for _, u := range us {
+		out = append(out, fmt.Sprintf("judge reliability · %s (%s): unmeasured, the judge changed since the baseline (%s); "+
+			"the baseline's self-agreement α %s was the old judge's (%s) and is not used, so its drop alone cannot block "+
+			"(make the baseline again with the new judge to measure it; `evalgate judge-check` shows it now)",
+			u.Dimension, u.Judge, strings.Join(u.Why, "; "), fmtAlpha(u.OldAlpha), u.OldJudge))
 	}
-	return false
+	return out
 }

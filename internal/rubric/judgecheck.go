@@ -88,3 +88,16 @@ func (s *System) JudgeOnce(ctx context.Context, items []*eval.Item, results []*e
 	}
 	return out, nil
 }
+
+// DimensionJudges names the judges that score dimension d, as a reliability check names
+// them: its judge, or a panel's reviewers ("<judge>#<k>" when each judge is sampled k
+// times); nil for a dimension no judge scores.
+func (s *System) DimensionJudges(d int) []string {
+	switch sc := s.scorers[d].(type) {
+	case *llmJudgeScorer:
+		return []string{sc.sj.name}
+	case *panelScorer:
+		return sc.reviewerNames()
+	}
+	return nil
+}
