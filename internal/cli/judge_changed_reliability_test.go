@@ -44,6 +44,9 @@ func TestAChangedJudgeIsNotGivenTheOldJudgesReliability(t *testing.T) {
 		t.Errorf("JSON lacks judge_unmeasured:\n%.2000s", stdout)
 	}
 	_, md, _ := runWithEnv(t, env, "check", "--config", cfg, "--results", pr, "--format", "markdown")
+	if !strings.Contains(md, "over the 2.0 pts allowed but carried by a judge whose reliability is unmeasured since it changed") {
+		t.Errorf("the headline should say the judge is unmeasured, not under the floor:\n%s", md)
+	}
 	if !strings.Contains(md, "judge reliability · accuracy (default): unmeasured, the judge changed since the baseline (judge \"default\": model judge-a → judge-b") ||
 		!strings.Contains(md, "the baseline's self-agreement α 1.000 was the old judge's (default) and is not used, so its drop alone cannot block") {
 		t.Errorf("markdown lacks the unmeasured line:\n%s", md)

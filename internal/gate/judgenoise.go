@@ -22,9 +22,12 @@ type JudgeNoise struct {
 	// figure (in its unit): √(2·Σ_d w_d²·σ²_d / n), the verdict's noise on the baseline
 	// side and on the candidate side of n compared items.
 	SE float64 `json:"se"`
-	// Floor is the α floor; Unreliable the judged dimensions whose α is under it.
+	// Floor is the α floor; Unreliable the judged dimensions that cannot block by
+	// themselves: those whose α is under it, and the Unmeasured ones, whose judge
+	// changed since the baseline measured it.
 	Floor      float64  `json:"alpha_floor"`
 	Unreliable []string `json:"unreliable,omitempty"`
+	Unmeasured []string `json:"unmeasured,omitempty"`
 	// Reason says why the decision is inconclusive rather than a block, when the
 	// unreliable dimensions are what carried the drop.
 	Reason string `json:"reason,omitempty"`
@@ -68,6 +71,7 @@ func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Compar
 	// like a judge under the floor, its drop alone cannot block.
 	for _, u := range cmp.JudgeUnmeasured {
 		jn.Unreliable = append(jn.Unreliable, u.Dimension)
+		jn.Unmeasured = append(jn.Unmeasured, u.Dimension)
 		weak[u.Dimension] = weakJudge{weight: u.Weight, why: unmeasuredWhy(u), unmeasured: true}
 	}
 	n := max(cmp.Compared, 1)
@@ -93,6 +97,9 @@ func (r *Regression) applyJudgeNoise(d *RegressionDecision, cmp *baseline.Compar
 		widen(dd, djn.SE)
 		if isWeak {
 			djn.Unreliable = []string{name}
+			if w.unmeasured {
+				djn.Unmeasured = []string{name}
+			}
 			if dd.Outcome == Fail {
 				djn.Reason = unreliableReason([]weakJudge{w})
 				demote(dd, djn.Reason)

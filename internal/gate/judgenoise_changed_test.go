@@ -24,7 +24,7 @@ func TestAChangedJudgesDropAloneCannotBlock(t *testing.T) {
 		!strings.Contains(d.DecidedBy, "or one whose reliability is unmeasured, cannot block by itself; without them the drop is ±0.0 pts ≤ 2.0 pts") {
 		t.Fatalf("changed judge: outcome %s, decided by %q", d.Outcome, d.DecidedBy)
 	}
-	if d.Judge.SE != 0 || len(d.Judge.Unreliable) != 1 || d.Judge.Unreliable[0] != "accuracy" {
+	if d.Judge.SE != 0 || len(d.Judge.Unreliable) != 1 || d.Judge.Unreliable[0] != "accuracy" || len(d.Judge.Unmeasured) != 1 {
 		t.Errorf("judge noise %+v; want SE 0 (nothing measured) and accuracy listed", d.Judge)
 	}
 	// Without the change the same drop blocks (no figure at all: nothing to apply).

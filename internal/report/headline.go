@@ -89,8 +89,16 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 	s += fmt.Sprintf("%s %s", d.Statistic, value)
 	switch {
 	case d.Outcome == gate.Inconclusive && d.Exceeded && d.Rejects && d.Judge != nil && d.Judge.Reason != "":
-		// Beyond the suite's noise: only the α floor kept it from blocking.
-		s += fmt.Sprintf(", over the %s allowed but carried by a judge under the reliability floor", limit)
+		// Beyond the suite's noise: only the α floor (or a changed judge's unmeasured
+		// reliability) kept it from blocking.
+		who := "a judge under the reliability floor"
+		if len(d.Judge.Unmeasured) > 0 {
+			who = "a judge whose reliability is unmeasured since it changed"
+			if len(d.Judge.Unmeasured) < len(d.Judge.Unreliable) {
+				who = "judges under the reliability floor or unmeasured since they changed"
+			}
+		}
+		s += fmt.Sprintf(", over the %s allowed but carried by %s", limit, who)
 	case d.Outcome == gate.Inconclusive && d.Exceeded:
 		s += fmt.Sprintf(", over the %s allowed but within the suite's noise", limit)
 	case d.Outcome == gate.Inconclusive:
