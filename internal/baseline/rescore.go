@@ -58,30 +58,7 @@ func rescore(ctx context.Context, cand *rubric.Scored, suite *eval.Suite, b *Bas
 	if rec.held {
 		nsrc = rec.runs
 	}
-	srcs := make([]rubric.RunSource, nsrc)
-	for i := range srcs {
-		name := fmt.Sprintf("%s (recorded run %d)", file, i+1)
-		srcs[i] = rubric.RunSource{File: name, Each: func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
-			n := 0
-			return rec.each(func(run int, out map[string]any) error {
-				runs = max(runs, run+1)
-				if run != i {
-					return nil
-				}
-				if id, _ := out["id"].(string); id == "" {
-					return nil
-				} else if _, ok := suite.Item(id); !ok {
-					return nil
-				}
-				n++
-				res, err := eval.NewResult(name, n, out)
-				if err != nil {
-					return err
-				}
-				return fn(res, prep(res))
-			})
-		}}
-	}
+	srcs := recordedSources(rec, suite, file, nsrc, &runs)
 	sc, err := rubric.ScoreRuns(ctx, sys, suite, srcs, rubric.ScoreOptions{MaxMemory: maxMemory})
 	if err != nil {
 		return 0, &MismatchError{Msg: fmt.Sprintf("re-scoring baseline %s under %s failed: %v; refresh it with `evalgate baseline`", file, sys.Version, err)}
@@ -101,4 +78,35 @@ func rescore(ctx context.Context, cand *rubric.Scored, suite *eval.Suite, b *Bas
 		}
 	}
 	return runs, nil
+}
+
+// recordedSources are the baseline's recorded runs as run sources to score: nsrc of
+// them, each reading rec on every pass and keeping its own run's outputs of the suite's
+// items. *runs is raised to the highest recorded run index seen, plus one.
+func recordedSources(rec recorded, suite *eval.Suite, file string, nsrc int, runs *int) []rubric.RunSource {
+	srcs := make([]rubric.RunSource, nsrc)
+	for i := range srcs {
+		name := fmt.Sprintf("%s (recorded run %d)", file, i+1)
+		srcs[i] = rubric.RunSource{File: name, Each: func(prep func(*eval.Result) any, fn func(*eval.Result, any) error) error {
+			n := 0
+			return rec.each(func(run int, out map[string]any) error {
+				*runs = max(*runs, run+1)
+				if run != i {
+					return nil
+				}
+				if id, _ := out["id"].(string); id == "" {
+					return nil
+				} else if _, ok := suite.Item(id); !ok {
+					return nil
+				}
+				n++
+				res, err := eval.NewResult(name, n, out)
+				if err != nil {
+					return err
+				}
+				return fn(res, prep(res))
+			})
+		}}
+	}
+	return srcs
 }

@@ -111,8 +111,10 @@ func (c *CLI) judgeBaseline(ctx context.Context, l *Loaded, sc *rubric.Scored, o
 }
 
 // panelMomentsFromBaseline gives z-normalizing panels the baseline's reviewer moments
-// before the candidate is scored, so both sides are standardized alike.
-func (l *Loaded) panelMomentsFromBaseline(bpath string) error {
+// before the candidate is scored, so both sides are standardized alike. A panel one of
+// whose reviewers' judge changed since the baseline gets moments measured again on the
+// baseline's recorded outputs judged by the current reviewers (baseline.PanelMoments).
+func (l *Loaded) panelMomentsFromBaseline(ctx context.Context, bpath string) error {
 	sys := &l.Config.Scoring
 	if !sys.NeedsPanelMoments() || bpath == "" {
 		return nil
@@ -125,7 +127,17 @@ func (l *Loaded) panelMomentsFromBaseline(bpath string) error {
 		return err
 	}
 	defer r.Close()
-	if m := r.Header().PanelMoments; len(m) > 0 {
+	suiteOf := func() (*eval.Suite, error) {
+		if l.Suite != nil {
+			return l.Suite, nil
+		}
+		return l.suiteAgain()
+	}
+	m, _, err := baseline.PanelMoments(ctx, r, bpath, sys, suiteOf)
+	if err != nil {
+		return err
+	}
+	if len(m) > 0 {
 		sys.SetPanelMoments(m)
 	}
 	return nil

@@ -397,7 +397,7 @@ func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.It
 		suite = nil // built again, of the shard's items
 	}
 	bpath, _ := l.baselinePath(opts)
-	if err := l.panelMomentsFromBaseline(bpath); err != nil {
+	if err := l.panelMomentsFromBaseline(ctx, bpath); err != nil {
 		return nil, err
 	}
 	sc, err := rubric.ScoreRuns(ctx, &cfg.Scoring, suite, withProgress(l.sources(), opts.Progress), so)
