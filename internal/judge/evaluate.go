@@ -136,13 +136,15 @@ func (j *Judge) fromCache(unique []int, keys []string, verdicts []Judgment, st *
 	return misses, nil
 }
 
-// reportAllCached prints, once per judge, that its verdicts come from the cache: a
-// run answered wholly from it shows one line, not a progress bar per batch.
+// reportAllCached prints, once for all the judges sharing a progress option, that
+// their verdicts come from the cache: a run answered wholly from it shows one line, not
+// a progress bar per batch, nor a line per panel reviewer.
 func (j *Judge) reportAllCached(n int) {
-	j.cachedOnce.Do(func() {
-		if j.progress.w != nil {
-			fmt.Fprintf(j.progress.w, "judge: %d/%d from the cache, no model call\n", n, n)
-		}
+	if j.progress.w == nil || j.progress.cachedOnce == nil {
+		return
+	}
+	j.progress.cachedOnce.Do(func() {
+		fmt.Fprintf(j.progress.w, "judge: %d/%d from the cache, no model call\n", n, n)
 	})
 }
 

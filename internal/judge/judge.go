@@ -25,13 +25,15 @@ type Judge struct {
 	budget   *budget
 	cost     *costBudget // nil: no max_cost_usd
 	progress progressSink
-	// cachedOnce prints the "from the cache" line once per judge.
-	cachedOnce sync.Once
 }
 
 type progressSink struct {
 	w      io.Writer
 	newBar func(label string, total int) Bar
+	// cachedOnce prints the "from the cache" line once for every judge built with the
+	// same WithProgress option: a panel's reviewers, all answered from the cache, show
+	// one line, not one each.
+	cachedOnce *sync.Once
 }
 
 // Bar counts the calls a batch makes; the CLI's progress bar is one.
@@ -53,11 +55,12 @@ type options struct {
 // WithGetenv replaces os.Getenv for OPENAI_BASE_URL and the API key variable.
 func WithGetenv(f func(string) string) Option { return func(o *options) { o.getenv = f } }
 
-// WithProgress reports progress on w: a line when the cache answers a whole batch,
-// and a Bar from newBar (nil: none) over the calls of the others. Without it nothing
+// WithProgress reports progress on w: a line when the cache answers a whole batch
+// (once for all the judges built with this option), and a Bar from newBar (nil: none) over the calls of the others. Without it nothing
 // is reported.
 func WithProgress(w io.Writer, newBar func(label string, total int) Bar) Option {
-	return func(o *options) { o.progress = progressSink{w: w, newBar: newBar} }
+	once := new(sync.Once)
+	return func(o *options) { o.progress = progressSink{w: w, newBar: newBar, cachedOnce: once} }
 }
 
 // New checks cfg, loads its template and returns a Judge.
