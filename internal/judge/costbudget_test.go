@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/pricing"
@@ -46,5 +49,57 @@ func TestCostBudgetStopsCalls(t *testing.T) {
 	}
 	if s := b.Spent(); s < 0.0299 || s > 0.0301 {
 		t.Errorf("spent %v; want 2 × 0.015 = 0.03", s)
+	}
+}
+
+// The calls in flight when the budget refuses one finish and are kept: their verdicts
+// are returned and cached (paid for, they are never bought twice), and no call starts
+// after the refusal. Four workers; the budget covers three worst cases and not a
+// fourth, so three calls start at once and the fourth worker is refused while they
+// are at the server, which answers only when all three have arrived.
+func TestCostBudgetKeepsTheCallsInFlight(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	arrived, all := 0, make(chan struct{})
+	srv := chattest.New(t, "/v1", func(_ int, _ chattest.Request) chattest.Reply {
+		mu.Lock()
+		if arrived++; arrived == 3 {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(5 * time.Second):
+		}
+		return chattest.Reply{Content: valid, PromptTokens: 1, CompletionTokens: 1}
+	})
+	price := pricing.Price{Input: 1000, Output: 1000} // $0.001 a token
+	reqs := make([]judge.Request, 8)
+	for i := range reqs {
+		reqs[i] = judge.Request{ID: fmt.Sprintf("q-%d", i), Task: "t", CandidateAnswer: fmt.Sprintf("answer %d", i)}
+	}
+	j0, _ := newJudge(t, srv, nil)
+	// Each worst case: the rendered prompt's bytes + 2 × 16 tokens in, max_tokens 10
+	// out, at $0.001 a token. 3.5 of them: three fit in flight, a fourth does not.
+	worst := float64(len(judge.SandboxNotice+j0.Template().Render(reqs[0]))+32+10) / 1000
+	b, err := pricing.NewBudget(3.5 * worst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	j, _ := newJudge(t, srv, func(c *judge.Config) { c.Concurrency, c.MaxTokens, c.CacheDir = 4, 10, dir }, judge.WithCostBudget(b, price))
+	verdicts, st, err := j.Evaluate(context.Background(), reqs)
+	if !errors.Is(err, judge.ErrBudgetExceeded) {
+		t.Fatalf("err = %v; want the budget exceeded", err)
+	}
+	made := 0
+	for _, v := range verdicts {
+		if v.Scores != nil {
+			made++
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	if srv.Calls() != 3 || st.Calls != 3 || made != 3 || len(files) != 3 {
+		t.Errorf("%d calls at the server (stats %d), %d verdicts returned, %d cached; want 3 of each", srv.Calls(), st.Calls, made, len(files))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -20,8 +21,9 @@ const parseAttempts = 2
 // Per-item failures (a reply that breaks the parse rules twice, a timeout, a refused
 // request) become Judgments with EvaluatorError set. Failures that would hit every item
 // end the run with an error: a budget exceeded, a replay miss, a bad key or model, an
-// unreachable endpoint, a broken cache, ctx done. The verdicts finished by then are
-// returned (the others are zero) and are in the cache already.
+// unreachable endpoint, a broken cache, ctx done. No call starts after it; on a budget
+// the calls in flight finish. The verdicts finished by then are returned (the others
+// are zero) and are in the cache already.
 func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats, error) {
 	verdicts := make([]Judgment, len(reqs))
 	keys := make([]string, len(reqs))
@@ -50,13 +52,22 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 		prog = j.progress.newBar("judge", len(misses))
 	}
 	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
+	// The first error stops new calls. A budget refusal lets the calls in flight
+	// finish, so their verdicts (paid for) are cached and the next run does not pay
+	// for them again; any other error cancels them.
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var g errgroup.Group
 	g.SetLimit(j.cfg.Concurrency)
+	var stopped atomic.Bool
 	for _, i := range misses {
-		if gctx.Err() != nil {
+		if gctx.Err() != nil || stopped.Load() {
 			break
 		}
 		g.Go(func() error {
+			if stopped.Load() {
+				return nil
+			}
 			v, spent, err := j.evaluateOne(gctx, reqs[i], keys[i])
 			mu.Lock()
 			defer mu.Unlock()
@@ -65,6 +76,10 @@ func (j *Judge) Evaluate(ctx context.Context, reqs []Request) ([]Judgment, Stats
 			st.CompletionTokens += spent.CompletionTokens
 			st.CachedPromptTokens += spent.CachedPromptTokens
 			if err != nil {
+				stopped.Store(true)
+				if !errors.Is(err, ErrBudgetExceeded) {
+					cancel()
+				}
 				return err
 			}
 			st.count(v)
