@@ -202,9 +202,9 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgmen
 		v.Usage.PromptTokens += u.PromptTokens
 		v.Usage.CompletionTokens += u.CompletionTokens
 		v.Usage.CachedPromptTokens += u.CachedPromptTokens
-		if err := j.budget.addTokens(u.PromptTokens + u.CompletionTokens); err != nil {
-			return Judgment{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, err)
-		}
+		// A token overrun is found when the call that caused it returns: its verdict,
+		// paid for, is still kept (cached), and the overrun ends the run after it.
+		overrun := j.budget.addTokens(u.PromptTokens + u.CompletionTokens)
 		v.Model, v.ModelVersion = rep.Model, rep.SystemFingerprint
 		p, perr := ParseVerdict(j.tmpl, rep.Content)
 		if perr == nil {
@@ -214,7 +214,13 @@ func (j *Judge) evaluateOne(ctx context.Context, r Request, key string) (Judgmen
 				v.Scores[k] = &f
 			}
 			v.Rationale, v.EvaluatorError, v.ErrorDetail = p.Rationale, "", ""
-			return v, v.spent(), j.store(key, r, v)
+			if err := j.store(key, r, v); err != nil || overrun == nil {
+				return v, v.spent(), err
+			}
+			return Judgment{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, overrun)
+		}
+		if overrun != nil { // no second attempt over the budget
+			return Judgment{}, v.spent(), fmt.Errorf("judge: item %q: %w", r.ID, overrun)
 		}
 		v.EvaluatorError, v.ErrorDetail = ErrorParse, perr.(*ParseError).Reason
 	}

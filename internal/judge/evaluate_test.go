@@ -403,7 +403,8 @@ func TestEvaluateBudget(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := chattest.New(t, "/v1", chattest.Always(chattest.Reply{Content: valid, PromptTokens: 100, CompletionTokens: 10}))
-			j, _ := newJudge(t, srv, tt.edit)
+			dir := t.TempDir()
+			j, _ := newJudge(t, srv, func(c *judge.Config) { tt.edit(c); c.CacheDir = dir })
 			reqs := []judge.Request{req("a"), req("b"), req("c"), req("d"), req("e")}
 			_, _, err := j.Evaluate(context.Background(), reqs)
 			if !errors.Is(err, judge.ErrBudgetExceeded) || !strings.Contains(err.Error(), tt.wantErr) {
@@ -411,6 +412,10 @@ func TestEvaluateBudget(t *testing.T) {
 			}
 			if srv.Calls() != 3 {
 				t.Errorf("server calls %d; want 3, then a stop", srv.Calls())
+			}
+			// Every call made is kept: the token overrun's verdict too, paid for.
+			if files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json")); len(files) != 3 {
+				t.Errorf("%d verdicts cached; want the 3 calls' verdicts", len(files))
 			}
 		})
 	}
