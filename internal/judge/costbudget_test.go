@@ -14,21 +14,29 @@ import (
 	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
+// price is the budget tests' model price: $0.001 a token, in or out.
+var price = pricing.Price{Input: 1000, Output: 1000}
+
+// costRequests returns n requests that render to prompts of one length, and the worst
+// case of a call judging one: its prompt's bytes as tokens plus 2 messages × 16 tokens
+// of overhead in, and max_tokens 10 out, at $0.001 a token.
+func costRequests(t *testing.T, srv *chattest.Server, n int) ([]judge.Request, float64) {
+	t.Helper()
+	reqs := make([]judge.Request, n)
+	for i := range reqs {
+		reqs[i] = judge.Request{ID: fmt.Sprintf("q-%d", i), Task: "t", CandidateAnswer: fmt.Sprintf("answer %d", i)}
+	}
+	j0, _ := newJudge(t, srv, nil)
+	return reqs, float64(len(judge.SandboxNotice+j0.Template().Render(reqs[0]))+32+10) / 1000
+}
+
 // TestCostBudgetStopsCalls: with max_cost_usd, a call starts only while the budget
 // covers its worst case; the first refusal ends the run with ErrBudgetExceeded, and the
 // verdicts made by then are cached.
 func TestCostBudgetStopsCalls(t *testing.T) {
 	t.Parallel()
 	srv := chattest.New(t, "/v1", chattest.Always(chattest.Reply{Content: valid, PromptTokens: 10, CompletionTokens: 5}))
-	price := pricing.Price{Input: 1000, Output: 1000} // $0.001 a token
-	reqs := make([]judge.Request, 4)
-	for i := range reqs {
-		reqs[i] = judge.Request{ID: fmt.Sprintf("q-%d", i), Task: "t", CandidateAnswer: fmt.Sprintf("answer %d", i)}
-	}
-	j0, _ := newJudge(t, srv, nil)
-	// Every request renders to the same length; its worst case is that many tokens
-	// plus 2 messages × 16 tokens of overhead in, and max_tokens 10 out, at $0.001.
-	worst := float64(len(judge.SandboxNotice+j0.Template().Render(reqs[0]))+32+10) / 1000
+	reqs, worst := costRequests(t, srv, 4)
 	// Each call costs (10 + 5) × $0.001 = $0.015. A budget of 0.015 + worst + 0.005
 	// lets the 1st call start (worst ≤ budget) and the 2nd (0.015 + worst), and
 	// refuses the 3rd (0.030 + worst > budget): two calls, one at a time.
@@ -73,15 +81,8 @@ func TestCostBudgetKeepsTheCallsInFlight(t *testing.T) {
 		}
 		return chattest.Reply{Content: valid, PromptTokens: 1, CompletionTokens: 1}
 	})
-	price := pricing.Price{Input: 1000, Output: 1000} // $0.001 a token
-	reqs := make([]judge.Request, 8)
-	for i := range reqs {
-		reqs[i] = judge.Request{ID: fmt.Sprintf("q-%d", i), Task: "t", CandidateAnswer: fmt.Sprintf("answer %d", i)}
-	}
-	j0, _ := newJudge(t, srv, nil)
-	// Each worst case: the rendered prompt's bytes + 2 × 16 tokens in, max_tokens 10
-	// out, at $0.001 a token. 3.5 of them: three fit in flight, a fourth does not.
-	worst := float64(len(judge.SandboxNotice+j0.Template().Render(reqs[0]))+32+10) / 1000
+	// 3.5 worst cases: three fit in flight, a fourth does not.
+	reqs, worst := costRequests(t, srv, 8)
 	b, err := pricing.NewBudget(3.5 * worst)
 	if err != nil {
 		t.Fatal(err)
