@@ -196,10 +196,7 @@ func (r *Report) junitItem(it Item, tag string) junitCase {
 	case it.Pending:
 		c.Skipped = &junitSkipped{Message: it.Reason()}
 	case !it.Pass:
-		msg := fmt.Sprintf("score %.3f: %s", it.Score, it.Reason())
-		if it.Runs > 1 {
-			msg += fmt.Sprintf(" (passed %d of %d runs)", it.PassRuns, it.Runs)
-		}
+		msg := fmt.Sprintf("score %.3f: %s", it.Score, it.Reason()) // several runs: Reason counts the failed ones
 		c.Failure = &junitFailure{Message: Truncate(msg, 1000), Type: "item", Text: xmlText(breakdownText(it))}
 	}
 	return c

@@ -249,13 +249,20 @@ func (r *Report) PendingTitle() string {
 	return fmt.Sprintf("Pending items (%d): every value n/a or stale, left out of the means and the pass rate", len(r.Summary.Pending))
 }
 
-// Reason says in a few words why an item failed.
+// Reason says in a few words why an item failed. An item with several runs fails on
+// how many of them failed, so its reason says that count and the item's mean score:
+// the cause a single run gave (the first failing run's) is marked as that run's.
 func (it Item) Reason() string {
 	switch {
 	case it.Missing:
 		return "no result (missing)"
 	case it.Pending:
 		return "pending (all n/a or stale)"
+	}
+	if it.Runs > 1 {
+		return it.runsReason()
+	}
+	switch {
 	case it.CappedBy != "":
 		return "capped by " + it.CappedBy
 	case it.EvaluatorError != "":
@@ -263,18 +270,66 @@ func (it Item) Reason() string {
 	case it.Why != "" && !strings.HasPrefix(it.Why, "score "):
 		return it.Why // timed out, errored, or a pass-rule condition
 	}
-	for _, kv := range it.Breakdown {
-		if v, ok := kv.Value.(float64); ok && v == 0 {
-			if n := it.Notes[kv.Key]; n != "" {
-				return kv.Key + ": " + n
-			}
-			return kv.Key + " = 0"
-		}
+	if name, note := it.zeroDimension(); note != "" {
+		return name + ": " + note
+	} else if name != "" {
+		return name + " = 0"
 	}
 	if it.Why != "" {
 		return it.Why
 	}
 	return fmt.Sprintf("score %.3f", it.Score)
+}
+
+// runsReason is Reason for an item with several runs: "failed 2 of 3 runs", then the
+// cause. Its breakdown is the mean over the runs, so a dimension at 0 was 0 in every
+// run; its Why is the first failing run's, so it is named as the first, without that
+// run's own score, and the mean score follows.
+func (it Item) runsReason() string {
+	failed := it.Runs - it.PassRuns
+	head := fmt.Sprintf("failed %d of %d runs", failed, it.Runs)
+	mean := fmt.Sprintf(" (mean score %.3f)", it.Score)
+	first := ": "
+	if failed > 1 {
+		first = ", the first: "
+	}
+	switch {
+	case it.CappedBy != "":
+		return head + ": capped by " + it.CappedBy + mean
+	case it.EvaluatorError != "":
+		return head + ": judge " + it.EvaluatorError + mean
+	case it.MissingRuns > 0 && strings.HasPrefix(it.Why, "no result"):
+		return fmt.Sprintf("%s, %d with no result%s", head, it.MissingRuns, mean)
+	case it.Why != "" && !strings.HasPrefix(it.Why, "score "):
+		return head + first + it.Why + mean
+	}
+	if name, note := it.zeroDimension(); name != "" {
+		z := name + " = 0 in every run"
+		if failed == it.Runs {
+			z = fmt.Sprintf("%s = 0 in all %d runs", name, it.Runs)
+		}
+		if note != "" {
+			z += ": " + note
+		}
+		if failed == it.Runs {
+			return z
+		}
+		return head + ": " + z
+	}
+	if _, threshold, ok := strings.Cut(it.Why, " < "); ok {
+		return head + first + "score < " + threshold + mean
+	}
+	return head + mean
+}
+
+// zeroDimension is the first dimension scored 0 and its note ("" when none is).
+func (it Item) zeroDimension() (name, note string) {
+	for _, kv := range it.Breakdown {
+		if v, ok := kv.Value.(float64); ok && v == 0 {
+			return kv.Key, it.Notes[kv.Key]
+		}
+	}
+	return "", ""
 }
 
 // summaryLine is the score, spread, pass rate and size.

@@ -1,0 +1,93 @@
+package report_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+// runsSuite writes a two-item suite scored by one contains dimension (weight 0.8) and
+// a 40-word budget (0.2), passing at 0.8, and three runs of results: "a" always answers
+// right; "b" answers "no idea" in the runs named in bRuns, right in the others. It
+// returns the config and the three results files.
+func runsSuite(t *testing.T, bWrong ...int) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("suite.yaml", "name: s\nitems:\n  - {id: a, prompt: say A, expected_contains: [Alpha]}\n  - {id: b, prompt: say B, expected_contains: [Bravo]}\n")
+	config := write("evalgate.yaml", `name: s
+suite: suite.yaml
+scoring:
+  version: scoringSystem/1.0.0
+  dimensions:
+    - {name: correctness, weight: 0.8, scorer: contains}
+    - {name: conciseness, weight: 0.2, scorer: word_budget, max_words: 40}
+  pass: {min_score: 0.8}
+grading:
+  version: gradingSystem/1.0.0
+  gates:
+    - {name: floor, metric: mean_score, min: 0.5, level: hard}
+`)
+	var runs []string
+	for r := 1; r <= 3; r++ {
+		b := `{"id": "b", "output": "Bravo."}`
+		for _, w := range bWrong {
+			if w == r {
+				b = `{"id": "b", "output": "no idea"}`
+			}
+		}
+		runs = append(runs, write("run"+string(rune('0'+r))+".jsonl", `{"id": "a", "output": "Alpha."}`+"\n"+b+"\n"))
+	}
+	return config, runs
+}
+
+// TestWhyOfAnItemWithSeveralRunsCountsTheRuns: the "why" an item with several runs
+// failed is not one run's score. Item b answers "no idea" in runs 1 and 2 (correctness
+// 0, conciseness 1: score 0.8·0 + 0.2·1 = 0.200 < 0.8, failing) and right in run 3
+// (score 1.000, passing): it fails 2 of 3 runs, mean score (0.2 + 0.2 + 1)/3 = 0.467.
+// Its correctness, 1/3 on average, is 0 in no run's mean, so the reason is the pass
+// rule's. The old why was run 1's "score 0.200 < 0.8".
+func TestWhyOfAnItemWithSeveralRunsCountsTheRuns(t *testing.T) {
+	config, runs := runsSuite(t, 1, 2)
+	r := checked(t, config, runs...)
+	const want = "failed 2 of 3 runs, the first: score < 0.8 (mean score 0.467)"
+	var b report.Item
+	for _, it := range r.Items {
+		if it.ID == "b" {
+			b = it
+		}
+	}
+	if got := b.Reason(); got != want {
+		t.Errorf("reason %q; want %q", got, want)
+	}
+	md := r.Markdown(report.MarkdownOptions{})
+	if !strings.Contains(md, "failed 2 of 3 runs, the first: score &lt; 0.8 (mean score 0.467)") || strings.Contains(md, "0.200") {
+		t.Errorf("the comment's why does not count the runs, or shows run 1's score:\n%s", md)
+	}
+}
+
+// TestWhyOfADimensionZeroInEveryRun: b answers "no idea" in all three runs, so its
+// correctness is 0 in each (mean 0) and it fails 3 of 3: the reason says so once,
+// with the scorer's note: correctness = 0 in all 3 runs: output does not contain "Bravo".
+func TestWhyOfADimensionZeroInEveryRun(t *testing.T) {
+	config, runs := runsSuite(t, 1, 2, 3)
+	r := checked(t, config, runs...)
+	for _, it := range r.Items {
+		if it.ID == "b" {
+			if got, want := it.Reason(), `correctness = 0 in all 3 runs: output does not contain "Bravo"`; got != want {
+				t.Errorf("reason %q; want %q", got, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no item b")
+}
