@@ -387,7 +387,8 @@ func (l *Loaded) sources() []rubric.RunSource {
 func (l *Loaded) check(ctx context.Context, opts CheckOptions, stream *report.ItemStream) (*report.Report, error) {
 	cfg := l.Config
 	l.outputs = diagnose.NewOutputs(&cfg.Scoring)
-	so := rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.PutCaptured, FirstSample: l.outputs.Observe, DropFields: true, MaxMemory: opts.MaxMemory}
+	so := rubric.ScoreOptions{Capture: stream.Capture, OnFirst: stream.PutCaptured, OnFirstFailing: stream.PutFailingCaptured,
+		FirstSample: l.outputs.Observe, DropFields: true, MaxMemory: opts.MaxMemory}
 	so.Shard = l.Shard
 	if len(opts.Unscored) > 0 {
 		so.Unscored = func(id string) bool { return opts.Unscored[id] }

@@ -141,7 +141,7 @@ func sumOver(sc *rubric.Scored, metric string) float64 {
 	return t
 }
 
-// buildItem is one item of the report from its scores; the parts its first sample
+// buildItem is one item of the report from its scores; the parts its shown sample
 // said (prompt, reference, output, per-sample fields, notes) come pre-rendered from the
 // ItemStream.
 func buildItem(sc *rubric.Scored, is *rubric.ItemScore) Item {

@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,4 +91,44 @@ func TestWhyOfADimensionZeroInEveryRun(t *testing.T) {
 		}
 	}
 	t.Fatal("no item b")
+}
+
+// TestGotOfAFailingItemIsFromARunThatFailed: b answers right in run 1 and "no idea" in
+// runs 2 and 3, so it fails (1 pass of 3 < half): its output in the report, and the
+// scorer's note beside it, are run 2's (the first that failed), with the why for it:
+// "failed 2 of 3 runs, the first: score < 0.8 (mean score (1 + 0.2 + 0.2)/3 = 0.467)".
+// The old report showed run 1's passing "Bravo." beside a failing why. An item that
+// fails one run of three (wrong in run 2 only) passes, and keeps run 1's output.
+func TestGotOfAFailingItemIsFromARunThatFailed(t *testing.T) {
+	for _, tc := range []struct {
+		wrong    []int
+		got, why string
+		note     bool
+	}{
+		{[]int{2, 3}, "no idea", "failed 2 of 3 runs, the first: score < 0.8 (mean score 0.467)", true},
+		{[]int{2}, "Bravo.", "", false},
+	} {
+		config, runs := runsSuite(t, tc.wrong...)
+		r := checked(t, config, runs...)
+		var b report.Item
+		for _, it := range r.Items {
+			if it.ID == "b" {
+				b = it
+			}
+		}
+		why := ""
+		if !b.Pass {
+			why = b.Reason()
+		}
+		if b.Got != tc.got || why != tc.why || (b.Notes["correctness"] != "") != tc.note {
+			t.Errorf("wrong in runs %v: got %q, why %q, notes %v; want %q, %q, a note %v", tc.wrong, b.Got, why, b.Notes, tc.got, tc.why, tc.note)
+		}
+		var js bytes.Buffer
+		if err := r.WriteJSON(&js); err != nil {
+			t.Fatal(err)
+		}
+		if want := `"got": "` + tc.got + `"`; !strings.Contains(js.String(), want) {
+			t.Errorf("wrong in runs %v: the JSON report has no %s", tc.wrong, want)
+		}
+	}
 }

@@ -4,7 +4,7 @@ import "github.com/evalgate/evalgate/internal/rubric"
 
 // ShardState is what a shard's report carries so that `evalgate merge` can join the
 // shards into the report of the whole suite: every item's place in the suite and what
-// its first sample said, and each run's compact per-item numbers. A merged report
+// its shown sample said (ItemStream.at), and each run's compact per-item numbers. A merged report
 // carries the whole suite's, so `check --report` can gate on it again.
 type ShardState struct {
 	Shard            string            `json:"shard"`       // "i/n"; a merged report: "1/1"
@@ -25,7 +25,7 @@ type ShardItem struct {
 	Hash  string   `json:"hash"`
 	Line  int      `json:"line"`
 	Tags  []string `json:"tags,omitempty"`
-	Parts []byte   `json:"parts"` // what the item's first sample said (ItemStream.Capture's bytes)
+	Parts []byte   `json:"parts"` // what the item's shown sample said (ItemStream.Capture's bytes)
 }
 
 // Captured is item i's captured parts, read back from the stream.

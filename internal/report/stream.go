@@ -34,11 +34,14 @@ type ItemStream struct {
 	detail *os.File // first-sample fragments, by offset
 	off    []int64
 	size   []int32
-	dw     *bufio.Writer
-	dpos   int64
-	sc     *rubric.Scored // the scores, once built
-	rd     *bufio.Reader  // reads the captured parts back, in order
-	rdPos  int64
+	// failing holds, for an item whose first sample passed, its first failing sample's
+	// parts (PutFailingCaptured): what the report shows of the item when it fails.
+	failing map[int]span
+	dw      *bufio.Writer
+	dpos    int64
+	sc      *rubric.Scored // the scores, once built
+	rd      *bufio.Reader  // reads the captured parts back, in order
+	rdPos   int64
 }
 
 // NewItemStream opens the temporary file (removed at once; it lives while open).
@@ -131,6 +134,43 @@ func (s *ItemStream) Put(i int, b []byte) error {
 	return nil
 }
 
+// span is where an item's captured parts are in the temporary file.
+type span struct {
+	off  int64
+	size int32
+}
+
+// PutFailingCaptured stores item i's first failing sample's parts, captured after a
+// first sample that passed (rubric.ScoreOptions.OnFirstFailing), and recycles them: a
+// failing item shows a run that failed (its output, its notes), not a passing one.
+func (s *ItemStream) PutFailingCaptured(i int, b []byte) error {
+	defer putBuf(b)
+	if s.failing == nil {
+		s.failing = map[int]span{}
+	}
+	s.failing[i] = span{s.dpos, int32(len(b))}
+	n, err := s.dw.Write(b)
+	s.dpos += int64(n)
+	if err != nil {
+		return fmt.Errorf("report: writing the items: %w", err)
+	}
+	return nil
+}
+
+// at is where item i's parts to show are: its first failing sample's when it has one
+// and the item fails over its runs, else its first sample's.
+func (s *ItemStream) at(i int) (span, bool) {
+	if i >= len(s.off) || s.off[i] < 0 {
+		return span{}, false
+	}
+	if f, ok := s.failing[i]; ok && s.sc != nil {
+		if pass, _, _, _ := s.sc.ItemStatus(i); !pass {
+			return f, true
+		}
+	}
+	return span{s.off[i], s.size[i]}, true
+}
+
 // PutCaptured is Put for the bytes Capture returned, which it then recycles (the
 // caller keeps no reference to them): rubric.ScoreOptions.OnFirst beside Capture.
 func (s *ItemStream) PutCaptured(i int, b []byte) error {
@@ -202,17 +242,18 @@ func appendPart(b []byte, v any) ([]byte, error) {
 // readRaw reads back item i's captured bytes (a copy), in suite order mostly, so the
 // reads are sequential.
 func (s *ItemStream) readRaw(i int) ([]byte, error) {
-	if i >= len(s.off) || s.off[i] < 0 {
+	at, ok := s.at(i)
+	if !ok {
 		return nil, fmt.Errorf("report: item %d has no recorded sample", i)
 	}
-	return s.readRawTo(make([]byte, s.size[i]), i)
+	return s.readRawTo(make([]byte, at.size), at)
 }
 
-// readRawTo reads item i's captured bytes into raw (of their size).
-func (s *ItemStream) readRawTo(raw []byte, i int) ([]byte, error) {
-	if s.rd == nil || s.rdPos != s.off[i] {
-		s.rd = bufio.NewReaderSize(io.NewSectionReader(s.detail, s.off[i], s.dpos-s.off[i]), 1<<16)
-		s.rdPos = s.off[i]
+// readRawTo reads the captured bytes at at into raw (of their size).
+func (s *ItemStream) readRawTo(raw []byte, at span) ([]byte, error) {
+	if s.rd == nil || s.rdPos != at.off {
+		s.rd = bufio.NewReaderSize(io.NewSectionReader(s.detail, at.off, s.dpos-at.off), 1<<16)
+		s.rdPos = at.off
 	}
 	if _, err := io.ReadFull(s.rd, raw); err != nil {
 		return nil, fmt.Errorf("report: reading the items back: %w", err)
@@ -224,16 +265,19 @@ func (s *ItemStream) readRawTo(raw []byte, i int) ([]byte, error) {
 // readChunk reads back the captured bytes of items [start, start+n) into one buffer.
 func (s *ItemStream) readChunk(c *buildChunk) error {
 	size := 0
-	for i := c.start; i < c.start+c.n; i++ {
-		if i >= len(s.off) || s.off[i] < 0 {
-			return fmt.Errorf("report: item %d has no recorded sample", i)
+	spans := make([]span, c.n)
+	for k := range c.n {
+		sp, ok := s.at(c.start + k)
+		if !ok {
+			return fmt.Errorf("report: item %d has no recorded sample", c.start+k)
 		}
-		size += int(s.size[i])
+		spans[k] = sp
+		size += int(sp.size)
 	}
 	c.rawBuf = getBuf(size)[:size]
 	at := 0
-	for i := c.start; i < c.start+c.n; i++ {
-		raw, err := s.readRawTo(c.rawBuf[at:at+int(s.size[i]):at+int(s.size[i])], i)
+	for _, sp := range spans {
+		raw, err := s.readRawTo(c.rawBuf[at:at+int(sp.size):at+int(sp.size)], sp)
 		if err != nil {
 			return err
 		}

@@ -119,6 +119,10 @@ type ScoreOptions struct {
 	// called at the end with sm nil. OnFirst then receives what it returned, in order.
 	Capture func(it *eval.Item, sm *Sample) ([]byte, error)
 	OnFirst func(i int, captured []byte) error
+	// OnFirstFailing, when set, receives what Capture returned for an item's first
+	// failing sample, when the sample OnFirst saw passed: a report shows a failing
+	// item's output from a run that failed, not a passing first run's.
+	OnFirstFailing func(i int, captured []byte) error
 	// Shard, when its Count is over 1, scores only the items of that shard (the
 	// suite given is already that shard's, or is built from the results' records of it).
 	Shard eval.Shard
@@ -168,7 +172,8 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 	out := &Scored{System: sys, Suite: suite.Index}
 	nd := len(sys.Dimensions)
 	seenFirst := make([]bool, suite.Len())
-	inRuns := make([]uint16, suite.Len()) // how many runs have a result for the item
+	firstPassed := make([]bool, suite.Len()) // the sample OnFirst saw passed; none failing since
+	inRuns := make([]uint16, suite.Len())    // how many runs have a result for the item
 	in := interner{}
 	preparing := false
 	for _, sc := range sys.scorers {
@@ -189,6 +194,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 		build := building && r == 0
 		lines := make([]int32, suite.Len())   // line of the item's result in this run (presentAt)
 		seenBefore := slices.Clone(seenFirst) // read by the parallel prep
+		passedBefore := slices.Clone(firstPassed)
 		var queue []*prepared
 		read := 0
 		pos := 0 // records of the first file read so far: an item's place in the whole suite
@@ -208,7 +214,8 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				return p
 			}
 			p.ins = sys.inputsFor(p.it, res, r, src.Partial)
-			p.score(sys, suite, src.File, opts.Capture, build || !seenBefore[p.it.Index])
+			p.score(sys, suite, src.File, opts.Capture, build || !seenBefore[p.it.Index],
+				!build && opts.OnFirstFailing != nil && passedBefore[p.it.Index])
 			return p
 		}
 		finish := func(p *prepared) error {
@@ -229,6 +236,12 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 					if err := opts.OnFirst(idx, p.captured); err != nil {
 						return err
 					}
+				}
+				firstPassed[idx] = p.sm.Pass
+			} else if p.failing {
+				firstPassed[idx] = false
+				if err := opts.OnFirstFailing(idx, p.captured); err != nil {
+					return err
 				}
 			}
 			if last && opts.DropFields {
@@ -282,6 +295,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 					return err
 				}
 				seenFirst = append(seenFirst, false)
+				firstPassed = append(firstPassed, false)
 				lines = append(lines, 0)
 				cols.grow(suite.Len())
 				if opts.KeepSamples {
@@ -321,7 +335,7 @@ func ScoreRuns(ctx context.Context, sys *System, suite *eval.Suite, srcs []RunSo
 				}
 			}
 			for _, q := range queue {
-				q.score(sys, suite, src.File, opts.Capture, !seenFirst[q.it.Index])
+				q.score(sys, suite, src.File, opts.Capture, !seenFirst[q.it.Index], opts.OnFirstFailing != nil && firstPassed[q.it.Index])
 				if err := finish(q); err != nil {
 					return nil, err
 				}
@@ -523,14 +537,17 @@ type prepared struct {
 	ins      []*Input
 	sm       Sample
 	captured []byte
+	failing  bool // captured as the item's first failing sample (OnFirstFailing)
 	err      error
 }
 
-// score scores the sample (and captures it when it is the item's first).
-func (p *prepared) score(sys *System, suite *eval.Suite, file string, capture func(*eval.Item, *Sample) ([]byte, error), first bool) {
+// score scores the prepared sample and captures it when it is the item's first
+// (first), or its first failing one after a first that passed (refail).
+func (p *prepared) score(sys *System, suite *eval.Suite, file string, capture func(*eval.Item, *Sample) ([]byte, error), first, refail bool) {
 	p.sm, p.err = sys.scoreSample(p.ins, suite, file)
-	if p.err == nil && first && capture != nil {
+	if p.err == nil && capture != nil && (first || refail && !p.sm.Pass) {
 		p.captured, p.err = capture(p.it, &p.sm)
+		p.failing = !first
 	}
 	p.ins = nil
 }
