@@ -171,7 +171,9 @@ func (r *Report) gateRows(icon icons) []gateRow {
 			}
 			if g.Actual != nil {
 				row.actual = rubric.FormatMetric(*g.Actual, unit)
-				if g.Std > 0 {
+				if counts := r.runCounts(g.Metric, *g.Actual); unit == rubric.UnitItems && counts != "" {
+					row.actual += " a run (runs: " + counts + ")" // whole items, not "0.3333 ± 0.5774"
+				} else if g.Std > 0 {
 					row.actual += fmt.Sprintf(" ± %s", rubric.FormatMetric(g.Std, unit))
 				}
 				if g.Change != nil {
@@ -188,6 +190,31 @@ func (r *Report) gateRows(icon icons) []gateRow {
 	}
 	return rows
 }
+
+// runCounts lists a count metric's value in each run, "0, 1, 0", when the report has
+// several runs, at most maxListedRuns, whose mean is the gate's figure mean ("" else).
+func (r *Report) runCounts(metric string, mean float64) string {
+	if len(r.Runs) < 2 || len(r.Runs) > maxListedRuns || len(r.Runs) != r.Summary.Runs {
+		return ""
+	}
+	var parts []string
+	sum := 0.0
+	for _, run := range r.Runs {
+		v, ok := run.Metrics[metric]
+		if !ok || v != math.Trunc(v) {
+			return ""
+		}
+		sum += v
+		parts = append(parts, fmt.Sprintf("%d", int64(v)))
+	}
+	if math.Abs(sum/float64(len(r.Runs))-mean) > 1e-6 {
+		return ""
+	}
+	return strings.Join(parts, ", ")
+}
+
+// maxListedRuns is how many runs' counts a gate's figure lists.
+const maxListedRuns = 10
 
 // num prints a number without float noise (rubric.FormatMetric owns the format).
 func num(x float64) string { return rubric.FormatMetric(x, rubric.UnitScore) }
