@@ -151,6 +151,7 @@ func buildItem(sc *rubric.Scored, is *rubric.ItemScore) Item {
 		Runs: is.Runs, CappedBy: is.CappedBy, Why: is.Why, Missing: is.Missing == is.Runs, MissingRuns: is.Missing, Pending: is.Pending}
 	for d, dim := range sys.Dimensions {
 		it.Breakdown = append(it.Breakdown, KV{dim.Name, is.Breakdown[d]})
+		it.NA = append(it.NA, d < len(is.NA) && is.NA[d])
 		it.Weighted = append(it.Weighted, KV{dim.Name, is.Weighted[d]})
 		var raw any
 		if is.Raw[d] != nil {

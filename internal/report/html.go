@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/baseline"
@@ -120,14 +121,18 @@ var dimColors = []string{"#0969da", "#1a7f37", "#bf8700", "#8250df", "#cf222e", 
 
 func dimColor(d int) string { return dimColors[d%len(dimColors)] }
 
-// dimNotes is an item's per-dimension reasons in dims order, nil when it has none.
+// dimNotes is an item's per-dimension reasons in dims order, nil when it has none; a
+// dimension that does not apply to the item reads "n/a", not its weighted 0 alone.
 func dimNotes(it Item, dims []string) []string {
-	if len(it.Notes) == 0 {
+	if len(it.Notes) == 0 && !slices.Contains(it.NA, true) {
 		return nil
 	}
 	out := make([]string, len(dims))
 	for i, d := range dims {
 		out[i] = Truncate(it.Notes[d], htmlTextLimit)
+		if out[i] == "" && it.isNA(i) {
+			out[i] = "n/a: does not apply to this item"
+		}
 	}
 	return out
 }

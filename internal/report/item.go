@@ -12,14 +12,17 @@ import (
 // breakdown, weighted), then raw values, pass, and seed 001's per-sample fields where
 // the rubric uses them.
 type Item struct {
-	ID             string
-	Line           int
-	Tags           []string
-	Prompt         string
-	Expected       any
-	Got            string
-	Score          float64
-	Breakdown      []KV // dimension → normalized value, in rubric order
+	ID        string
+	Line      int
+	Tags      []string
+	Prompt    string
+	Expected  any
+	Got       string
+	Score     float64
+	Breakdown []KV // dimension → normalized value, in rubric order
+	// NA is per dimension, in Breakdown's order: n/a in every run the item was scored
+	// in, so its 0 in Breakdown and Weighted is no value, not a zero score.
+	NA             []bool
 	Weighted       []KV // dimension → weight × normalized value
 	Raw            []KV // dimension → raw value (nil: null)
 	Labels         map[string]string

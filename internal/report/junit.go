@@ -207,6 +207,10 @@ func breakdownText(it Item) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "score %.3f\n", it.Score)
 	for i, kv := range it.Breakdown {
+		if it.isNA(i) {
+			fmt.Fprintf(&b, "%s: n/a\n", kv.Key)
+			continue
+		}
 		fmt.Fprintf(&b, "%s: %v", kv.Key, fmtValue(kv.Value))
 		if i < len(it.Weighted) {
 			fmt.Fprintf(&b, " (weighted %v)", fmtValue(it.Weighted[i].Value))

@@ -132,3 +132,45 @@ func TestGotOfAFailingItemIsFromARunThatFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestWhyPassesOverADimensionThatDoesNotApply: b's results carry no "format", a
+// recorded dimension that is n/a by default, so format does not apply to b (its
+// breakdown holds 0 for no value); b fails on correctness (output "no idea": 0). The
+// why is correctness's, not "format = 0", which the old why named as the first
+// dimension at 0; JUnit's breakdown says format is n/a, not 0.000.
+func TestWhyPassesOverADimensionThatDoesNotApply(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"suite.yaml": "name: s\nitems:\n  - {id: b, prompt: say B, expected_contains: [Bravo]}\n",
+		"run.jsonl":  `{"id": "b", "output": "no idea"}` + "\n",
+		"evalgate.yaml": `name: s
+suite: suite.yaml
+scoring:
+  version: scoringSystem/1.0.0
+  dimensions:
+    - {name: format, weight: 0.2, scorer: recorded, scale: unit, default: n/a}
+    - {name: correctness, weight: 0.8, scorer: contains}
+  pass: {min_score: 0.8}
+grading:
+  version: gradingSystem/1.0.0
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := checked(t, filepath.Join(dir, "evalgate.yaml"), filepath.Join(dir, "run.jsonl"))
+	if len(r.Items) != 1 {
+		t.Fatalf("%d items; want 1", len(r.Items))
+	}
+	if got, want := r.Items[0].Reason(), `correctness: output does not contain "Bravo"`; got != want {
+		t.Errorf("reason %q; want %q", got, want)
+	}
+	var junit bytes.Buffer
+	if err := r.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(junit.String(), "format: n/a\n") || strings.Contains(junit.String(), "format: 0.000") {
+		t.Errorf("JUnit's breakdown does not say format is n/a:\n%s", junit.String())
+	}
+}

@@ -349,15 +349,22 @@ func (it Item) runsReason() string {
 	return head + mean
 }
 
-// zeroDimension is the first dimension scored 0 and its note ("" when none is).
+// zeroDimension is the first dimension scored 0 and its note ("" when none is); a
+// dimension n/a for the item has no score, so it is none.
 func (it Item) zeroDimension() (name, note string) {
-	for _, kv := range it.Breakdown {
+	for d, kv := range it.Breakdown {
+		if it.isNA(d) {
+			continue
+		}
 		if v, ok := kv.Value.(float64); ok && v == 0 {
 			return kv.Key, it.Notes[kv.Key]
 		}
 	}
 	return "", ""
 }
+
+// isNA says dimension d (Breakdown's order) does not apply to the item.
+func (it Item) isNA(d int) bool { return d < len(it.NA) && it.NA[d] }
 
 // summaryLine is the score, spread, pass rate and size.
 func (r *Report) summaryLine() string {
