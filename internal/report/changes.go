@@ -36,7 +36,7 @@ func (r *Report) mdChanges(o MarkdownOptions) []block {
 		if o.ReportURL != "" && got != it.Got {
 			cell += fmt.Sprintf(" [full text](%s)", o.ReportURL)
 		}
-		rows = append(rows, []string{id, Escape(excerpt(expectedText(it), changeCellRunes)), cell, EscapeTrunc(it.Reason(), 80)})
+		rows = append(rows, []string{id, Escape(excerpt(expectedText(it), changeCellRunes)), cell, EscapeTrunc(it.ScoredReason(), 100)})
 	}
 	mdTable(&b, head, rows)
 	if n := total - min(len(items), MaxListedItems); n > 0 {

@@ -277,8 +277,10 @@ func (r *Report) PendingTitle() string {
 }
 
 // Reason says in a few words why an item failed. An item with several runs fails on
-// how many of them failed, so its reason says that count and the item's mean score:
-// the cause a single run gave (the first failing run's) is marked as that run's.
+// how many of them failed, so its reason says that count first; the cause one run gave
+// (the first failing run's) is named as that run's, without that run's own score: the
+// item's score is the mean over its runs, which every list of items shows beside the
+// reason (the comment's table of changed items through ScoredReason).
 func (it Item) Reason() string {
 	switch {
 	case it.Missing:
@@ -308,27 +310,36 @@ func (it Item) Reason() string {
 	return fmt.Sprintf("score %.3f", it.Score)
 }
 
+// ScoredReason is Reason where no score is shown beside it: an item with several runs
+// adds its mean score ("failed 2 of 3 runs, the first: score < 0.8; mean score 0.467");
+// one run's reason names its score already when the score is the cause.
+func (it Item) ScoredReason() string {
+	r := it.Reason()
+	if it.Runs > 1 && !it.Missing && !it.Pending {
+		r += fmt.Sprintf("; mean score %.3f", it.Score)
+	}
+	return r
+}
+
 // runsReason is Reason for an item with several runs: "failed 2 of 3 runs", then the
 // cause. Its breakdown is the mean over the runs, so a dimension at 0 was 0 in every
-// run; its Why is the first failing run's, so it is named as the first, without that
-// run's own score, and the mean score follows.
+// run; its Why is the first failing run's.
 func (it Item) runsReason() string {
 	failed := it.Runs - it.PassRuns
 	head := fmt.Sprintf("failed %d of %d runs", failed, it.Runs)
-	mean := fmt.Sprintf(" (mean score %.3f)", it.Score)
 	first := ": "
 	if failed > 1 {
 		first = ", the first: "
 	}
 	switch {
 	case it.CappedBy != "":
-		return head + ": capped by " + it.CappedBy + mean
+		return head + ": capped by " + it.CappedBy
 	case it.EvaluatorError != "":
-		return head + ": judge " + it.EvaluatorError + mean
+		return head + ": judge " + it.EvaluatorError
 	case it.MissingRuns > 0 && strings.HasPrefix(it.Why, "no result"):
-		return fmt.Sprintf("%s, %d with no result%s", head, it.MissingRuns, mean)
+		return fmt.Sprintf("%s, %d with no result", head, it.MissingRuns)
 	case it.Why != "" && !strings.HasPrefix(it.Why, "score "):
-		return head + first + it.Why + mean
+		return head + first + it.Why
 	}
 	if name, note := it.zeroDimension(); name != "" {
 		z := name + " = 0 in every run"
@@ -344,9 +355,9 @@ func (it Item) runsReason() string {
 		return head + ": " + z
 	}
 	if _, threshold, ok := strings.Cut(it.Why, " < "); ok {
-		return head + first + "score < " + threshold + mean
+		return head + first + "score < " + threshold
 	}
-	return head + mean
+	return head
 }
 
 // zeroDimension is the first dimension scored 0 and its note ("" when none is); a
