@@ -2,8 +2,10 @@ package report_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,20 +14,13 @@ import (
 
 // runsSuite writes a two-item suite scored by one contains dimension (weight 0.8) and
 // a 40-word budget (0.2), passing at 0.8, and three runs of results: "a" always answers
-// right; "b" answers "no idea" in the runs named in bRuns, right in the others. It
+// right; "b" answers "no idea" in the runs bWrong names, right in the others. It
 // returns the config and the three results files.
 func runsSuite(t *testing.T, bWrong ...int) (string, []string) {
 	t.Helper()
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	write("suite.yaml", "name: s\nitems:\n  - {id: a, prompt: say A, expected_contains: [Alpha]}\n  - {id: b, prompt: say B, expected_contains: [Bravo]}\n")
-	config := write("evalgate.yaml", `name: s
+	files := map[string]string{
+		"suite.yaml": "name: s\nitems:\n  - {id: a, prompt: say A, expected_contains: [Alpha]}\n  - {id: b, prompt: say B, expected_contains: [Bravo]}\n",
+		"evalgate.yaml": `name: s
 suite: suite.yaml
 scoring:
   version: scoringSystem/1.0.0
@@ -37,18 +32,34 @@ grading:
   version: gradingSystem/1.0.0
   gates:
     - {name: floor, metric: mean_score, min: 0.5, level: hard}
-`)
+`}
 	var runs []string
 	for r := 1; r <= 3; r++ {
 		b := `{"id": "b", "output": "Bravo."}`
-		for _, w := range bWrong {
-			if w == r {
-				b = `{"id": "b", "output": "no idea"}`
-			}
+		if slices.Contains(bWrong, r) {
+			b = `{"id": "b", "output": "no idea"}`
 		}
-		runs = append(runs, write("run"+string(rune('0'+r))+".jsonl", `{"id": "a", "output": "Alpha."}`+"\n"+b+"\n"))
+		name := fmt.Sprintf("run%d.jsonl", r)
+		files[name] = `{"id": "a", "output": "Alpha."}` + "\n" + b + "\n"
+		runs = append(runs, name)
 	}
-	return config, runs
+	dir := writeFiles(t, files)
+	for k := range runs {
+		runs[k] = filepath.Join(dir, runs[k])
+	}
+	return filepath.Join(dir, "evalgate.yaml"), runs
+}
+
+// writeFiles writes name → text into a new temporary folder, which it returns.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // TestWhyOfAnItemWithSeveralRunsCountsTheRuns: the "why" an item with several runs
@@ -140,8 +151,7 @@ func TestGotOfAFailingItemIsFromARunThatFailed(t *testing.T) {
 // why is correctness's, not "format = 0", which the old why named as the first
 // dimension at 0; JUnit's breakdown says format is n/a, not 0.000.
 func TestWhyPassesOverADimensionThatDoesNotApply(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"suite.yaml": "name: s\nitems:\n  - {id: b, prompt: say B, expected_contains: [Bravo]}\n",
 		"run.jsonl":  `{"id": "b", "output": "no idea"}` + "\n",
 		"evalgate.yaml": `name: s
@@ -154,12 +164,7 @@ scoring:
   pass: {min_score: 0.8}
 grading:
   version: gradingSystem/1.0.0
-`,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+`})
 	r := checked(t, filepath.Join(dir, "evalgate.yaml"), filepath.Join(dir, "run.jsonl"))
 	if len(r.Items) != 1 {
 		t.Fatalf("%d items; want 1", len(r.Items))
