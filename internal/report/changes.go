@@ -29,11 +29,13 @@ func (r *Report) mdChanges(o MarkdownOptions) []block {
 		}
 		id := CodeCell(it.ID, 60)
 		got := excerpt(it.Got, changeCellRunes)
-		if it.Missing {
-			got = "(no result)"
-		}
 		cell := Escape(got)
-		if o.ReportURL != "" && got != it.Got {
+		switch {
+		case it.Missing:
+			cell = "(no result)"
+		case got == "":
+			cell = "(empty output)" // not a blank cell, which reads as nothing to show
+		case o.ReportURL != "" && got != it.Got:
 			cell += fmt.Sprintf(" [full text](%s)", o.ReportURL)
 		}
 		rows = append(rows, []string{id, Escape(excerpt(expectedText(it), changeCellRunes)), cell, EscapeTrunc(it.ScoredReason(), 100)})

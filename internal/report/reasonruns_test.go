@@ -180,3 +180,17 @@ grading:
 		t.Errorf("JUnit's breakdown does not say format is n/a:\n%s", junit.String())
 	}
 }
+
+// TestEmptyOutputIsSaid: b timed out with nothing written (output ""), so it fails; the
+// comment's Got cell says "(empty output)" where the old one was blank, which reads as
+// a cell the table failed to fill.
+func TestEmptyOutputIsSaid(t *testing.T) {
+	config, runs := runsSuite(t)
+	if err := os.WriteFile(runs[0], []byte(`{"id": "a", "output": "Alpha."}`+"\n"+`{"id": "b", "output": "", "timed_out": true}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	md := checked(t, config, runs[0]).Markdown(report.MarkdownOptions{})
+	if !strings.Contains(md, "| `b`  | \\[\"Bravo\"\\] | (empty output) | timed out |") {
+		t.Errorf("the empty output is not said:\n%s", md)
+	}
+}
