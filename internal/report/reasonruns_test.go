@@ -194,3 +194,24 @@ func TestEmptyOutputIsSaid(t *testing.T) {
 		t.Errorf("the empty output is not said:\n%s", md)
 	}
 }
+
+// TestWhyCountsRunsWithNoResult: b answers "no idea" in run 1 (score 0.200, failing),
+// has no result in run 2 (failing, score 0) and answers right in run 3: it fails 2 of
+// 3 runs, one of them for want of a result, mean (0.2 + 0 + 1)/3 = 0.400.
+func TestWhyCountsRunsWithNoResult(t *testing.T) {
+	config, runs := runsSuite(t, 1)
+	if err := os.WriteFile(runs[1], []byte(`{"id": "a", "output": "Alpha."}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := checked(t, config, runs...)
+	for _, it := range r.Items {
+		if it.ID != "b" {
+			continue
+		}
+		if got, want := it.ScoredReason(), "failed 2 of 3 runs (1 with no result), the first: score < 0.8; mean score 0.400"; got != want {
+			t.Errorf("reason %q; want %q", got, want)
+		}
+		return
+	}
+	t.Fatal("no item b")
+}

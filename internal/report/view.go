@@ -327,6 +327,9 @@ func (it Item) ScoredReason() string {
 func (it Item) runsReason() string {
 	failed := it.Runs - it.PassRuns
 	head := fmt.Sprintf("failed %d of %d runs", failed, it.Runs)
+	if it.MissingRuns > 0 {
+		head += fmt.Sprintf(" (%d with no result)", it.MissingRuns)
+	}
 	first := ": "
 	if failed > 1 {
 		first = ", the first: "
@@ -337,7 +340,7 @@ func (it Item) runsReason() string {
 	case it.EvaluatorError != "":
 		return head + ": judge " + it.EvaluatorError
 	case it.MissingRuns > 0 && strings.HasPrefix(it.Why, "no result"):
-		return fmt.Sprintf("%s, %d with no result", head, it.MissingRuns)
+		return head // the first failing run is one with no result
 	case it.Why != "" && !strings.HasPrefix(it.Why, "score "):
 		return head + first + it.Why
 	}
