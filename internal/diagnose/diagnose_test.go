@@ -54,9 +54,9 @@ func line(id, english, explanation string, extra string) string {
 	return fmt.Sprintf(`{"id": %q, "output": %q%s}`+"\n", id, fmt.Sprintf(`{"english": %q, "explanation": %q}`, english, explanation), extra)
 }
 
-func run(t *testing.T, lowercase bool, results string) *rubric.Scored {
+func run(t *testing.T, lowercase bool, results ...string) *rubric.Scored {
 	cfg := evaltest.Config(t, rubricYAML(lowercase), "schema.json", schema)
-	return evaltest.Score(t, cfg, suite(), results)
+	return evaltest.Score(t, cfg, suite(), results...)
 }
 
 // observed scores one run as a check does: the diagnosis looks at each item's first

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -21,8 +22,9 @@ const RuleSharedCause = "shared_cause"
 type cause struct {
 	what  string // "the output is not a JSON object"
 	items int
-	dims  []bool // the dimensions it left at 0
-	first []int  // the first MaxNamedItems items, in suite order
+	dims  []bool   // the dimensions it left at 0
+	first []int    // the first MaxNamedItems items, in suite order
+	hit   []uint64 // a bit per item it struck (the item's first sample)
 }
 
 // observeCauses records item i's causes: each counts the item once, and every
@@ -39,6 +41,10 @@ func (o *Outputs) observeCauses(i int, sm *rubric.Sample) {
 		c.dims[d] = true
 		if !hit[key] {
 			hit[key] = true
+			for len(c.hit) <= i/64 {
+				c.hit = append(c.hit, 0)
+			}
+			c.hit[i/64] |= 1 << (i % 64)
 			c.items++
 			k, _ := slices.BinarySearch(c.first, i)
 			if k < MaxNamedItems {
@@ -91,7 +97,7 @@ func sharedCause(c settings, in Input) ([]Finding, []bool) {
 	}
 	var out []Finding
 	for _, key := range slices.Sorted(maps.Keys(in.Outputs.causes)) {
-		cs := in.Outputs.causes[key]
+		cs := everyRun(in, in.Outputs.causes[key])
 		if scored < c.sysItems || cs.items < c.sysItems || float64(cs.items) < c.sysShare*float64(scored) {
 			continue
 		}
@@ -107,6 +113,33 @@ func sharedCause(c settings, in Input) ([]Finding, []bool) {
 				cs.what, itemsOf(cs.items, scored), andList(names))})
 	}
 	return out, covered
+}
+
+// everyRun is the cause as it struck the scored items that failed a dimension it takes
+// down in every run: it is seen in an item's first sample, and with several runs an
+// item whose later runs scored is no failure of that cause, as systematicMiss counts
+// failures (a mean of 0). With one run it is every scored item the cause struck.
+func everyRun(in Input, cs *cause) *cause {
+	f := in.facts
+	out := &cause{what: cs.what, dims: cs.dims}
+	for w, word := range cs.hit {
+		for ; word != 0; word &= word - 1 {
+			i := w*64 + bits.TrailingZeros64(word)
+			if i >= len(f.scored) || !f.scored[i] {
+				continue
+			}
+			for d, on := range cs.dims {
+				if on && f.zero[i*f.nd+d] && !f.na[i*f.nd+d] {
+					out.items++
+					if len(out.first) < MaxNamedItems {
+						out.first = append(out.first, i)
+					}
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // itemsOf is "all 20 scored items", "18 of 20 scored items" or "the 1 scored item".
