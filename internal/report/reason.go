@@ -77,6 +77,9 @@ func (it Item) runsReason() string {
 		z := name + " = 0 in every run"
 		if failed == it.Runs {
 			z = fmt.Sprintf("%s = 0 in all %d runs", name, it.Runs)
+			if it.Runs == 2 {
+				z = name + " = 0 in both runs"
+			}
 		}
 		if note != "" {
 			z += ": " + note

@@ -215,3 +215,19 @@ func TestWhyCountsRunsWithNoResult(t *testing.T) {
 	}
 	t.Fatal("no item b")
 }
+
+// TestWhyOfTwoRuns: b answers "no idea" in both of two runs: "correctness = 0 in both
+// runs", not "in all 2 runs".
+func TestWhyOfTwoRuns(t *testing.T) {
+	config, runs := runsSuite(t, 1, 2)
+	r := checked(t, config, runs[:2]...)
+	for _, it := range r.Items {
+		if it.ID == "b" {
+			if got, want := it.Reason(), `correctness = 0 in both runs: output does not contain "Bravo"`; got != want {
+				t.Errorf("reason %q; want %q", got, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no item b")
+}
