@@ -40,8 +40,37 @@ type ItemStream struct {
 	dw      *bufio.Writer
 	dpos    int64
 	sc      *rubric.Scored // the scores, once built
-	rd      *bufio.Reader  // reads the captured parts back, in order
-	rdPos   int64
+	// first and fail read the captured parts back: the first samples' parts and the
+	// failing ones' were written each in suite order, so each reader goes forward.
+	first, fail partReader
+}
+
+// partReader reads captured parts back from the temporary file, forward.
+type partReader struct {
+	rd  *bufio.Reader
+	pos int64
+}
+
+// read reads the parts at at into raw (of their size); end is the file's size.
+func (p *partReader) read(f *os.File, end int64, raw []byte, at span) ([]byte, error) {
+	if gap := at.off - p.pos; p.rd != nil && gap > 0 && gap <= int64(p.rd.Buffered()) {
+		_, _ = p.rd.Discard(int(gap)) // within the buffer: skip ahead, no new read
+		p.pos = at.off
+	}
+	if p.rd == nil || p.pos != at.off {
+		sr := io.NewSectionReader(f, at.off, end-at.off)
+		if p.rd == nil {
+			p.rd = bufio.NewReaderSize(sr, 1<<16)
+		} else {
+			p.rd.Reset(sr) // keeps its buffer
+		}
+		p.pos = at.off
+	}
+	if _, err := io.ReadFull(p.rd, raw); err != nil {
+		return nil, fmt.Errorf("report: reading the items back: %w", err)
+	}
+	p.pos += int64(len(raw))
+	return raw, nil
 }
 
 // NewItemStream opens the temporary file (removed at once; it lives while open).
@@ -136,8 +165,9 @@ func (s *ItemStream) Put(i int, b []byte) error {
 
 // span is where an item's captured parts are in the temporary file.
 type span struct {
-	off  int64
-	size int32
+	off     int64
+	size    int32
+	failing bool // a failing sample's parts (PutFailingCaptured)
 }
 
 // PutFailingCaptured stores item i's first failing sample's parts, captured after a
@@ -148,7 +178,7 @@ func (s *ItemStream) PutFailingCaptured(i int, b []byte) error {
 	if s.failing == nil {
 		s.failing = map[int]span{}
 	}
-	s.failing[i] = span{s.dpos, int32(len(b))}
+	s.failing[i] = span{s.dpos, int32(len(b)), true}
 	n, err := s.dw.Write(b)
 	s.dpos += int64(n)
 	if err != nil {
@@ -168,7 +198,7 @@ func (s *ItemStream) at(i int) (span, bool) {
 			return f, true
 		}
 	}
-	return span{s.off[i], s.size[i]}, true
+	return span{s.off[i], s.size[i], false}, true
 }
 
 // PutCaptured is Put for the bytes Capture returned, which it then recycles (the
@@ -251,15 +281,10 @@ func (s *ItemStream) readRaw(i int) ([]byte, error) {
 
 // readRawTo reads the captured bytes at at into raw (of their size).
 func (s *ItemStream) readRawTo(raw []byte, at span) ([]byte, error) {
-	if s.rd == nil || s.rdPos != at.off {
-		s.rd = bufio.NewReaderSize(io.NewSectionReader(s.detail, at.off, s.dpos-at.off), 1<<16)
-		s.rdPos = at.off
+	if at.failing {
+		return s.fail.read(s.detail, s.dpos, raw, at)
 	}
-	if _, err := io.ReadFull(s.rd, raw); err != nil {
-		return nil, fmt.Errorf("report: reading the items back: %w", err)
-	}
-	s.rdPos += int64(len(raw))
-	return raw, nil
+	return s.first.read(s.detail, s.dpos, raw, at)
 }
 
 // readChunk reads back the captured bytes of items [start, start+n) into one buffer.
