@@ -84,8 +84,8 @@ func (it Item) runsReason() string {
 		if note != "" {
 			z += ": " + note
 		}
-		if failed == it.Runs {
-			return z
+		if failed == it.Runs && it.MissingRuns == 0 {
+			return z // the count says it all
 		}
 		return head + ": " + z
 	}

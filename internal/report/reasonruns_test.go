@@ -231,3 +231,23 @@ func TestWhyOfTwoRuns(t *testing.T) {
 	}
 	t.Fatal("no item b")
 }
+
+// TestWhyOfADimensionZeroWithARunMissing: b answers "no idea" in runs 1 and 3 and has
+// no result in run 2: correctness is 0 in each run (a missing run scores 0), and the
+// why keeps the run with no result: "failed 3 of 3 runs (1 with no result):
+// correctness = 0 in all 3 runs: …".
+func TestWhyOfADimensionZeroWithARunMissing(t *testing.T) {
+	config, runs := runsSuite(t, 1, 3)
+	if err := os.WriteFile(runs[1], []byte(`{"id": "a", "output": "Alpha."}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range checked(t, config, runs...).Items {
+		if it.ID == "b" {
+			if got, want := it.Reason(), `failed 3 of 3 runs (1 with no result): correctness = 0 in all 3 runs: output does not contain "Bravo"`; got != want {
+				t.Errorf("reason %q; want %q", got, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no item b")
+}
