@@ -73,12 +73,7 @@ func TestWhyOfAnItemWithSeveralRunsCountsTheRuns(t *testing.T) {
 	config, runs := runsSuite(t, 1, 2)
 	r := checked(t, config, runs...)
 	const want = "failed 2 of 3 runs, the first: score < 0.8"
-	var b report.Item
-	for _, it := range r.Items {
-		if it.ID == "b" {
-			b = it
-		}
-	}
+	b := item(t, r, "b")
 	if got := b.Reason(); got != want {
 		t.Errorf("reason %q; want %q", got, want)
 	}
@@ -94,15 +89,10 @@ func TestWhyOfAnItemWithSeveralRunsCountsTheRuns(t *testing.T) {
 func TestWhyOfADimensionZeroInEveryRun(t *testing.T) {
 	config, runs := runsSuite(t, 1, 2, 3)
 	r := checked(t, config, runs...)
-	for _, it := range r.Items {
-		if it.ID == "b" {
-			if got, want := it.Reason(), `correctness = 0 in all 3 runs: output does not contain "Bravo"`; got != want {
-				t.Errorf("reason %q; want %q", got, want)
-			}
-			return
-		}
+	it := item(t, r, "b")
+	if got, want := it.Reason(), `correctness = 0 in all 3 runs: output does not contain "Bravo"`; got != want {
+		t.Errorf("reason %q; want %q", got, want)
 	}
-	t.Fatal("no item b")
 }
 
 // TestGotOfAFailingItemIsFromARunThatFailed: b answers right in run 1 and "no idea" in
@@ -122,12 +112,7 @@ func TestGotOfAFailingItemIsFromARunThatFailed(t *testing.T) {
 	} {
 		config, runs := runsSuite(t, tc.wrong...)
 		r := checked(t, config, runs...)
-		var b report.Item
-		for _, it := range r.Items {
-			if it.ID == "b" {
-				b = it
-			}
-		}
+		b := item(t, r, "b")
 		why := ""
 		if !b.Pass {
 			why = b.Reason()
@@ -204,16 +189,10 @@ func TestWhyCountsRunsWithNoResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := checked(t, config, runs...)
-	for _, it := range r.Items {
-		if it.ID != "b" {
-			continue
-		}
-		if got, want := it.ScoredReason(), "failed 2 of 3 runs (1 with no result), the first: score < 0.8; mean score 0.400"; got != want {
-			t.Errorf("reason %q; want %q", got, want)
-		}
-		return
+	it := item(t, r, "b")
+	if got, want := it.ScoredReason(), "failed 2 of 3 runs (1 with no result), the first: score < 0.8; mean score 0.400"; got != want {
+		t.Errorf("reason %q; want %q", got, want)
 	}
-	t.Fatal("no item b")
 }
 
 // TestWhyOfTwoRuns: b answers "no idea" in both of two runs: "correctness = 0 in both
@@ -221,15 +200,10 @@ func TestWhyCountsRunsWithNoResult(t *testing.T) {
 func TestWhyOfTwoRuns(t *testing.T) {
 	config, runs := runsSuite(t, 1, 2)
 	r := checked(t, config, runs[:2]...)
-	for _, it := range r.Items {
-		if it.ID == "b" {
-			if got, want := it.Reason(), `correctness = 0 in both runs: output does not contain "Bravo"`; got != want {
-				t.Errorf("reason %q; want %q", got, want)
-			}
-			return
-		}
+	it := item(t, r, "b")
+	if got, want := it.Reason(), `correctness = 0 in both runs: output does not contain "Bravo"`; got != want {
+		t.Errorf("reason %q; want %q", got, want)
 	}
-	t.Fatal("no item b")
 }
 
 // TestWhyOfADimensionZeroWithARunMissing: b answers "no idea" in runs 1 and 3 and has
@@ -241,13 +215,20 @@ func TestWhyOfADimensionZeroWithARunMissing(t *testing.T) {
 	if err := os.WriteFile(runs[1], []byte(`{"id": "a", "output": "Alpha."}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, it := range checked(t, config, runs...).Items {
-		if it.ID == "b" {
-			if got, want := it.Reason(), `failed 3 of 3 runs (1 with no result): correctness = 0 in all 3 runs: output does not contain "Bravo"`; got != want {
-				t.Errorf("reason %q; want %q", got, want)
-			}
-			return
+	it := item(t, checked(t, config, runs...), "b")
+	if got, want := it.Reason(), `failed 3 of 3 runs (1 with no result): correctness = 0 in all 3 runs: output does not contain "Bravo"`; got != want {
+		t.Errorf("reason %q; want %q", got, want)
+	}
+}
+
+// item is the report's item id.
+func item(t *testing.T, r *report.Report, id string) report.Item {
+	t.Helper()
+	for _, it := range r.Items {
+		if it.ID == id {
+			return it
 		}
 	}
-	t.Fatal("no item b")
+	t.Fatalf("no item %s", id)
+	return report.Item{}
 }
