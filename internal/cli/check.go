@@ -132,8 +132,12 @@ func (c *CLI) emit(r *report.Report, format, out string) error {
 	if out == "" || out == safeio.Stdin {
 		return report.Render(c.Stdout, r, format)
 	}
-	if err := saveReport(r, format, out); err != nil {
-		return err
+	save := saveReport(r, format, out)
+	if format == report.FormatTable {
+		save = c.saveTable(r, out)
+	}
+	if save != nil {
+		return save
 	}
 	fmt.Fprintf(c.Stderr, "%s %s: wrote %s\n", r.Verdict.Status, r.Suite, out)
 	return nil
@@ -146,6 +150,21 @@ func saveReport(r *report.Report, format, path string) error {
 	return safeio.WriteFileFunc(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		if err := report.Render(bw, r, format); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// saveTable writes the table report to a file as stdout shows it when it is not a
+// terminal: lines whole (or $COLUMNS wide), so a command it prints (the settle hint,
+// the reproduce line) is on one line and pastes; wrapped at 80 columns, a copied
+// command broke at the wrap and its first line ran alone.
+func (c *CLI) saveTable(r *report.Report, path string) error {
+	t := terminalFor(c.Getenv, false, 0)
+	return safeio.WriteFileFunc(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := r.WriteTerminal(bw, t); err != nil {
 			return err
 		}
 		return bw.Flush()
