@@ -226,7 +226,7 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 		r, err = g.l.checkReports(ctx, opts, in.Reports)
 	} else {
 		r, err = g.l.Check(ctx, opts)
-		if err == nil && in.Settle && g.canSettle && r.Verdict.Status == gate.Inconclusive {
+		if err == nil && in.Settle && g.canSettle && wantsSettle(r) {
 			r, err = c.settleInAction(ctx, in, g, opts, r)
 		}
 	}

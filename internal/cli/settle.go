@@ -554,7 +554,16 @@ func shellJoin(args []string) string {
 	return strings.Join(q, " ")
 }
 
-// settleInAction settles an inconclusive verdict in the action (the settle input is
+// wantsSettle says whether settle has work on r, as check --settle would do it: an
+// inconclusive verdict, a pass in doubt (its items lean toward a drop its interval
+// cannot rule out) or a block that stands on one look over thin runs (lookOf's
+// Confirm). The action settled only the first, so a pass in doubt stood unchecked and
+// a thin-run block was never confirmed there, though its settle input says it does both.
+func wantsSettle(r *report.Report) bool {
+	return r.Verdict.Status == gate.Inconclusive || lookOf(r).Confirm
+}
+
+// settleInAction settles a verdict in the action (wantsSettle: the settle input is
 // auto and the config can re-run items). In a privileged workflow nothing a pull
 // request could have written runs: the report gives the command for the unprivileged
 // job instead.
