@@ -6,9 +6,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +23,7 @@ import (
 	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/runner"
+	"github.com/evalgate/evalgate/internal/safeio"
 	"github.com/evalgate/evalgate/internal/settle"
 )
 
@@ -61,6 +64,9 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	if err != nil {
 		return nil, err
 	}
+	if opts.Results, err = spoolStdin(opts.Results, opts.Stdin, rr.dir); err != nil {
+		return nil, err
+	}
 	if so.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, so.Timeout)
@@ -98,6 +104,25 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 		g.RerunCommand = r.Command + " --settle " + shellFlag("--settle-budget", strconv.Itoa(2*res.Budget))
 	}
 	return r, nil
+}
+
+// spoolStdin saves standard input, when results names it (--results -), to stdin.jsonl
+// in the settle folder and names that file instead: every look reads the results
+// again, and standard input reads once (the second look found it empty, exit 2). The
+// report's commands then name a file that is still there.
+func spoolStdin(results []string, stdin io.Reader, dir string) ([]string, error) {
+	i := slices.Index(results, safeio.Stdin)
+	if i < 0 || stdin == nil {
+		return results, nil
+	}
+	p := filepath.Join(dir, "stdin.jsonl")
+	in := safeio.Capped(stdin, stdinName, safeio.MaxFileBytes)
+	if err := safeio.WriteFileFunc(p, func(w io.Writer) error { _, err := io.Copy(w, in); return err }); err != nil {
+		return nil, err
+	}
+	out := slices.Clone(results)
+	out[i] = p
+	return out, nil
 }
 
 // settleDecider is settle's Decider over the real pipeline: each look checks again
