@@ -67,12 +67,16 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	if opts.Results, err = spoolStdin(opts.Results, opts.Stdin, rr.dir); err != nil {
 		return nil, err
 	}
+	frozen, err := freezeResults(opts.Results, cfg)
+	if err != nil {
+		return nil, err
+	}
 	if so.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, so.Timeout)
 		defer cancel()
 	}
-	d := &settleDecider{opts: opts, rr: rr}
+	d := &settleDecider{opts: opts, rr: rr, frozen: frozen}
 	defer d.close()
 	// A look at the gate's own level first: it measures the suite and its runs, which
 	// the first settle look's level depends on. A regression that passes there passes at
@@ -130,12 +134,14 @@ func spoolStdin(results []string, stdin io.Reader, dir string) ([]string, error)
 type settleDecider struct {
 	opts     CheckOptions
 	rr       *rerunner
+	frozen   *frozenResults
 	last     *report.Report
 	items    []string
 	itemRuns int
 }
 
 func (d *settleDecider) check(ctx context.Context, level float64) (*report.Report, error) {
+	d.opts.Results = d.frozen.of(d.opts.Results)
 	opts := d.opts
 	opts.Reruns = append(append([]string(nil), opts.Reruns...), d.rr.files...)
 	opts.Level = level
