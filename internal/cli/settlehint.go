@@ -48,7 +48,7 @@ func rerunCommand(plan CheckPlan, l *Loaded, ids []string) (command, hint string
 		if plan.Config != config.DefaultFile {
 			cfg = " " + shellFlag("--config", plan.Config)
 		}
-		out := fmt.Sprintf("rerun%d.jsonl", len(plan.Reruns)+1)
+		out := rerunOut(len(plan.Reruns)+1, plan.Results, l.Config)
 		again := plan
 		again.Reruns = append(append([]string(nil), plan.Reruns...), out)
 		only := make([]string, len(ids))
