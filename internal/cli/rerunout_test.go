@@ -19,7 +19,7 @@ func TestRerunOut(t *testing.T) {
 		{[]string{"pr*.jsonl", "-"}, "rerun1.jsonl"},
 		{[]string{"*.jsonl"}, "reruns/rerun1.jsonl"},
 		{[]string{"./*run*.jsonl"}, "reruns/rerun1.jsonl"},
-		{[]string{abs}, "reruns/rerun1.jsonl"},           // the same pattern, absolute
+		{[]string{abs}, "reruns/rerun1.jsonl"},            // the same pattern, absolute
 		{[]string{"rerun1.jsonl"}, "reruns/rerun1.jsonl"}, // a file of that name
 		{[]string{"**/*.jsonl"}, "rerun1.jsonl"},          // reads everything: nothing avoids it
 		{[]string{"reruns/**/*.jsonl"}, "rerun1.jsonl"},
