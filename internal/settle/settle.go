@@ -196,7 +196,7 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 		}
 		if err := r.Rerun(ctx, len(res.Rounds)+1, ids, maxUSD); err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), TimedOut, err.Error()
+				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), TimedOut, stoppedWhy(ctx.Err(), len(res.Rounds)+1)
 				return res, nil
 			}
 			return res, fmt.Errorf("settle: round %d: %w", len(res.Rounds)+1, err)
@@ -224,6 +224,16 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 }
 
 // limit is why settling stops before another round, or "".
+// stoppedWhy says why a round was stopped, for a reader: the wall-clock limit passed
+// (context.DeadlineExceeded), or the check was cancelled; its re-runs are not counted.
+// Before, the report read "timed out (context deadline exceeded)".
+func stoppedWhy(err error, round int) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("the limit passed during round %d, whose re-runs are not counted", round)
+	}
+	return fmt.Sprintf("cancelled during round %d, whose re-runs are not counted", round)
+}
+
 func limit(look Look, res Result, o Options, perRun float64) (Stop, string) {
 	switch {
 	case look.Outcome != gate.Inconclusive:

@@ -205,8 +205,14 @@ func TestRunErrors(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := Run(ctx, &fakeDecider{looks: []Look{inconclusive("c")}}, &fakeRerunner{err: context.Canceled}, Options{Items: items10})
-	if err != nil || res.Stop != TimedOut {
-		t.Errorf("a cancelled context: %+v, %v; want timed out, no error", res, err)
+	if err != nil || res.Stop != TimedOut || res.Why != "cancelled during round 1, whose re-runs are not counted" {
+		t.Errorf("a cancelled context: %+v, %v; want timed out, no error, said so", res, err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	res, err = Run(ctx, &fakeDecider{looks: []Look{inconclusive("c")}}, &fakeRerunner{err: context.DeadlineExceeded}, Options{Items: items10})
+	if err != nil || res.Stop != TimedOut || res.Why != "the limit passed during round 1, whose re-runs are not counted" {
+		t.Errorf("a deadline: %+v, %v; want timed out, no error, said so (not \"context deadline exceeded\")", res, err)
 	}
 }
 
