@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"html"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -93,6 +94,26 @@ func TestActionPrintsWorkspaceCommands(t *testing.T) {
 		}
 		check(t, run, comment, reproduce, reproduce+" --settle",
 			"evalgate run --only e-39-03 --only e-39-02 --only e-39-16 --only e-39-11 --only e-39-01 --out rerun1.jsonl && "+reproduce+" --rerun rerun1.jsonl")
+	})
+
+	t.Run("privileged: pull_request_target runs nothing either", func(t *testing.T) {
+		f := newFakeGitHub(t, repo(""))
+		spec := prSpec("pull_request.synchronize", "", nil)
+		spec.eventName = "pull_request_target"
+		spec.inputs["results"] = "results/regression-only.jsonl"
+		spec.setup = setup("")
+		// Were the `run:` block run, its system would leave this file behind.
+		marker := filepath.Join(t.TempDir(), "ran")
+		t.Setenv("SUT", "touch "+marker+"; "+sutReplay)
+		run := runAction(t, "", f, spec)
+		comment := onlyComment(t, f)
+		if !strings.Contains(comment, "settle did not run") {
+			t.Fatalf("no privileged settle notice:\n%s", comment)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatal("settle ran the config's run: block in a pull_request_target workflow")
+		}
+		check(t, run, comment, reproduce, reproduce+" --settle")
 	})
 
 	t.Run("pull request: settle spent its budget", func(t *testing.T) {
