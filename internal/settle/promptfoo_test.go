@@ -81,30 +81,8 @@ var pfTests = func() string {
 // the test fails again, and the check blocks.
 func TestSettlePromptfooRerun(t *testing.T) {
 	node, entry := promptfooFor(t, importer.PromptfooNewest)
-	dir := t.TempDir()
-	home := filepath.Join(dir, "home")
-	for k, v := range map[string]string{"HOME": home, "PROMPTFOO_CONFIG_DIR": filepath.Join(home, ".promptfoo"),
-		"PROMPTFOO_DISABLE_TELEMETRY": "1", "PROMPTFOO_DISABLE_UPDATE": "1", "PROMPTFOO_DISABLE_SHARING": "1",
-		"PROMPTFOO_DISABLE_REMOTE_GENERATION": "1", "PROMPTFOO_SELF_HOSTED": "1", "PROMPTFOO_DISABLE_DEBUG_LOG": "1",
-		"PROMPTFOO_DISABLE_ERROR_LOG": "1"} {
-		t.Setenv(k, v)
-	}
-	for name, text := range map[string]string{"promptfooconfig.yaml": pfSettleConfig, "provider.js": pfProvider} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pf := func(out, repeat string) {
-		t.Helper()
-		cmd := exec.Command(node, entry, "eval", "-c", "promptfooconfig.yaml", "--no-cache", "--no-write", "--no-table",
-			"--no-progress-bar", "-j", "1", "--repeat", repeat, "-o", out)
-		cmd.Dir = dir
-		if b, err := cmd.CombinedOutput(); err != nil {
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 100 {
-				t.Fatalf("promptfoo: %v\n%s", err, b)
-			}
-		}
-	}
+	dir := pfProject(t, pfSettleConfig, pfProvider)
+	pf := func(out, repeat string) { pfEval(t, node, entry, dir, out, repeat) }
 	pf("base.json", "3")
 	t.Setenv("SETTLE_BROKEN", "1") // the pull request, and its re-runs
 	pf("pr.json", "1")
@@ -124,37 +102,13 @@ grading:
 	if err := os.WriteFile(cfgPath, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		c := cli.New()
-		c.Stdout, c.Stderr = &stdout, &stderr
-		c.Getenv = func(k string) string {
-			if k == "GITHUB_SHA" {
-				return ""
-			}
-			return os.Getenv(k)
-		}
-		code := c.Main(append([]string{"evalgate"}, args...))
-		return code, stdout.String(), stderr.String()
-	}
+	run := evalgateMain
 	if code, out, errOut := run("baseline", "--config", cfgPath, "--results", filepath.Join(dir, "base.json"), "--out", filepath.Join(dir, "baselines", "support-pf.json")); code != 0 {
 		t.Fatalf("baseline: exit %d\n%s\n%s", code, out, errOut)
 	}
 	settleDir := filepath.Join(dir, "settled")
-	code, out, errOut := run("check", "--config", cfgPath, "--results", filepath.Join(dir, "pr.json"), "--settle", "--settle-budget", "16",
-		"--settle-dir", settleDir, "--format", "json")
-	if code != 1 {
-		t.Fatalf("check --settle: exit %d; want 1 (blocked)\n%s\n%s", code, out, errOut)
-	}
-	var r struct {
-		Settle struct {
-			Initial, Outcome, Stop string
-			Rounds                 []struct{ Items []string }
-		}
-	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
+	r := checkBlocked(t, "--config", cfgPath, "--results", filepath.Join(dir, "pr.json"), "--settle", "--settle-budget", "16",
+		"--settle-dir", settleDir)
 	if r.Settle.Initial != "inconclusive" || r.Settle.Outcome != "fail" || r.Settle.Stop != "decided" || len(r.Settle.Rounds) == 0 {
 		t.Fatalf("settle %+v; want inconclusive, then fail after a round", r.Settle)
 	}
@@ -162,7 +116,65 @@ grading:
 		t.Errorf("round 1 re-ran %v; want the evidence item \"refund window\" first", r.Settle.Rounds[0].Items)
 	}
 	// promptfoo ran exactly the items of round 1, selected by their descriptions.
-	data, err := os.ReadFile(filepath.Join(settleDir, "rerun1.json"))
+	if got := pfDescriptions(t, filepath.Join(settleDir, "rerun1.json")); strings.Join(got, "|") != strings.Join(r.Settle.Rounds[0].Items, "|") {
+		t.Errorf("promptfoo re-ran %q; want round 1's items %q", got, r.Settle.Rounds[0].Items)
+	}
+}
+
+// pfProject is a promptfoo project in a new folder (its config and provider.js), with
+// promptfoo's home inside it and every call home turned off, for the test.
+func pfProject(t *testing.T, config, provider string) string {
+	t.Helper()
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	for k, v := range map[string]string{"HOME": home, "PROMPTFOO_CONFIG_DIR": filepath.Join(home, ".promptfoo"),
+		"PROMPTFOO_DISABLE_TELEMETRY": "1", "PROMPTFOO_DISABLE_UPDATE": "1", "PROMPTFOO_DISABLE_SHARING": "1",
+		"PROMPTFOO_DISABLE_REMOTE_GENERATION": "1", "PROMPTFOO_SELF_HOSTED": "1", "PROMPTFOO_DISABLE_DEBUG_LOG": "1",
+		"PROMPTFOO_DISABLE_ERROR_LOG": "1"} {
+		t.Setenv(k, v)
+	}
+	for name, text := range map[string]string{"promptfooconfig.yaml": config, "provider.js": provider} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// pfEval runs promptfoo eval in dir, repeat times, into out (exit 100, some test
+// failed, is a result).
+func pfEval(t *testing.T, node, entry, dir, out, repeat string) {
+	t.Helper()
+	cmd := exec.Command(node, entry, "eval", "-c", "promptfooconfig.yaml", "--no-cache", "--no-write", "--no-table",
+		"--no-progress-bar", "-j", "1", "--repeat", repeat, "-o", out)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 100 {
+			t.Fatalf("promptfoo: %v\n%s", err, b)
+		}
+	}
+}
+
+// evalgateMain runs the evalgate command line in process: its exit code, stdout and
+// stderr (GITHUB_SHA unset, so no code version is read from the test's environment).
+func evalgateMain(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	c := cli.New()
+	c.Stdout, c.Stderr = &stdout, &stderr
+	c.Getenv = func(k string) string {
+		if k == "GITHUB_SHA" {
+			return ""
+		}
+		return os.Getenv(k)
+	}
+	code := c.Main(append([]string{"evalgate"}, args...))
+	return code, stdout.String(), stderr.String()
+}
+
+// pfDescriptions are the test descriptions of a promptfoo results file, in order.
+func pfDescriptions(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +192,28 @@ grading:
 	for _, x := range pr.Results.Results {
 		got = append(got, x.TestCase.Description)
 	}
-	if strings.Join(got, "|") != strings.Join(r.Settle.Rounds[0].Items, "|") {
-		t.Errorf("promptfoo re-ran %q; want round 1's items %q", got, r.Settle.Rounds[0].Items)
+	return got
+}
+
+// settled is what a settle test reads of the JSON report: its settle section.
+type settled struct {
+	Settle struct {
+		Initial, Outcome, Stop string
+		Rounds                 []struct{ Items []string }
 	}
+}
+
+// checkBlocked runs evalgate check with args and the JSON format, wants it blocked
+// (exit 1), and reads the report's settle section.
+func checkBlocked(t *testing.T, args ...string) settled {
+	t.Helper()
+	code, out, errOut := evalgateMain(append(append([]string{"check"}, args...), "--format", "json")...)
+	if code != 1 {
+		t.Fatalf("check %v: exit %d; want 1 (blocked)\n%s\n%s", args, code, out, errOut)
+	}
+	var r settled
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
