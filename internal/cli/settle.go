@@ -545,11 +545,21 @@ type settleFlags struct {
 	Timeout    time.Duration
 	MaxCostUSD float64
 	Dir        string
+	// budgetSet says --settle-budget was given (an explicit 0 is refused, not read as
+	// the default).
+	budgetSet bool
 }
 
 func (f *settleFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.On, "settle", false, "when the verdict is inconclusive (or a pass is unsure: its items lean toward a drop its interval cannot rule out), re-run the items that carried it (the config's rerun: command, else its run: block) and decide again, until pass or fail or a limit (docs/settle.md)")
-	fs.IntVar(&f.Budget, "settle-budget", 0, "extra item-runs settle may make (default: the config's settle.budget, else 20% of the suite, rounded up)")
+	fs.Func("settle-budget", "extra item-runs settle may make (default: the config's settle.budget, else 20% of the suite, rounded up, and at least 8)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number of item-runs", v)
+		}
+		f.Budget, f.budgetSet = n, true
+		return nil
+	})
 	fs.DurationVar(&f.Timeout, "settle-timeout", 0, "wall-clock `limit` of settling, e.g. 10m (default: the config's settle.timeout, else none)")
 	fs.Float64Var(&f.MaxCostUSD, "settle-max-cost-usd", 0, "US `dollars` the re-runs may cost (default: the config's settle.max_cost_usd, else no cap)")
 	fs.StringVar(&f.Dir, "settle-dir", "", "`folder` for the re-runs' results files (default: a new temporary folder, kept; with SOURCE_DATE_EPOCH or --run-id one named by the inputs, so the report is the same)")
@@ -558,10 +568,10 @@ func (f *settleFlags) register(fs *flag.FlagSet) {
 // check refuses settle flags that cannot hold.
 func (f *settleFlags) check(sh eval.Shard) error {
 	switch {
-	case !f.On && (f.Budget != 0 || f.Timeout != 0 || f.MaxCostUSD != 0 || f.Dir != ""):
+	case !f.On && (f.budgetSet || f.Timeout != 0 || f.MaxCostUSD != 0 || f.Dir != ""):
 		return fmt.Errorf("--settle-budget, --settle-timeout, --settle-max-cost-usd and --settle-dir limit --settle: add --settle")
-	case f.Budget < 0:
-		return fmt.Errorf("--settle-budget is %d; want a number of extra item-runs", f.Budget)
+	case f.budgetSet && f.Budget <= 0:
+		return fmt.Errorf("--settle-budget is %d; want at least 1 extra item-run (leave the flag out for the default: 20%% of the suite, rounded up, and at least %d)", f.Budget, settle.MinDefaultBudget)
 	case f.Timeout < 0:
 		return fmt.Errorf("--settle-timeout is %s; want a positive duration", f.Timeout)
 	case f.MaxCostUSD < 0:

@@ -10,7 +10,7 @@ import (
 // override them).
 //
 //	settle:
-//	  budget: 10         # extra item-runs (default: 20 % of the suite, rounded up)
+//	  budget: 10         # extra item-runs (default: 20 % of the suite, rounded up, at least 8)
 //	  timeout: 10m       # wall-clock limit (default: none)
 //	  max_cost_usd: 0.50 # dollars the re-runs may cost (default: none)
 type Config struct {
@@ -25,7 +25,7 @@ func (c *Config) Validate() error {
 	case c == nil:
 		return nil
 	case c.Budget < 0:
-		return fmt.Errorf("budget is %d; want a number of extra item-runs (0: 20 %% of the suite)", c.Budget)
+		return fmt.Errorf("budget is %d; want a number of extra item-runs (0: 20 %% of the suite, at least 8)", c.Budget)
 	case c.Timeout < 0:
 		return fmt.Errorf("timeout is %s; want a positive duration such as 10m", c.Timeout)
 	case c.MaxCostUSD < 0:

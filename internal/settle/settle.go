@@ -84,9 +84,21 @@ type Options struct {
 	Alpha float64
 }
 
-// DefaultBudget is 20 % of the suite's items, rounded up (at least 1).
+// MinDefaultBudget is the fewest extra item-runs the default budget gives. In a small
+// suite 20 % is too few to conclude anything: where every baseline run passed every
+// item, a stable item that newly fails is chance until its re-runs have failed about
+// five times (one look's p-value 0.27, then 0.19, 0.083, …, in the 8-item newcomer's
+// case, which concludes after 5–6 rounds at budgets from 5 to 20, and after 5–6 with 12
+// items), and 20 % of 8 items is 2 re-runs. A larger floor is not better: the levels of
+// the looks are spent over the whole budget, so each look is tested at less (a 24-item
+// suite's 5-item break on a one-run baseline concluded at budgets 5, 6 and 8, not at 7, 9
+// or 10, as its flaky items fell into the rounds).
+const MinDefaultBudget = 8
+
+// DefaultBudget is 20 % of the suite's items, rounded up, and at least
+// MinDefaultBudget: from 40 items on, 20 %.
 func DefaultBudget(items int) int {
-	return max(1, (items*20+99)/100)
+	return max(MinDefaultBudget, (items*20+99)/100)
 }
 
 // Stop says why settling ended.

@@ -103,8 +103,8 @@ func TestRunNothingToSettle(t *testing.T) {
 func TestRunBudget(t *testing.T) {
 	d := &fakeDecider{looks: []Look{inconclusive("c", "d", "e")}}
 	r := &fakeRerunner{}
-	// Default budget: 20 % of 10 items = 2 item-runs; the first round is cut to what is left.
-	res, err := Run(context.Background(), d, r, Options{Items: items10})
+	// A budget of 2 item-runs: the first round is cut to what is left.
+	res, err := Run(context.Background(), d, r, Options{Items: items10, Budget: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +113,27 @@ func TestRunBudget(t *testing.T) {
 	}
 	if !slices.EqualFunc(r.rounds, [][]string{{"c", "d"}}, slices.Equal) {
 		t.Errorf("rounds %v; want the two strongest evidence items", r.rounds)
+	}
+}
+
+// The default budget is 20 % of the suite, rounded up, and at least MinDefaultBudget.
+func TestDefaultBudget(t *testing.T) {
+	for _, c := range []struct{ items, want int }{
+		{1, 8},    // 20 % is 0.2 → 1, under the floor
+		{8, 8},    // the newcomer's suite: 1.6 → 2, under the floor
+		{40, 8},   // 20 % of 40 is exactly the floor
+		{41, 9},   // 8.2 → 9
+		{200, 40}, // 20 %
+		{1001, 201},
+	} {
+		if got := DefaultBudget(c.items); got != c.want {
+			t.Errorf("DefaultBudget(%d) = %d; want %d", c.items, got, c.want)
+		}
+	}
+	// Run reads a zero budget as the default.
+	res, err := Run(context.Background(), &fakeDecider{looks: []Look{inconclusive("c", "d", "e")}}, &fakeRerunner{}, Options{Items: items10})
+	if err != nil || res.Budget != 8 || res.ItemRuns != 8 || res.Stop != BudgetSpent {
+		t.Errorf("default budget on 10 items: %+v, %v; want 8 of 8 spent", res, err)
 	}
 }
 
