@@ -1,6 +1,9 @@
 package rubric
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // passes applies the pass rule to a scored sample and says why it fails. An error is
 // a condition on a sample field the record lacks.
@@ -20,12 +23,12 @@ func (s *System) passes(sm *Sample) (bool, string, error) {
 	rule := s.Pass
 	if rule.MinScore == nil && len(rule.Require) == 0 {
 		if Round9(sm.Score) < DefaultPassScore {
-			return false, fmt.Sprintf("score %.3f < %g", sm.Score, DefaultPassScore), nil
+			return false, scoreBelow(sm.Score, DefaultPassScore), nil
 		}
 		return true, "", nil
 	}
 	if rule.MinScore != nil && Round9(sm.Score) < *rule.MinScore {
-		return false, fmt.Sprintf("score %.3f < %g", sm.Score, *rule.MinScore), nil
+		return false, scoreBelow(sm.Score, *rule.MinScore), nil
 	}
 	for ci, c := range rule.Require {
 		var x float64
@@ -79,4 +82,15 @@ func sampleField(sm *Sample, field string) (float64, bool) {
 		return sm.Score, true
 	}
 	return 0, false
+}
+
+// scoreBelow words a score under the pass rule's minimum: at three decimals, or, where
+// three decimals round it up to the minimum ("score 0.800 < 0.8" for 0.7996), as many
+// as show it below.
+func scoreBelow(score, min float64) string {
+	txt := fmt.Sprintf("%.3f", score)
+	if v, err := strconv.ParseFloat(txt, 64); err == nil && v >= min {
+		txt = strconv.FormatFloat(Round9(score), 'g', -1, 64)
+	}
+	return fmt.Sprintf("score %s < %g", txt, min)
 }
