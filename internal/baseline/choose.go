@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/shellword"
 )
@@ -25,6 +27,10 @@ type Want struct {
 	// Config and Suite are the config file and the suite's name: the command that makes
 	// a baseline names them.
 	Config, Suite string
+	// Results are the results files the check reads, when it was given files (not
+	// standard input): the command that makes a baseline names them, so that it runs
+	// as printed where they are a release's runs. Empty: it names a placeholder.
+	Results []string
 }
 
 // Choice is the baseline a check compares with, or why there is none. The gate reads
@@ -54,8 +60,8 @@ func Choose(w Want) Choice {
 	case w.Absent != "":
 		return Choice{Why: w.Absent, Missing: w.AbsentFile}
 	case w.File == "":
-		return Choice{Why: fmt.Sprintf("no baseline configured: make one with `evalgate baseline %s %s` and set `baseline:` in the config",
-			shellword.Flag("--config", w.Config), shellword.Flag("--out", "baselines/"+w.Suite+Ext))}
+		return Choice{Why: fmt.Sprintf("no baseline configured: make one from a release's runs%s with `evalgate baseline %s %s %s` and set `baseline:` in the config",
+			w.fromRuns(), shellword.Flag("--config", w.Config), w.resultsFlags(), shellword.Flag("--out", "baselines/"+w.Suite+Ext))}
 	}
 	path, renamed := Find(w.File)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
@@ -63,8 +69,8 @@ func Choose(w Want) Choice {
 		if near := nearest(path); near != "" {
 			msg += " (did you mean " + near + "?)"
 		}
-		msg += ": the regression gate is skipped. Fix `baseline:` in the config, or make one from a release's runs with `evalgate baseline " +
-			shellword.Flag("--config", w.Config) + " --results RUN.jsonl " + shellword.Flag("--out", path) + "`"
+		msg += ": the regression gate is skipped. Fix `baseline:` in the config, or make one from a release's runs" + w.fromRuns() + " with `evalgate baseline " +
+			shellword.Flag("--config", w.Config) + " " + w.resultsFlags() + " " + shellword.Flag("--out", path) + "`"
 		return Choice{Why: msg, Missing: path}
 	}
 	return Choice{File: path, Renamed: renamed}
@@ -91,4 +97,26 @@ func AtBase(rel, root string) Want {
 	}
 	why += ": the regression gate is skipped. Fix `baseline:` in the config, or merge one made with `evalgate baseline` (or run the action with mode: baseline on release)"
 	return Want{Absent: why, AbsentFile: rel}
+}
+
+// resultsFlags are the --results flags of the command that makes a baseline: the
+// check's own files, quoted for a shell, or a placeholder when it read standard input
+// or the config's.
+func (w Want) resultsFlags() string {
+	if len(w.Results) == 0 || slices.Contains(w.Results, "-") {
+		return "--results RUN.jsonl"
+	}
+	flags := make([]string, len(w.Results))
+	for i, f := range w.Results {
+		flags[i] = shellword.Flag("--results", f)
+	}
+	return strings.Join(flags, " ")
+}
+
+// fromRuns says which runs the command names: these results, when it names them.
+func (w Want) fromRuns() string {
+	if len(w.Results) == 0 || slices.Contains(w.Results, "-") {
+		return ""
+	}
+	return " (these results, if they are one)"
 }

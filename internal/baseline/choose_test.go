@@ -3,6 +3,7 @@ package baseline
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -25,7 +26,17 @@ func TestChoose(t *testing.T) {
 		{"the action found none at the base commit", Want{Absent: "not at base", AbsentFile: "b/x.jsonl", File: at("tutor.jsonl")},
 			Choice{Why: "not at base", Missing: "b/x.jsonl"}},
 		{"none configured: how to make one", Want{Config: "my evalgate.yaml", Suite: "tutor"},
-			Choice{Why: "no baseline configured: make one with `evalgate baseline --config 'my evalgate.yaml' --out baselines/tutor.jsonl` and set `baseline:` in the config"}},
+			Choice{Why: "no baseline configured: make one from a release's runs with `evalgate baseline --config 'my evalgate.yaml' --results RUN.jsonl --out baselines/tutor.jsonl` and set `baseline:` in the config"}},
+		// The check's own results files, quoted as a shell needs them, so the command
+		// runs as printed; standard input leaves the placeholder.
+		{"none configured: the check's results named", Want{Config: "evalgate.yaml", Suite: "tutor", Results: []string{"runs/run 1.jsonl", "runs/run2.jsonl"}},
+			Choice{Why: "no baseline configured: make one from a release's runs (these results, if they are one) with `evalgate baseline --config evalgate.yaml --results 'runs/run 1.jsonl' --results runs/run2.jsonl --out baselines/tutor.jsonl` and set `baseline:` in the config"}},
+		{"none configured: standard input", Want{Config: "evalgate.yaml", Suite: "tutor", Results: []string{"-"}},
+			Choice{Why: "no baseline configured: make one from a release's runs with `evalgate baseline --config evalgate.yaml --results RUN.jsonl --out baselines/tutor.jsonl` and set `baseline:` in the config"}},
+		{"a missing file: the check's results named", Want{File: at("zzzzzzzzzz.jsonl"), Config: "evalgate.yaml", Results: []string{"pr.jsonl"}}, Choice{
+			Why: "baseline " + at("zzzzzzzzzz.jsonl") + " does not exist: the regression gate is skipped. " +
+				"Fix `baseline:` in the config, or make one from a release's runs (these results, if they are one) with `evalgate baseline --config evalgate.yaml --results pr.jsonl --out " + at("zzzzzzzzzz.jsonl") + "`",
+			Missing: at("zzzzzzzzzz.jsonl")}},
 		{"the file", Want{File: at("tutor.jsonl")}, Choice{File: at("tutor.jsonl")}},
 		{"the file under its new name", Want{File: at("old.jsonl")}, Choice{File: at("old.json"),
 			Renamed: "baseline " + at("old.jsonl") + " does not exist; reading " + at("old.json") + ", its name before baselines were written as .jsonl"}},
@@ -66,7 +77,7 @@ func TestAtBase(t *testing.T) {
 		{"elsewhere/zzzzzzzz.jsonl", Want{AbsentFile: "elsewhere/zzzzzzzz.jsonl", Absent: "baseline elsewhere/zzzzzzzz.jsonl does not exist on the base branch or in this pull request: " +
 			"the regression gate is skipped. Fix `baseline:` in the config, or merge one made with `evalgate baseline` (or run the action with mode: baseline on release)"}},
 	} {
-		if got := AtBase(tt.rel, root); got != tt.want {
+		if got := AtBase(tt.rel, root); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("AtBase(%q)\n got %+v\nwant %+v", tt.rel, got, tt.want)
 		}
 	}
