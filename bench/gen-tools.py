@@ -8,6 +8,10 @@ Usage:  python3 bench/gen-tools.py N DIR
   DIR/inspect.json        an Inspect AI EvalLog (`--log-format json`): one JSON document,
                           N samples (one epoch) with messages and events beside the fields
                           evalgate reads, so the importer skips what it does not need
+  DIR/inspect.eval      the same Inspect log as a `.eval` archive (Inspect's default format):
+                          a zip of _journal/start.json, samples/<id>_epoch_1.json (one
+                          member each, deflated, as Inspect writes them), summaries.json,
+                          reductions.json and header.json
   DIR/samples_bench_2024-06-01T12-00-00.jsonl
                           lm-evaluation-harness samples, one per line (generate_until)
 
@@ -57,30 +61,56 @@ def promptfoo(n, path):
         f.write(f'],"stats":{{"successes":{n - (n + 4) // 5},"failures":{(n + 4) // 5},"errors":0}}}},"config":{{}},"shareableUrl":null}}\n')
 
 
+def inspect_eval_spec(n):
+    return ('"eval":{"eval_id":"bench","run_id":"bench","created":"2026-11-26T00:00:00+00:00",'
+            '"task":"bench","task_version":0,"dataset":{"name":"bench","samples":%d},"model":"openai/gpt-4o-mini","config":{"epochs":1}},' % n)
+
+
+PLAN = '"plan":{"name":"plan","steps":[{"solver":"generate","params":{}}]}'
+
+
+def inspect_results(n):
+    return ('"results":{"total_samples":%d,"completed_samples":%d,'
+            '"scores":[{"name":"match","scorer":"match","metrics":{"accuracy":{"name":"accuracy","value":0.8}}}]},'
+            '"stats":{"started_at":"2026-11-26T00:00:00+00:00","completed_at":"2026-11-26T01:00:00+00:00"}' % (n, n))
+
+
 def inspect(n, path):
     with open(path, "w") as f:
-        f.write('{"version":2,"status":"success","eval":{"eval_id":"bench","run_id":"bench","created":"2026-11-26T00:00:00+00:00",'
-                '"task":"bench","task_version":0,"dataset":{"name":"bench","samples":%d},"model":"openai/gpt-4o-mini","config":{"epochs":1}},' % n)
-        f.write('"plan":{"name":"plan","steps":[{"solver":"generate","params":{}}]},"results":{"total_samples":%d,"completed_samples":%d,'
-                '"scores":[{"name":"match","scorer":"match","metrics":{"accuracy":{"name":"accuracy","value":0.8}}}]},'
-                '"stats":{"started_at":"2026-11-26T00:00:00+00:00","completed_at":"2026-11-26T01:00:00+00:00"},"samples":[' % (n, n))
+        f.write('{"version":2,"status":"success",' + inspect_eval_spec(n))
+        f.write(PLAN + ',' + inspect_results(n) + ',"samples":[')
         for i in range(n):
-            ok, q, want, out = item(i)
-            usage = {"input_tokens": 100 + i % 50, "output_tokens": 20, "total_tokens": 120 + i % 50, "input_tokens_cache_read": 64 if i % 2 else 0}
-            rec = {
-                "id": i + 1, "epoch": 1, "input": q, "target": want,
-                "messages": [{"role": "user", "content": q, "source": "input"}, {"role": "assistant", "content": out, "source": "generate"}],
-                "output": {"model": "gpt-4o-mini-2024-07-18", "choices": [{"message": {"role": "assistant", "content": out, "source": "generate"}, "stop_reason": "stop"}],
-                           "completion": out, "usage": usage, "time": 0.4},
-                "scores": {"match": {"value": "C" if ok else "I", "answer": out, "explanation": out}},
-                "metadata": {}, "store": {},
-                "events": [{"event": "sample_init", "timestamp": "2026-11-26T00:00:00+00:00", "sample": {"input": q, "target": want}},
-                           {"event": "model", "timestamp": "2026-11-26T00:00:01+00:00", "model": "openai/gpt-4o-mini", "input": [], "tools": [], "output": {"completion": out}}],
-                "model_usage": {"openai/gpt-4o-mini": usage},
-                "total_time": 0.5, "working_time": 0.4,
-            }
-            f.write(("," if i else "") + dumps(rec))
+            f.write(("," if i else "") + dumps(inspect_sample(i)))
         f.write('],"reductions":[]}\n')
+
+
+def inspect_zip(n, path):
+    import zipfile
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=5) as z:
+        z.writestr("_journal/start.json", '{"version":2,' + inspect_eval_spec(n) + PLAN + '}')
+        for i in range(n):
+            z.writestr(f"samples/{i + 1}_epoch_1.json", dumps(inspect_sample(i)))
+        z.writestr("summaries.json", "[]")
+        z.writestr("reductions.json", "[]")
+        z.writestr("header.json", '{"version":2,"status":"success",' + inspect_eval_spec(n) + PLAN + ',' + inspect_results(n) + '}')
+
+
+def inspect_sample(i):
+    ok, q, want, out = item(i)
+    usage = {"input_tokens": 100 + i % 50, "output_tokens": 20, "total_tokens": 120 + i % 50, "input_tokens_cache_read": 64 if i % 2 else 0}
+    rec = {
+        "id": i + 1, "epoch": 1, "input": q, "target": want,
+        "messages": [{"role": "user", "content": q, "source": "input"}, {"role": "assistant", "content": out, "source": "generate"}],
+        "output": {"model": "gpt-4o-mini-2024-07-18", "choices": [{"message": {"role": "assistant", "content": out, "source": "generate"}, "stop_reason": "stop"}],
+                   "completion": out, "usage": usage, "time": 0.4},
+        "scores": {"match": {"value": "C" if ok else "I", "answer": out, "explanation": out}},
+        "metadata": {}, "store": {},
+        "events": [{"event": "sample_init", "timestamp": "2026-11-26T00:00:00+00:00", "sample": {"input": q, "target": want}},
+                   {"event": "model", "timestamp": "2026-11-26T00:00:01+00:00", "model": "openai/gpt-4o-mini", "input": [], "tools": [], "output": {"completion": out}}],
+        "model_usage": {"openai/gpt-4o-mini": usage},
+        "total_time": 0.5, "working_time": 0.4,
+    }
+    return rec
 
 
 def lmeval(n, path):
@@ -103,6 +133,7 @@ def main():
     n, d = int(sys.argv[1]), sys.argv[2]
     promptfoo(n, f"{d}/promptfoo.json")
     inspect(n, f"{d}/inspect.json")
+    inspect_zip(n, f"{d}/inspect.eval")
     lmeval(n, f"{d}/samples_bench_2024-06-01T12-00-00.jsonl")
 
 

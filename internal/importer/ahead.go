@@ -54,6 +54,7 @@ const (
 const (
 	aheadLine   = -1 // a JSONL line
 	aheadFields = -2 // an object the reader put together of the fields it kept (Inspect)
+	aheadMember = -3 // an Inspect `.eval` sample's archive member, still compressed (appendMember)
 )
 
 // aheadBufs are batch buffers decoded already, to be filled again.
@@ -83,8 +84,9 @@ func newAhead(file string, keep keys, prep func(line int, where string, rec map[
 			if prep != nil && keep.paths != nil {
 				scratch = &eval.Scratch{}
 			}
+			var members memberDecoder
 			for b := range a.work {
-				b.decode(a.file, a.keep, a.prep, scratch)
+				b.decode(a.file, a.keep, a.prep, scratch, &members)
 				close(b.done)
 			}
 		}()
@@ -126,8 +128,9 @@ func (a *ahead) consume() {
 }
 
 // add hands one record's bytes (copied) to be decoded: a JSONL line (at aheadLine), a
-// document's element starting at byte offset at, or kept fields (aheadFields). It fails once the records are no
-// longer read (fn or a record failed: close says which).
+// document's element starting at byte offset at, kept fields (aheadFields) or an archive
+// member (aheadMember). It fails once the records are no longer read (fn or a record
+// failed: close says which).
 func (a *ahead) add(line int, where string, at int64, raw []byte) error {
 	b := a.b
 	b.buf = append(b.buf, raw...)
@@ -186,7 +189,7 @@ func (a *ahead) close(readErr error) error {
 // decode decodes (and preps) the batch's records up to the first bad one. With scratch,
 // the objects keep.paths filters are scratch's maps, emptied once prep is done with the
 // record (fn then gets the record emptied: only whether it is nil tells).
-func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where string, rec map[string]any) any, scratch *eval.Scratch) {
+func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where string, rec map[string]any) any, scratch *eval.Scratch, members *memberDecoder) {
 	b.recs = make([]map[string]any, 0, len(b.lines))
 	if prep != nil {
 		b.preps = make([]any, 0, len(b.lines))
@@ -202,6 +205,8 @@ func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where st
 			rec, err = decodeLine(file, b.lines[i], raw, keep, scratch)
 		case aheadFields:
 			rec, err = decodeFields(file, b.wheres[i], raw)
+		case aheadMember:
+			rec, err = members.decode(file, b.wheres[i], raw)
 		default:
 			rec, err = decodeElement(file, b.wheres[i], b.ats[i], raw, keep, scratch)
 		}

@@ -1,13 +1,11 @@
 package importer
 
 import (
-	"archive/zip"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
-	"github.com/evalgate/evalgate/internal/jsonenc"
 )
 
 // Inspect AI writes an EvalLog as `.json` — {"version", "status", "eval", "plan",
@@ -86,19 +84,35 @@ type inspectState struct {
 	kept  []byte
 }
 
-// start begins a run of samples: converted in order as they are decoded, until finish.
+// start begins a run of samples: converted on the decoding cores as they are decoded
+// (inspectConverted), and handed on in order until finish.
 func (s *inspectState) start() {
-	s.ahead = newAhead(s.file, keys{}, nil, func(_ int, where string, raw map[string]any, _ any) error {
-		fields, run, err := inspectConvert(s.file, where, raw, s.model, &s.notes)
-		if err != nil {
-			return err
+	prep := func(_ int, where string, raw map[string]any) any {
+		c := &inspectConverted{}
+		c.fields, c.run, c.err = inspectConvert(s.file, where, raw, s.model, &c.notes)
+		return c
+	}
+	s.ahead = newAhead(s.file, keys{}, prep, func(_ int, where string, _ map[string]any, p any) error {
+		c := p.(*inspectConverted)
+		if c.err != nil {
+			return c.err
 		}
-		if sc, ok := fields["scores"].(map[string]any); ok {
+		s.notes.merge(&c.notes)
+		if sc, ok := c.fields["scores"].(map[string]any); ok {
 			s.dims.see(sc)
 		}
 		s.n++
-		return s.emit(Record{Run: run, Where: where, Fields: fields})
+		return s.emit(Record{Run: c.run, Where: where, Fields: c.fields})
 	})
+}
+
+// inspectConverted is a sample converted on a decoding core, with what the whole log's
+// notes need of it.
+type inspectConverted struct {
+	fields map[string]any
+	run    int
+	err    error
+	notes  usageNotes
 }
 
 // finish waits for the samples read to be converted; err is the reader's.
@@ -107,26 +121,11 @@ func (s *inspectState) finish(err error) error { return s.ahead.close(err) }
 // sample finds the sample's fields evalgate reads (the transcript is skipped as it is
 // read) and hands them to be decoded and converted.
 func (s *inspectState) sample(d *docDecoder, where string) error {
-	buf := append(s.kept[:0], '{')
-	err := d.object(where, func(key string) error {
-		if !inspectKeep[key] {
-			return d.skip(where + "." + key)
-		}
-		raw, _, err := d.raw()
-		if err != nil {
-			return d.err(where+"."+key, err)
-		}
-		if len(buf) > 1 {
-			buf = append(buf, ',')
-		}
-		buf = jsonenc.AppendString(buf, key, false)
-		buf = append(append(buf, ':'), raw...)
-		return nil
-	})
+	var err error
+	s.kept, err = inspectKept(d, where, s.kept[:0])
 	if err != nil {
 		return err
 	}
-	s.kept = append(buf, '}')
 	return s.ahead.add(0, where, aheadFields, s.kept)
 }
 
@@ -183,94 +182,6 @@ func inspectFinish(p string, opts *Options, h *inspectHeader, meta *Meta, st *in
 	}
 	meta.Dimensions = st.dims.list()
 	st.notes.warn(opts, p, st.model)
-}
-
-func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, error) {
-	zp, cleanup, err := unzipPath(p)
-	if err != nil {
-		return nil, err
-	}
-	defer cleanup()
-	zr, err := zip.OpenReader(zp)
-	if err != nil {
-		return nil, eval.Errorf(p, 0, "", "cannot open the Inspect log as a zip archive: %v", err)
-	}
-	defer zr.Close()
-	meta := &Meta{Format: Inspect, SuiteFields: true, Metadata: map[string]string{}}
-	var h inspectHeader
-	var start *zip.File
-	var samples []*zip.File
-	at := map[string]int{} // a sample member's place in samples
-	for _, zf := range zr.File {
-		switch {
-		case zf.Name == "header.json":
-			if err := zipJSON(p, zf, &h); err != nil {
-				return nil, err
-			}
-		case zf.Name == "_journal/start.json":
-			start = zf
-		case strings.HasPrefix(zf.Name, "samples/") && strings.HasSuffix(zf.Name, ".json"):
-			// Inspect appends a requeued sample's fresh record under the same name, and
-			// reads the last entry: so does evalgate, in the first one's place.
-			if i, ok := at[zf.Name]; ok {
-				samples[i] = zf
-				continue
-			}
-			at[zf.Name] = len(samples)
-			samples = append(samples, zf)
-		}
-	}
-	if h.Eval == nil && start != nil {
-		var s inspectHeader
-		if err := zipJSON(p, start, &s); err != nil {
-			return nil, err
-		}
-		h.Eval, h.Status = s.Eval, "started"
-	}
-	st := &inspectState{file: p, emit: emit}
-	if h.Eval != nil {
-		st.model = h.Eval.Model
-	}
-	st.start()
-	err = st.finish(func() error {
-		d := newDocDecoder(p, nil) // one buffer for every sample: st.sample copies what it keeps
-		for _, zf := range samples {
-			rc, err := zf.Open()
-			if err != nil {
-				return eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
-			}
-			d.reset(rc)
-			err = st.sample(d, zf.Name)
-			rc.Close()
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	}())
-	if err != nil {
-		return nil, err
-	}
-	if st.n == 0 {
-		return nil, eval.Errorf(p, 0, "", "the log holds no samples (samples/*.json); was it written with --no-log-samples?")
-	}
-	if h.Eval == nil {
-		h.Status = ""
-	}
-	inspectFinish(p, opts, &h, meta, st)
-	if start == nil && h.Eval == nil {
-		meta.Incomplete = true
-	}
-	return meta, nil
-}
-
-func zipJSON(p string, zf *zip.File, v any) error {
-	rc, err := zf.Open()
-	if err != nil {
-		return eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
-	}
-	defer rc.Close()
-	return newDocDecoder(p, rc).decode(zf.Name, v)
 }
 
 // inspectConvert maps one EvalSample to an evalgate results record and its run (epoch − 1).
@@ -396,6 +307,9 @@ func inspectConvert(file, where string, s map[string]any, model string, notes *u
 			out[k] = v
 		}
 	}
+	for k, v := range out { // a `.eval` sample's strings are its whole member's: keep none of it
+		out[k] = unpin(v)
+	}
 	return out, run, nil
 }
 
@@ -456,6 +370,16 @@ func (n *usageNotes) add(set *map[string]bool, name string) {
 		*set = map[string]bool{}
 	}
 	(*set)[name] = true
+}
+
+// merge adds o's notes to n's.
+func (n *usageNotes) merge(o *usageNotes) {
+	for k := range o.leftOut {
+		n.add(&n.leftOut, k)
+	}
+	for k := range o.summed {
+		n.add(&n.summed, k)
+	}
 }
 
 // warn reports what the notes collected.

@@ -53,3 +53,25 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// unpin is v with every string (map keys too) copied: a decoder's strings are slices of
+// the text it decoded, and a sample's few kept strings would keep its whole archive
+// member, transcript and all, for as long as the results hold them.
+func unpin(v any) any {
+	switch x := v.(type) {
+	case string:
+		return strings.Clone(x)
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[strings.Clone(k)] = unpin(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = unpin(e)
+		}
+		return x
+	}
+	return v
+}
