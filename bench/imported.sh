@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Times evalgate reading other tools' files directly against the same items as evalgate
-# JSONL, side by side in one run: a promptfoo export, an Inspect log and lm-eval samples.
+# JSONL, side by side in one run: a promptfoo export, an Inspect log (as `.json` and as a
+# `.eval` archive) and lm-eval samples.
 #
 # usage: bench/imported.sh [N]        (default N = 1000000)
 #
 # bench/gen-tools.py writes N records in each format (promptfoo `-o results.json` and an
-# Inspect EvalLog, each one JSON document; lm-eval samples JSONL). bench/toolconv writes each
+# Inspect EvalLog, each one JSON document; the same EvalLog as a `.eval` zip archive, one
+# deflated member per sample; lm-eval samples JSONL). bench/toolconv writes each
 # as the evalgate JSONL `evalgate check` reads it as (the same records, suite fields
 # included). Then $REPEAT rounds, each running one after the other (interleaved, so a busy
 # moment hits both) for every format:
 #   direct   evalgate score --config FORMAT.yaml TOOL-FILE --format json --out REPORT
 #   native   evalgate score --config FORMAT.yaml NATIVE.jsonl --format json --out REPORT
 # under GNU time (wall time, user + system CPU time, maximum resident set size) and nice.
-# It prints the medians and the ratios direct / native (wall, CPU, RSS), writes them to
+# It prints the medians and the ratios direct / native (wall, CPU, RSS), and the median of
+# the rounds' own wall ratios (each direct run against the native run right after it, so
+# that a busy moment weighs on both sides of one ratio), writes them to
 # $BENCH_DIR/imported.tsv, records the load average before and after every round (the CPU
 # times mean something on a busy machine, the walls less so), and fails when the two reports
 # of a format differ in their runs, mean or pass count.
@@ -20,6 +24,7 @@
 # env: REPEAT     rounds (default 3)
 #      BENCH_DIR  where data, reports and logs go (default: a new temp dir); data files
 #                 already there are reused
+#      FORMATS    the formats to time, of promptfoo inspect inspect-eval lmeval (default all)
 set -euo pipefail
 
 n=${1:-1000000}
@@ -34,17 +39,19 @@ echo "bench: evalgate $("$work/evalgate" --version | awk '{print $2}'), $(go ver
 
 data=$work/data-$n
 lm=samples_bench_2024-06-01T12-00-00.jsonl
-if [ ! -f "$data/$lm" ]; then
+if [ ! -f "$data/$lm" ] || [ ! -f "$data/inspect.eval" ]; then
   mkdir -p "$data"
   python3 "$here/gen-tools.py" "$n" "$data"
 fi
-for f in promptfoo.json inspect.json $lm; do
+for f in promptfoo.json inspect.json inspect.eval $lm; do
+  case " ${FORMATS:-promptfoo inspect inspect-eval lmeval} " in *" $(echo "$f" | sed 's/promptfoo.json/promptfoo/; s/inspect.json/inspect/; s/inspect.eval/inspect-eval/; s/^samples_.*/lmeval/') "*) ;; *) continue ;; esac
   [ -f "$data/$f.native.jsonl" ] || "$work/toolconv" "$data/$f" "$data/$f.native.jsonl"
 done
 
 dims() { printf 'name: %s\nscoring:\n  version: scoringSystem/1.0.0\n  dimensions:\n    - {name: d, key: %s, scorer: recorded, scale: unit, weight: 1}\ngrading:\n  version: gradingSystem/1.0.0\n' "$1" "$2"; }
 dims promptfoo score >"$work/promptfoo.yaml"
 dims inspect match >"$work/inspect.yaml"
+dims inspect match >"$work/inspect-eval.yaml"
 dims lmeval exact_match >"$work/lmeval.yaml"
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -66,7 +73,10 @@ timed() {
   tail -1 "$work/$name.time" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' >>"$work/$name.times"
 }
 
-formats="promptfoo:promptfoo.json inspect:inspect.json lmeval:$lm"
+formats=
+for fmt in promptfoo:promptfoo.json inspect:inspect.json inspect-eval:inspect.eval lmeval:$lm; do
+  case " ${FORMATS:-promptfoo inspect inspect-eval lmeval} " in *" ${fmt%%:*} "*) formats="$formats $fmt" ;; esac
+done
 for fmt in $formats; do rm -f "$work/${fmt%%:*}-direct.times" "$work/${fmt%%:*}-native.times"; done
 : >"$work/load.txt"
 for r in $(seq "$repeat"); do
@@ -95,7 +105,7 @@ for fmt in sys.argv[2:]:
     print(f"bench: {name}: direct = native (runs, mean, passed, items) = {got[0]}")
 EOF
 
-printf 'format\trecords\tdirect_wall_s\tnative_wall_s\twall_ratio\tdirect_cpu_s\tnative_cpu_s\tcpu_ratio\tdirect_rss_kb\tnative_rss_kb\trss_ratio\n' >"$work/imported.tsv"
+printf 'format\trecords\tdirect_wall_s\tnative_wall_s\twall_ratio\tround_ratio\tdirect_cpu_s\tnative_cpu_s\tcpu_ratio\tdirect_rss_kb\tnative_rss_kb\trss_ratio\n' >"$work/imported.tsv"
 for fmt in $formats; do
   name=${fmt%%:*}
   dw=$(awk '{print $1}' "$work/$name-direct.times" | median)
@@ -104,7 +114,8 @@ for fmt in $formats; do
   nr=$(awk '{print $2}' "$work/$name-native.times" | median)
   dc=$(awk '{print $3}' "$work/$name-direct.times" | median)
   nc=$(awk '{print $3}' "$work/$name-native.times" | median)
-  printf '%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%.2f\t%s\t%s\t%.2f\n' "$name" "$n" "$dw" "$nw" "$(echo "$dw / $nw" | bc -l)" "$dc" "$nc" "$(echo "$dc / $nc" | bc -l)" "$dr" "$nr" "$(echo "$dr / $nr" | bc -l)" >>"$work/imported.tsv"
+  rr=$(paste -d' ' "$work/$name-direct.times" "$work/$name-native.times" | awk '{ printf "%.4f\n", $1 / $4 }' | median)
+  printf '%s\t%s\t%s\t%s\t%.2f\t%.2f\t%s\t%s\t%.2f\t%s\t%s\t%.2f\n' "$name" "$n" "$dw" "$nw" "$(echo "$dw / $nw" | bc -l)" "$rr" "$dc" "$nc" "$(echo "$dc / $nc" | bc -l)" "$dr" "$nr" "$(echo "$dr / $nr" | bc -l)" >>"$work/imported.tsv"
   echo "bench: $name wall/CPU s direct: $(awk '{printf "%s/%s ", $1, $3}' "$work/$name-direct.times") native: $(awk '{printf "%s/%s ", $1, $3}' "$work/$name-native.times")"
 done
 column -t "$work/imported.tsv"

@@ -1,10 +1,10 @@
 package importer
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"slices"
@@ -25,15 +25,27 @@ import (
 // directory gives them.
 const memberHead = 10
 
-// appendMember appends a member's head and compressed bytes (read from r) to buf.
-func appendMember(buf []byte, zf *zip.File, r io.Reader) ([]byte, error) {
-	buf = binary.LittleEndian.AppendUint16(buf, zf.Method)
-	buf = binary.LittleEndian.AppendUint32(buf, zf.CRC32)
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(zf.UncompressedSize64)) // bounded by MaxRecordBytes
-	n, size := len(buf), int(zf.CompressedSize64)                              // bounded by maxMemberBytes
+// readMember appends an entry's head and compressed bytes to buf.
+func (z *zipDir) readMember(buf []byte, e *zipEntry) ([]byte, error) {
+	if e.usize > MaxRecordBytes || e.csize > maxMemberBytes {
+		return buf, errRecordTooLarge
+	}
+	off, err := z.dataOffset(e)
+	if err != nil {
+		return buf, err
+	}
+	buf = binary.LittleEndian.AppendUint16(buf, e.method)
+	buf = binary.LittleEndian.AppendUint32(buf, e.crc)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(e.usize))
+	n, size := len(buf), int(e.csize)
 	buf = slices.Grow(buf, size)[:n+size]
-	_, err := io.ReadFull(r, buf[n:])
-	return buf, err
+	if k, err := z.r.ReadAt(buf[n:], off); k < size {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return buf, err
+	}
+	return buf, nil
 }
 
 // errMemberCorrupt: a member's bytes do not inflate to its size and checksum.
@@ -58,9 +70,9 @@ func (m *memberDecoder) inflate(raw []byte) ([]byte, error) {
 	body := raw[memberHead:]
 	var text []byte
 	switch method {
-	case zip.Store:
+	case 0: // stored
 		text = body
-	case zip.Deflate:
+	case 8: // deflated
 		m.br.Reset(body)
 		if m.fr == nil {
 			m.fr = flate.NewReader(&m.br)
@@ -79,7 +91,7 @@ func (m *memberDecoder) inflate(raw []byte) ([]byte, error) {
 		}
 		text = m.out[:n]
 	default:
-		return nil, zip.ErrAlgorithm
+		return nil, fmt.Errorf("compression method %d is not supported (want deflate or none)", method)
 	}
 	if len(text) != size || crc32.ChecksumIEEE(text) != sum {
 		return nil, errMemberCorrupt

@@ -1,9 +1,10 @@
 package importer
 
 import (
-	"archive/zip"
+	"bytes"
+	"errors"
+	"io"
 	"os"
-	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
 )
@@ -22,39 +23,35 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 		return nil, err
 	}
 	defer cleanup()
-	zr, f, err := openZip(p, zp)
+	z, f, err := openZip(p, zp)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	meta := &Meta{Format: Inspect, SuiteFields: true, Metadata: map[string]string{}}
 	var h inspectHeader
-	var start *zip.File
-	var samples []*zip.File
-	at := map[string]int{} // a sample member's place in samples
-	for _, zf := range zr.File {
-		switch {
-		case zf.Name == "header.json":
-			if err := zipJSON(p, zf, &h); err != nil {
-				return nil, err
-			}
-		case zf.Name == "_journal/start.json":
-			start = zf
-		case strings.HasPrefix(zf.Name, "samples/") && strings.HasSuffix(zf.Name, ".json"):
-			// Inspect appends a requeued sample's fresh record under the same name, and
-			// reads the last entry: so does evalgate, in the first one's place.
-			if i, ok := at[zf.Name]; ok {
-				samples[i] = zf
-				continue
-			}
-			at[zf.Name] = len(samples)
-			samples = append(samples, zf)
+	header, start := -1, -1
+	for i := range z.entries {
+		switch string(z.name(&z.entries[i])) {
+		case "header.json":
+			header = i
+		case "_journal/start.json":
+			start = i
 		}
 	}
-	at = nil
-	if h.Eval == nil && start != nil {
+	// Inspect appends a requeued sample's fresh record under the same name, and reads the
+	// last entry: so does evalgate, in the first one's place.
+	samples := z.lastWins(func(name []byte) bool {
+		return bytes.HasPrefix(name, []byte("samples/")) && bytes.HasSuffix(name, []byte(".json"))
+	})
+	if header >= 0 {
+		if err := z.decode(p, header, &h); err != nil {
+			return nil, err
+		}
+	}
+	if h.Eval == nil && start >= 0 {
 		var s inspectHeader
-		if err := zipJSON(p, start, &s); err != nil {
+		if err := z.decode(p, start, &s); err != nil {
 			return nil, err
 		}
 		h.Eval, h.Status = s.Eval, "started"
@@ -66,18 +63,17 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 	st.start()
 	err = st.finish(func() error {
 		var buf []byte // one buffer for every member: add copies it
-		for _, zf := range samples {
-			if zf.UncompressedSize64 > MaxRecordBytes || zf.CompressedSize64 > maxMemberBytes {
-				return errAt(p, 0, zf.Name, "", "a record is larger than %d bytes", MaxRecordBytes)
+		for _, i := range samples {
+			e := &z.entries[i]
+			name := string(z.name(e))
+			buf, err = z.readMember(buf[:0], e)
+			switch {
+			case errors.Is(err, errRecordTooLarge):
+				return errAt(p, 0, name, "", "a record is larger than %d bytes", MaxRecordBytes)
+			case err != nil:
+				return eval.Errorf(p, 0, "", "%s: cannot read: %v", name, err)
 			}
-			rr, err := zf.OpenRaw()
-			if err == nil {
-				buf, err = appendMember(buf[:0], zf, rr)
-			}
-			if err != nil {
-				return eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
-			}
-			if err := st.ahead.add(0, zf.Name, aheadMember, buf); err != nil {
+			if err := st.ahead.add(0, name, aheadMember, buf); err != nil {
 				return err
 			}
 		}
@@ -93,34 +89,43 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 		h.Status = ""
 	}
 	inspectFinish(p, opts, &h, meta, st)
-	if start == nil && h.Eval == nil {
+	if start < 0 && h.Eval == nil {
 		meta.Incomplete = true
 	}
 	return meta, nil
 }
 
-// openZip opens the archive at zp (p's content) for reading a window at a time.
-func openZip(p, zp string) (*zip.Reader, *os.File, error) {
+// openZip opens the archive at zp (p's content) and reads its central directory; the
+// archive is read a window at a time.
+func openZip(p, zp string) (*zipDir, *os.File, error) {
 	f, err := os.Open(zp)
 	if err != nil {
 		return nil, nil, eval.Errorf(p, 0, "", "cannot read results file: %v", err)
 	}
 	st, err := f.Stat()
 	if err == nil {
-		var zr *zip.Reader
-		if zr, err = zip.NewReader(newWindow(f), st.Size()); err == nil {
-			return zr, f, nil
+		var z *zipDir
+		if z, err = readZipDir(newWindow(f), st.Size()); err == nil {
+			return z, f, nil
 		}
 	}
 	f.Close()
 	return nil, nil, eval.Errorf(p, 0, "", "cannot open the Inspect log as a zip archive: %v", err)
 }
 
-func zipJSON(p string, zf *zip.File, v any) error {
-	rc, err := zf.Open()
-	if err != nil {
-		return eval.Errorf(p, 0, "", "%s: cannot read: %v", zf.Name, err)
+// decode decodes entry i's JSON into v.
+func (z *zipDir) decode(p string, i int, v any) error {
+	e := &z.entries[i]
+	name := string(z.name(e))
+	raw, err := z.readMember(nil, e)
+	var text []byte
+	if err == nil {
+		var m memberDecoder
+		text, err = m.inflate(raw)
 	}
-	defer rc.Close()
-	return newDocDecoder(p, rc).decode(zf.Name, v)
+	if err != nil {
+		return eval.Errorf(p, 0, "", "%s: cannot read: %v", name, err)
+	}
+	d := &docDecoder{file: p, buf: text, keep: -1, rerr: io.EOF}
+	return d.decode(name, v)
 }
