@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -93,18 +94,17 @@ func (w *importWriter) abort() {
 }
 
 // firstResult refuses a second result for an item in one run, as check does; seen holds
-// each run and id read (not where, to stay small at a million records).
-func firstResult(path string, seen map[string]bool, rec importer.Record, result map[string]any) error {
+// each run and id read (not where, to stay small at a million records). key is scratch.
+func firstResult(path string, seen *keySet, key *[]byte, rec importer.Record, result map[string]any) error {
 	id, _ := result["id"].(string)
-	key := fmt.Sprintf("%d\x00%s", rec.Run, id)
-	if seen[key] {
+	*key = append(binary.AppendUvarint((*key)[:0], uint64(rec.Run)), id...)
+	if !seen.add(*key) {
 		place := rec.Where
 		if place == "" {
 			place = fmt.Sprintf("line %d", rec.Line)
 		}
 		return eval.Errorf(path, rec.Line, id, "%s: duplicate result for the item in run %d; first earlier in the file", place, rec.Run+1)
 	}
-	seen[key] = true
 	return nil
 }
 
@@ -115,9 +115,10 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 	}
 	var runs []*importWriter
 	var suite *importWriter
-	var seen map[string]bool
+	seen := &keySet{} // the suite's item ids
 	// results: the run and id of each result (check refuses a second one, so does import).
-	var results map[string]bool
+	results := &keySet{}
+	var key []byte
 	abort := func() { // the files not committed go: at the end, or those of a pass read again
 		for _, w := range runs {
 			w.abort()
@@ -125,7 +126,7 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 		if suite != nil {
 			suite.abort()
 		}
-		runs, suite, seen, results = nil, nil, map[string]bool{}, map[string]bool{}
+		runs, suite, seen, results = nil, nil, &keySet{}, &keySet{}
 	}
 	defer abort()
 	meta, err := importer.ReadRestarting(path, opts, abort, func(rec importer.Record) error {
@@ -137,13 +138,12 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 			runs = append(runs, w)
 		}
 		result, item := importer.SplitSuite(rec.Fields)
-		if err := firstResult(path, results, rec, result); err != nil {
+		if err := firstResult(path, results, &key, rec, result); err != nil {
 			return err
 		}
 		if item != nil {
 			id, _ := item["id"].(string)
-			if !seen[id] {
-				seen[id] = true
+			if seen.add([]byte(id)) {
 				if suite == nil {
 					w, err := newImportWriter(filepath.Join(outDir, "suite.jsonl"))
 					if err != nil {
