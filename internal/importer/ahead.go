@@ -206,7 +206,7 @@ func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where st
 		case aheadFields:
 			rec, err = decodeFields(file, b.wheres[i], raw)
 		case aheadMember:
-			rec, err = members.decode(file, b.wheres[i], raw)
+			rec, err = members.decode(file, b.wheres[i], raw, prep != nil)
 		default:
 			rec, err = decodeElement(file, b.wheres[i], b.ats[i], raw, keep, scratch)
 		}
@@ -223,6 +223,9 @@ func (b *aheadBatch) decode(file string, keep keys, prep func(line int, where st
 		}
 		if scratch != nil {
 			scratch.Release()
+		}
+		if b.ats[i] == aheadMember {
+			members.done() // prep took what it needs: fn gets the record emptied
 		}
 	}
 	if cap(b.buf) <= 2*aheadBytes { // the decoded records hold copies: the buffer serves again

@@ -54,11 +54,14 @@ var errMemberCorrupt = errors.New("the archive member is corrupt: its content do
 // memberDecoder is one decoding core's state for archive members: its inflater, the
 // inflated bytes and the kept fields, each reused from one member to the next.
 type memberDecoder struct {
-	br   bytes.Reader
-	fr   io.ReadCloser
-	out  []byte
-	kept []byte
-	d    docDecoder
+	// scratch lends the maps of the objects inspectPaths filters, taken back (done) once
+	// the sample is converted.
+	scratch eval.Scratch
+	br      bytes.Reader
+	fr      io.ReadCloser
+	out     []byte
+	kept    []byte
+	d       docDecoder
 }
 
 // inflate is the member's content: its bytes after the head, inflated (or stored),
@@ -99,6 +102,9 @@ func (m *memberDecoder) inflate(raw []byte) ([]byte, error) {
 	return text, nil
 }
 
+// done takes back the maps the last record decoded with lend was lent.
+func (m *memberDecoder) done() { m.scratch.Release() }
+
 // release drops the buffers a large member left, so that a core keeps no more than a
 // small sample's worth between members.
 func (m *memberDecoder) release() {
@@ -121,16 +127,22 @@ var inspectPaths = eval.Paths{
 
 // decode inflates an Inspect sample member and decodes the parts inspectConvert reads
 // (inspectPaths); a member the one-pass decoder leaves takes the sample path of a `.json`
-// log (inspectKept, then decodeFields), for its messages.
-func (m *memberDecoder) decode(file, where string, raw []byte) (map[string]any, error) {
+// log (inspectKept, then decodeFields), for its messages. With lend, the record's
+// filtered objects are scratch's, to be read only until done.
+func (m *memberDecoder) decode(file, where string, raw []byte, lend bool) (map[string]any, error) {
 	defer m.release()
 	text, err := m.inflate(raw)
 	if err != nil {
 		return nil, errAt(file, 0, where, "", "cannot read: %v", err)
 	}
-	if rec, ok := eval.DecodeObjectPathsFast(text, inspectPaths, nil); ok {
+	var scratch *eval.Scratch
+	if lend {
+		scratch = &m.scratch
+	}
+	if rec, ok := eval.DecodeObjectPathsFast(text, inspectPaths, scratch); ok {
 		return rec, nil
 	}
+	m.scratch.Release()
 	m.d = docDecoder{file: file, buf: text, keep: -1, rerr: io.EOF}
 	m.kept, err = inspectKept(&m.d, where, m.kept[:0])
 	if err != nil {
