@@ -216,7 +216,8 @@ func inspectConvert(file, where string, s map[string]any, model string, notes *u
 		}
 		run = int(n) - 1
 	}
-	out := map[string]any{"id": id}
+	out := make(map[string]any, 16) // room for every field a sample gives without growing
+	out["id"] = id
 	if e, ok := s["error"]; ok && e != nil {
 		switch x := e.(type) {
 		case string:
@@ -308,7 +309,9 @@ func inspectConvert(file, where string, s map[string]any, model string, notes *u
 		}
 	}
 	for k, v := range out { // a `.eval` sample's strings are its whole member's: keep none of it
-		out[k] = unpin(v)
+		if k != "scores" { // built here, its keys copied
+			out[k] = unpin(v)
+		}
 	}
 	return out, run, nil
 }
@@ -321,42 +324,67 @@ func inspectConvert(file, where string, s map[string]any, model string, notes *u
 // token, cached_input_tokens the cache reads among them; a cache write is counted as an
 // ordinary input token.
 func inspectTokens(u map[string]any, out map[string]any) error {
-	n := map[string]float64{}
-	for _, k := range []string{"input_tokens", "output_tokens", "total_tokens", "input_tokens_cache_read", "input_tokens_cache_write"} {
+	t, err := readTokens(u)
+	if err != nil {
+		return err
+	}
+	t.put(out)
+	return nil
+}
+
+// tokens are one ModelUsage's counts as evalgate records them (inspectTokens).
+type tokens struct {
+	in, out, cached    float64
+	hasIn, hasOut, any bool
+}
+
+// put sets out's input_tokens, output_tokens and cached_input_tokens from t.
+func (t tokens) put(out map[string]any) {
+	if t.hasOut {
+		out["output_tokens"] = t.out
+	}
+	if t.hasIn {
+		out["input_tokens"] = t.in
+		if t.cached > 0 {
+			out["cached_input_tokens"] = t.cached
+		}
+	}
+}
+
+// usageKeys are the ModelUsage fields readTokens reads, in the order of its array.
+var usageKeys = [...]string{"input_tokens", "output_tokens", "total_tokens", "input_tokens_cache_read", "input_tokens_cache_write"}
+
+func readTokens(u map[string]any) (tokens, error) {
+	var n [len(usageKeys)]float64
+	var has [len(usageKeys)]bool
+	for i, k := range usageKeys {
 		v, ok := u[k]
 		if !ok || v == nil {
 			continue
 		}
 		x, ok := v.(float64)
 		if !ok || x < 0 || x != float64(int64(x)) {
-			return fmt.Errorf("field %q is %v; want a whole number ≥ 0", k, v)
+			return tokens{}, fmt.Errorf("field %q is %v; want a whole number ≥ 0", k, v)
 		}
-		n[k] = x
+		n[i], has[i] = x, true
 	}
-	in, hasIn := u["input_tokens"]
-	if _, ok := u["output_tokens"]; ok && u["output_tokens"] != nil {
-		out["output_tokens"] = n["output_tokens"]
+	t := tokens{hasOut: has[1], out: n[1], hasIn: has[0]}
+	if !t.hasIn {
+		return t, nil
 	}
-	if !hasIn || in == nil {
-		return nil
-	}
-	read, write := n["input_tokens_cache_read"], n["input_tokens_cache_write"]
-	input := n["input_tokens"]
-	apart := read+write > 0 && n["total_tokens"] == input+n["output_tokens"]+read+write
-	if read > input && n["total_tokens"] == 0 {
+	input, total, read, write := n[0], n[2], n[3], n[4]
+	apart := read+write > 0 && total == input+n[1]+read+write
+	if read > input && total == 0 {
 		apart = true // no total to tell by: cache reads above the input cannot be a part of it
 	}
 	if apart {
 		input += read + write
 	}
 	if read > input {
-		return fmt.Errorf("field \"input_tokens_cache_read\" is %v, more than the %v input tokens", read, input)
+		return tokens{}, fmt.Errorf("field \"input_tokens_cache_read\" is %v, more than the %v input tokens", read, input)
 	}
-	out["input_tokens"] = input
-	if read > 0 {
-		out["cached_input_tokens"] = read
-	}
-	return nil
+	t.in, t.cached = input, read
+	return t, nil
 }
 
 // usageNotes collect what a log's model_usage left out or summed, for one warning each.
@@ -402,38 +430,35 @@ func inspectModelUsage(mu map[string]any, model string, out map[string]any, note
 	if _, ok := mu[model]; !ok {
 		names = sortedKeys(mu)
 	}
-	sum := map[string]float64{}
+	var sum tokens
 	for _, name := range names {
 		u, ok := mu[name].(map[string]any)
 		if !ok {
 			return "", fmt.Errorf("%s", fieldErr("model_usage."+name, mu[name], "an object"))
 		}
-		one := map[string]any{}
-		if err := inspectTokens(u, one); err != nil {
+		t, err := readTokens(u)
+		if err != nil {
 			return "", fmt.Errorf("model_usage.%s: %v", name, err)
 		}
-		for k, v := range one {
-			sum[k] += v.(float64)
-		}
+		sum.in, sum.out, sum.cached = sum.in+t.in, sum.out+t.out, sum.cached+t.cached
+		sum.hasIn, sum.hasOut = sum.hasIn || t.hasIn, sum.hasOut || t.hasOut
 	}
 	for _, k := range []string{"input_tokens", "output_tokens", "cached_input_tokens"} {
 		delete(out, k) // the sample's whole usage replaces its last call's
-		if v, ok := sum[k]; ok {
-			out[k] = v
-		}
 	}
+	sum.put(out)
 	switch {
 	case len(names) == 1 && names[0] == model:
 		for k := range mu {
 			if k != model {
-				notes.add(&notes.leftOut, k)
+				notes.add(&notes.leftOut, strings.Clone(k))
 			}
 		}
 	case len(names) == 1:
 		return names[0], nil
 	default:
 		for _, k := range names {
-			notes.add(&notes.summed, k)
+			notes.add(&notes.summed, strings.Clone(k))
 		}
 	}
 	return model, nil
@@ -528,7 +553,7 @@ func inspectScores(v any) (map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("scores.%s has no \"value\"", name)
 		}
-		key := Ident(name)
+		key := strings.Clone(Ident(name))
 		switch x := val.(type) {
 		case map[string]any:
 			for _, k := range sortedKeys(x) {
@@ -536,7 +561,7 @@ func inspectScores(v any) (map[string]any, error) {
 				if err != nil {
 					return nil, fmt.Errorf("scores.%s.value.%s %v", name, k, err)
 				}
-				out[Ident(key+"_"+k)] = f
+				out[strings.Clone(Ident(key+"_"+k))] = f
 			}
 		case []any:
 			for i, e := range x {
