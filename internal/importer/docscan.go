@@ -40,12 +40,6 @@ func newDocDecoder(file string, r io.Reader) *docDecoder {
 	return &docDecoder{file: file, r: r, buf: make([]byte, 0, 64<<10), keep: -1}
 }
 
-// reset starts d over on the next document, r, keeping its buffer: an Inspect archive's
-// million small samples are decoded without a buffer each.
-func (d *docDecoder) reset(r io.Reader) {
-	*d = docDecoder{file: d.file, r: r, buf: d.buf[:0], keep: -1}
-}
-
 // more reads into the buffer, keeping the value being kept; false at the end of input.
 func (d *docDecoder) more() bool {
 	if d.rerr != nil {
