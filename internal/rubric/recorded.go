@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/eval"
 )
 
 // recordedScorer reads a raw value carried in the results record (`scores.<key>` or a
@@ -30,6 +32,9 @@ func init() {
 
 func (s *recordedScorer) Score(in *Input) (Value, error) {
 	v, ok := in.Result.Recorded(s.d.Key)
+	if !ok && s.d.Default == nil && (in.Result.Error != "" || in.Result.TimedOut) {
+		return s.failed(in.Result), nil
+	}
 	if !ok {
 		if s.d.Default == nil {
 			return Value{}, fmt.Errorf("dimension %q needs the recorded value %q (in \"scores\" or at the top level); the record has none (declare `default:` to score absent values)", s.d.Name, s.d.Key)
@@ -46,6 +51,26 @@ func (s *recordedScorer) Score(in *Input) (Value, error) {
 		return Value{Error: errName, Note: "recorded value is null"}, nil
 	}
 	return parseRaw(v, s.scale, s.byMax, s.d.Key)
+}
+
+// failed is the value of a sample whose system failed (an error or a timeout) before
+// anything recorded the dimension's value: it fails with score 0, as every other
+// scorer scores such a sample (a provider error is a failure, counted apart as an
+// error), not a malformed record.
+func (s *recordedScorer) failed(r *eval.Result) Value {
+	why := "timed out"
+	if r.Error != "" {
+		why = "the system under test failed: " + r.Error
+	}
+	var v Value
+	if s.scale.Labels {
+		v = Value{Raw: ptr(0), Label: "fail"}
+	} else {
+		v = num(s.scale.Min, s.scale, s.byMax)
+	}
+	v.Norm = 0
+	v.Note = "no recorded value: " + why
+	return v
 }
 
 // parseRaw turns a recorded value into a Value on a scale.

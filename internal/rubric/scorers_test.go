@@ -214,6 +214,15 @@ func TestRecordedScorer(t *testing.T) {
 			item: "{id: q}", result: `{"id": "q", "output": "x", "scores": {"c": "two"}}`, err: "want a number"},
 		{name: "absent", dim: "{name: acc, weight: 1, scorer: recorded, key: accuracy_score, scale: 0-2}",
 			item: "{id: q}", result: `{"id": "q", "output": "x"}`, err: `needs the recorded value "accuracy_score"`},
+		// A sample whose system failed before anything scored it (an Inspect sample with
+		// an error and no scores): it fails with score 0, as other scorers score it, and
+		// is not refused as a malformed record.
+		{name: "absent, the system failed", dim: "{name: acc, weight: 1, scorer: recorded, key: accuracy_score, scale: 0-2}",
+			item: "{id: q}", result: `{"id": "q", "output": "", "error": "rate limited"}`, norm: 0, note: "no recorded value: the system under test failed: rate limited"},
+		{name: "absent, timed out, 1-10 by max", dim: "{name: c, weight: 1, scorer: recorded, scale: 1-10, normalize: max}",
+			item: "{id: q}", result: `{"id": "q", "output": "", "timed_out": true}`, norm: 0, note: "no recorded value: timed out"},
+		{name: "absent, the system failed, pass_fail", dim: "{name: c, weight: 1, scorer: recorded, scale: pass_fail}",
+			item: "{id: q}", result: `{"id": "q", "output": "", "error": "boom"}`, norm: 0, note: "the system under test failed: boom"},
 	})
 }
 
