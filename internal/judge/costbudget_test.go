@@ -69,20 +69,29 @@ func TestCostBudgetKeepsTheCallsInFlight(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	arrived, all := 0, make(chan struct{})
+	inTokens := 0 // the worst case's input tokens, set below
 	srv := chattest.New(t, "/v1", func(_ int, _ chattest.Request) chattest.Reply {
 		mu.Lock()
 		if arrived++; arrived == 3 {
 			close(all)
 		}
+		in := inTokens
 		mu.Unlock()
 		select {
 		case <-all:
 		case <-time.After(5 * time.Second):
 		}
-		return chattest.Reply{Content: valid, PromptTokens: 1, CompletionTokens: 1}
+		// Each call costs its worst case, so the budget a finished call settles frees
+		// nothing: a fourth worker scheduled late (a loaded machine) is refused as
+		// surely as one that asks while the three are at the server. With 1 token in
+		// and out, the three settled at $0.002 each and a late fourth fitted (4 calls).
+		return chattest.Reply{Content: valid, PromptTokens: in, CompletionTokens: 10}
 	})
 	// 3.5 worst cases: three fit in flight, a fourth does not.
 	reqs, worst := costRequests(t, srv, 8)
+	mu.Lock()
+	inTokens = int(worst*1000+0.5) - 10
+	mu.Unlock()
 	b, err := pricing.NewBudget(3.5 * worst)
 	if err != nil {
 		t.Fatal(err)
