@@ -322,17 +322,19 @@ func newRerunner(c *CLI, l *Loaded, opts CheckOptions, so settleOptions) (*rerun
 	return rr, nil
 }
 
-// pinnedSettleDir is a pinned check's default folder for its re-runs: in the temporary
-// folder, named by a hash of what the check reads (the working folder, the config, the
-// results, the baseline, the pin).
+// pinnedSettleDir is a pinned check's default folder for its re-runs: .evalgate/settle
+// in the working folder, named by a hash of what the check reads (the config, the
+// results, the baseline, the pin), as typed. It is relative, so the report that names
+// it is the same in every checkout and under any temporary folder, and two checkouts
+// never share it. Before, it was in the temporary folder under a hash of the working
+// folder too, so two checkouts wrote different reports.
 func pinnedSettleDir(p CheckPlan, epoch string) string {
-	wd, _ := os.Getwd()
 	h := sha256.New()
-	for _, s := range append([]string{wd, p.Config, p.Baseline, p.RunID, strings.TrimSpace(epoch)}, append(p.Results, p.Reruns...)...) {
+	for _, s := range append([]string{p.Config, p.Baseline, p.RunID, strings.TrimSpace(epoch)}, append(p.Results, p.Reruns...)...) {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("evalgate-settle-pinned-%x", h.Sum(nil)[:8]))
+	return filepath.Join(".evalgate", "settle", fmt.Sprintf("pinned-%x", h.Sum(nil)[:8]))
 }
 
 // Rerun implements settle.Rerunner.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -108,6 +109,33 @@ grading:
 		if a, b := settledIn(pinned, f), settledIn(pinned, f); !bytes.Equal(a, b) {
 			t.Errorf("%s without --settle-dir: reports differ with SOURCE_DATE_EPOCH set:\n%s", f, firstDiff(a, b))
 		}
+	}
+	// The same project in another checkout (another folder) writes the same report: the
+	// default folder is named relative to the working folder, not by its path.
+	first := settledIn(pinned, report.FormatMarkdown)
+	other := t.TempDir()
+	files, err := filepath.Glob("*") // the project, its baseline and history, the results
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || fi.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(other, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(other)
+	if second := settledIn(pinned, report.FormatMarkdown); !bytes.Equal(first, second) {
+		t.Errorf("markdown in another checkout: reports differ with SOURCE_DATE_EPOCH set:\n%s", firstDiff(first, second))
+	}
+	if !bytes.Contains(first, []byte(".evalgate/settle/pinned-")) {
+		t.Errorf("the report does not name the pinned folder in the working folder:\n%.1500s", first)
 	}
 	// Without SOURCE_DATE_EPOCH settle's wall-clock time is in the report (and its
 	// timestamp follows the clock): the test can fail.
