@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/importer"
+	"github.com/evalgate/evalgate/internal/settle"
 )
 
 // A promptfoo test without a description cannot be selected for a re-run; the error
@@ -20,6 +22,11 @@ func TestSelectorsNameATestWithoutDescription(t *testing.T) {
 	want := `promptfoo cannot select "vars-1f5b3b015d5b" (results.json results[3], vars: question="What is\nit?")`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v; want %s", err, want)
+	}
+	// The error stops settling without failing the check: the verdict stands.
+	var cannot *settle.CannotRerun
+	if !errors.As(err, &cannot) {
+		t.Errorf("error %T; want a *settle.CannotRerun", err)
 	}
 	sel, err := selectors(importer.Promptfoo, descs, []string{"refund"})
 	if err != nil || len(sel) != 1 || sel[0] != "refund window" {

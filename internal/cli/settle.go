@@ -450,13 +450,15 @@ func selectors(tool importer.Format, descs func(id string) (desc, hint string), 
 			} else {
 				id = fmt.Sprintf("%q", id)
 			}
-			blind = append(blind, id)
+			// Untrusted text (the test's vars) goes into the report: no backtick may
+			// open a code span there.
+			blind = append(blind, strings.ReplaceAll(id, "`", `\x60`))
 			continue
 		}
 		out = append(out, desc)
 	}
 	if len(blind) > 0 {
-		return nil, fmt.Errorf("rerun: promptfoo cannot select %s: its --filter-pattern matches test descriptions, and these tests have none. Give every test in promptfooconfig.yaml a unique `description:`", strings.Join(blind, ", "))
+		return nil, &settle.CannotRerun{Why: fmt.Sprintf("promptfoo cannot select %s: its --filter-pattern matches test descriptions, and these tests have none. Give every test in promptfooconfig.yaml a unique `description:`", strings.Join(blind, ", "))}
 	}
 	return out, nil
 }

@@ -101,6 +101,14 @@ func DefaultBudget(items int) int {
 	return max(MinDefaultBudget, (items*20+99)/100)
 }
 
+// CannotRerun is a Rerun error that says the tool cannot re-run the items asked for
+// (a promptfoo test without a description, which --filter-pattern cannot select):
+// settling stops there as Unsettleable, with Why, and the verdict stands as it is,
+// rather than the check failing.
+type CannotRerun struct{ Why string }
+
+func (e *CannotRerun) Error() string { return e.Why }
+
 // Stop says why settling ended.
 type Stop string
 
@@ -207,6 +215,11 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 			maxUSD = o.MaxCostUSD - valueOr(res.CostUSD)
 		}
 		if err := r.Rerun(ctx, len(res.Rounds)+1, ids, maxUSD); err != nil {
+			var cannot *CannotRerun
+			if errors.As(err, &cannot) {
+				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), Unsettleable, cannot.Why
+				return res, nil
+			}
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), TimedOut, stoppedWhy(ctx.Err(), len(res.Rounds)+1)
 				return res, nil

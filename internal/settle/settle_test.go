@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +89,17 @@ func TestRunNoEvidence(t *testing.T) {
 	want := [][]string{{"a", "b"}, {"c", "d"}, {"e", "f"}, {"g", "h"}}
 	if !slices.EqualFunc(r.rounds, want, slices.Equal) {
 		t.Errorf("rounds %v; want %v", r.rounds, want)
+	}
+}
+
+// A tool that cannot re-run the items asked for stops settling as "cannot settle", with
+// why, and the first look's verdict stands: no error, so the check does not exit 2.
+func TestRunCannotRerun(t *testing.T) {
+	d := &fakeDecider{looks: []Look{inconclusive("c")}}
+	why := `promptfoo cannot select "c": give every test a unique description:`
+	res, err := Run(context.Background(), d, &fakeRerunner{err: fmt.Errorf("round 1: %w", &CannotRerun{Why: why})}, Options{Items: items10})
+	if err != nil || res.Stop != Unsettleable || res.Why != why || res.Outcome != gate.Inconclusive || res.ItemRuns != 0 {
+		t.Errorf("result %+v, err %v; want cannot settle, why %q, inconclusive, no item-run", res, err, why)
 	}
 }
 
