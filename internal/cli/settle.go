@@ -404,7 +404,13 @@ func (rr *rerunner) rerunTool(ctx context.Context, round int, ids []string) erro
 	if rr.tool == importer.Promptfoo {
 		out += ".json"
 	}
-	args, err := settle.Expand(rr.tmpl, string(rr.tool), sel, out)
+	// The tool runs from the config's folder: {out} names the file from there too, as
+	// an absolute path (the report keeps the folder as given).
+	toolOut, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	args, err := settle.Expand(rr.tmpl, string(rr.tool), sel, toolOut)
 	if err != nil {
 		return err
 	}
