@@ -43,23 +43,26 @@ func New() *CLI {
 
 type command struct {
 	name, summary string
-	run           func(c *CLI, args []string) int
+	// docs names the pages that document the command, repository paths with an
+	// anchor where one section does; its --help ends with them.
+	docs string
+	run  func(c *CLI, args []string) int
 }
 
 func commands() []command {
 	return []command{
-		{"check", "score the results, compare with the baseline, decide the gates (the main job)", (*CLI).check},
-		{"score", "score the results and print the breakdown (no baseline, always exit 0 on good input)", (*CLI).score},
-		{"merge", "join the JSON reports of `score --shard i/n` into the whole suite's report and gate it", (*CLI).merge},
-		{"compare", "compare two saved reports or baselines (a release-to-release diff)", (*CLI).compare},
-		{"baseline", "write the stable distribution from N runs of a release", (*CLI).baseline},
-		{"history", "print the score's history: one line per baseline refresh", (*CLI).historyCmd},
-		{"validate", "check a config (and its suite and results) without scoring", (*CLI).validate},
-		{"judge-check", "re-judge a sample of outputs with the cache bypassed and report each judge's self-agreement (Krippendorff's α)", (*CLI).judgeCheck},
-		{"init", "write a starter evalgate.yaml, a sample suite and the two GitHub workflows", (*CLI).initCmd},
-		{"import", "convert promptfoo, lm-eval or Inspect AI results to evalgate's JSONL", (*CLI).importCmd},
-		{"run", "run the system under test over the suite and write results", (*CLI).runCmd},
-		{"action", "the GitHub Action entrypoint (reads INPUT_* and GITHUB_* variables)", (*CLI).action},
+		{"check", "score the results, compare with the baseline, decide the gates (the main job)", "README.md#commands, docs/gate-trust.md (the verdict), docs/settle.md (--settle), docs/cost.md (cost)", (*CLI).check},
+		{"score", "score the results and print the breakdown (no baseline, always exit 0 on good input)", "README.md#commands, docs/sharding.md (--shard)", (*CLI).score},
+		{"merge", "join the JSON reports of `score --shard i/n` into the whole suite's report and gate it", "docs/sharding.md", (*CLI).merge},
+		{"compare", "compare two saved reports or baselines (a release-to-release diff)", "README.md#commands", (*CLI).compare},
+		{"baseline", "write the stable distribution from N runs of a release", "README.md#concepts, docs/judge.md#judge-reliability (the judge flags), docs/sharding.md#the-baseline-of-a-sharded-release (--report)", (*CLI).baseline},
+		{"history", "print the score's history: one line per baseline refresh", "README.md#commands", (*CLI).historyCmd},
+		{"validate", "check a config (and its suite and results) without scoring", "README.md#commands, docs/judge.md#calibration-against-people (calibration:)", (*CLI).validate},
+		{"judge-check", "re-judge a sample of outputs with the cache bypassed and report each judge's self-agreement (Krippendorff's α)", "docs/judge.md#judge-reliability", (*CLI).judgeCheck},
+		{"init", "write a starter evalgate.yaml, a sample suite and the two GitHub workflows", "docs/getting-started.md, README.md#results-from-promptfoo-lm-eval-and-inspect-ai (--from)", (*CLI).initCmd},
+		{"import", "convert promptfoo, lm-eval or Inspect AI results to evalgate's JSONL", "README.md#results-from-promptfoo-lm-eval-and-inspect-ai", (*CLI).importCmd},
+		{"run", "run the system under test over the suite and write results", "docs/run.md, docs/sharding.md (--shard), docs/settle.md (--only)", (*CLI).runCmd},
+		{"action", "the GitHub Action entrypoint (reads INPUT_* and GITHUB_* variables)", "docs/action.md", (*CLI).action},
 	}
 }
 
@@ -105,7 +108,7 @@ func (c *CLI) usage(w io.Writer) {
 	for _, cmd := range commands() {
 		fmt.Fprintf(w, "  %-*s %s\n", width+1, cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(w, "\nRun `evalgate <command> -h` for a command's flags.\n\nExit codes: 0 pass, warn, accepted, or inconclusive (regression.inconclusive: warn); 1 fail, or inconclusive with regression.inconclusive: block; 2 bad usage or bad input; 3 could not run (I/O, network, internal error).\n")
+	fmt.Fprintf(w, "\nRun `evalgate <command> -h` for a command's flags and its docs page, `evalgate --version` for the version.\nDocs: README.md and docs/ in %s; from an empty repository to a gated pull request: docs/getting-started.md.\n\nExit codes: 0 pass, warn, accepted, or inconclusive (regression.inconclusive: warn); 1 fail, or inconclusive with regression.inconclusive: block; 2 bad usage or bad input; 3 could not run (I/O, network, internal error).\n", docsRepo)
 }
 
 // fail prints an error and returns its exit code (gate.ErrorExitCode): 3 when evalgate

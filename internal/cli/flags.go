@@ -53,6 +53,7 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: evalgate %s\n\n", usage)
 		fs.PrintDefaults()
+		printDocs(stderr, name)
 		if flagSetMade != nil {
 			flagSetMade(fs)
 		}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// docsPath finds a repository page a help text names: README.md or docs/x.md, with an
+// optional #anchor.
+var docsPath = regexp.MustCompile(`(README\.md|docs/[\w-]+\.md)(#[\w-]+)?`)
+
+// TestHelpNamesItsDocsPage runs every command's -h and checks that it names a page that
+// exists, that every anchor it names is a heading of that page (GitHub's slug: lower
+// case, punctuation dropped, spaces as dashes), and that the first page it names shows
+// the command (`evalgate NAME`). evalgate --help lists every command and names the
+// getting-started page.
+func TestHelpNamesItsDocsPage(t *testing.T) {
+	root := filepath.Join("..", "..")
+	for _, cmd := range commands() {
+		var out bytes.Buffer
+		c := &CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		if code := c.Main([]string{"evalgate", cmd.name, "-h"}); code != ExitPass {
+			t.Errorf("%s -h: exit %d", cmd.name, code)
+		}
+		pages := docsPath.FindAllStringSubmatch(out.String(), -1)
+		if len(pages) == 0 {
+			t.Errorf("%s -h names no docs page:\n%s", cmd.name, out.String())
+			continue
+		}
+		for i, p := range pages {
+			text, err := os.ReadFile(filepath.Join(root, p[1]))
+			if err != nil {
+				t.Errorf("%s -h names %s: %v", cmd.name, p[0], err)
+				continue
+			}
+			if p[2] != "" && !hasHeading(string(text), p[2][1:]) {
+				t.Errorf("%s -h names %s: %s has no heading whose anchor is %s", cmd.name, p[0], p[1], p[2])
+			}
+			if i == 0 && !strings.Contains(string(text), "evalgate "+cmd.name) {
+				t.Errorf("%s -h names %s first, which never shows `evalgate %s`", cmd.name, p[1], cmd.name)
+			}
+		}
+	}
+	var out bytes.Buffer
+	c := &CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+	if code := c.Main([]string{"evalgate", "--help"}); code != ExitPass {
+		t.Errorf("--help: exit %d", code)
+	}
+	for _, cmd := range commands() {
+		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(cmd.name) + ` `).MatchString(out.String()) {
+			t.Errorf("evalgate --help does not list %s:\n%s", cmd.name, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "docs/getting-started.md") {
+		t.Errorf("evalgate --help names no getting-started page:\n%s", out.String())
+	}
+}
+
+// hasHeading says whether markdown has a heading (outside code blocks) whose GitHub
+// anchor is anchor.
+func hasHeading(markdown, anchor string) bool {
+	drop := regexp.MustCompile(`[^\p{L}\p{N}_\- ]`)
+	inCode := false
+	for _, line := range strings.Split(markdown, "\n") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+			continue
+		}
+		if inCode || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#")))
+		if strings.ReplaceAll(drop.ReplaceAllString(h, ""), " ", "-") == anchor {
+			return true
+		}
+	}
+	return false
+}
