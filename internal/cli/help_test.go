@@ -9,8 +9,8 @@ import (
 
 // TestHelpValueNames renders every command's --help and checks what the flag package
 // makes of each usage string: a bool flag shows no value name (a back-quoted word in its
-// usage would read as one, `-settle rerun:`), a value name is one placeholder word, and
-// no back quote is left in the text.
+// usage would read as one, `-settle rerun:`), a value name is one placeholder word (not
+// flag.Func's stand-in "value"), and no back quote is left in the text.
 func TestHelpValueNames(t *testing.T) {
 	var sets []*flag.FlagSet
 	flagSetMade = func(fs *flag.FlagSet) { sets = append(sets, fs) }
@@ -34,6 +34,9 @@ func TestHelpValueNames(t *testing.T) {
 			name, usage := flag.UnquoteUsage(f)
 			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() && name != "" {
 				t.Errorf("%s -%s is a bool flag but its help shows a value name %q", cmd.name, f.Name, name)
+			}
+			if name == "value" { // flag.Func's stand-in: the usage names no `placeholder`
+				t.Errorf("%s -%s: its help shows the value name %q; name it with a back-quoted word in its usage", cmd.name, f.Name, name)
 			}
 			if strings.ContainsAny(name, " :()") {
 				t.Errorf("%s -%s: value name %q is not one placeholder word", cmd.name, f.Name, name)

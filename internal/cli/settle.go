@@ -561,8 +561,8 @@ type settleFlags struct {
 }
 
 func (f *settleFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&f.On, "settle", false, "when the verdict is inconclusive (or a pass is unsure: its items lean toward a drop its interval cannot rule out), re-run the items that carried it (the config's rerun: command, else its run: block) and decide again, until pass or fail or a limit (docs/settle.md)")
-	fs.Func("settle-budget", "extra item-runs settle may make (default: the config's settle.budget, else 20% of the suite, rounded up, and at least 8)", func(v string) error {
+	fs.BoolVar(&f.On, "settle", false, "when the verdict is inconclusive (or a pass is unsure: its items lean toward a drop its interval cannot rule out; or a block rests on one look at so few runs that a run bad as a whole could be its cause), re-run the items that carried it (the config's rerun: command, else its run: block) and decide again, until pass or fail or a limit (docs/settle.md)")
+	fs.Func("settle-budget", fmt.Sprintf("`N` extra item-runs settle may make (default: the config's settle.budget, else 20%% of the suite, rounded up, and at least %d)", settle.MinDefaultBudget), func(v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return fmt.Errorf("%q is not a whole number of item-runs", v)
