@@ -41,7 +41,7 @@ type BaselineOptions struct {
 func (c *CLI) baseline(args []string) int {
 	var o BaselineOptions
 	var results multiFlag
-	fs := newFlagSet("baseline", "baseline [--config evalgate.yaml] (--results run1.jsonl --results run2.jsonl --results run3.jsonl | --report merged.json) [--out baselines/SUITE.jsonl] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
+	fs := newFlagSet("baseline", "baseline [--config evalgate.yaml] (--results run1.jsonl --results run2.jsonl --results run3.jsonl | --report merged.json) [--out baselines/SUITE.jsonl] [RESULTS...]\n\nWrites the stable distribution of a release from its runs (3 or more): each item's mean,\nspread and passes, and the judges' reliability; pull requests are compared with it. It also\nappends a line to the score's history beside it (SUITE.history.jsonl) and updates index.json.\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&results, "results", "results `file` of one release run, or a quoted pattern (repeatable; use ≥ 3 runs)")
 	var reports multiFlag

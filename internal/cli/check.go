@@ -22,10 +22,12 @@ func (c *CLI) score(args []string) int {
 func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 	var o common
 	baselineUsage, reportUsage := " [--baseline FILE]", "gate on a merged report `file` (written by evalgate merge --format json --out FILE) instead of scoring results"
+	about := "Scores the results with the config's rubric, compares them with the baseline, decides the\ngates and prints the report; exit 1 when a hard gate or the regression gate fails\n(evalgate --help lists every exit code)."
 	if scoreOnly { // score takes no baseline (o.register leaves --baseline out)
+		about = "Scores the results with the config's rubric and prints the breakdown and the gates, with\nno baseline; exit 0 on good input, whatever the gates say."
 		baselineUsage, reportUsage = "", "print the breakdown of a merged report `file` (written by evalgate merge --format json --out FILE) instead of scoring results"
 	}
-	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...]"+baselineUsage+" [--format "+report.FormatChoices(report.Formats)+"] [--out FILE] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
+	fs := newFlagSet(name, name+" [--config evalgate.yaml] [--results run.jsonl ...]"+baselineUsage+" [--format "+report.FormatChoices(report.Formats)+"] [--out FILE] [RESULTS...]\n\n"+about+"\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	o.register(fs, !scoreOnly)
 	codeVersion := fs.String("code-version", "", "git SHA recorded as code_version (default: $GITHUB_SHA or git rev-parse HEAD)")
 	shard := fs.String("shard", "", "score only part `i/n` of the suite (1-based; items split by a hash of their id), for a CI matrix; join the parts' JSON reports with evalgate merge")

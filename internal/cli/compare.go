@@ -16,7 +16,7 @@ import (
 )
 
 func (c *CLI) compare(args []string) int {
-	fs := newFlagSet("compare", "compare [--format "+report.FormatChoices(report.ComparisonFormats)+"] [--max-drop 0.02] [--method evidence|plain|significance] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A.", c.Stderr)
+	fs := newFlagSet("compare", "compare [--format "+report.FormatChoices(report.ComparisonFormats)+"] [--max-drop 0.02] [--method evidence|plain|significance] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A, as\ncheck compares a pull request with its baseline (a release-to-release diff): exit 1 when\nthe drop blocks.", c.Stderr)
 	format := fs.String("format", report.FormatTable, "output format: "+strings.Join(report.ComparisonFormats, ", "))
 	maxDrop := fs.Float64("max-drop", gate.DefaultMaxDrop, "allowed drop of the mean, absolute points (0.02 = 2 pts)")
 	method := fs.String("method", gate.MethodEvidence, "decision method: evidence, plain or significance")

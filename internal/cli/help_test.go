@@ -47,3 +47,22 @@ func TestHelpValueNames(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpSaysWhatTheCommandDoes checks that every command's -h says, under its usage
+// line, what the command does: a sentence, not only the note on results arguments or
+// the flags.
+func TestHelpSaysWhatTheCommandDoes(t *testing.T) {
+	for _, cmd := range commands() {
+		var out bytes.Buffer
+		c := &CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		c.Main([]string{"evalgate", cmd.name, "-h"})
+		lines := strings.Split(out.String(), "\n")
+		if len(lines) < 3 || !strings.HasPrefix(lines[0], "Usage: evalgate "+cmd.name) || lines[1] != "" {
+			t.Errorf("%s -h does not open with its usage line and a blank line:\n%s", cmd.name, out.String())
+			continue
+		}
+		if about := lines[2]; about == "" || strings.HasPrefix(about, "  -") || strings.HasPrefix(about, "Results files may also") {
+			t.Errorf("%s -h says nothing of what the command does under its usage line:\n%s", cmd.name, out.String())
+		}
+	}
+}

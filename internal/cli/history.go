@@ -18,7 +18,7 @@ type HistoryOptions struct {
 
 func (c *CLI) historyCmd(args []string) int {
 	var o HistoryOptions
-	fs := newFlagSet("history", "history [--config evalgate.yaml | --file baselines/SUITE.history.jsonl] [--format table|json] [--last N]", c.Stderr)
+	fs := newFlagSet("history", "history [--config evalgate.yaml | --file baselines/SUITE.history.jsonl] [--format table|json] [--last N]\n\nPrints the score's history that evalgate baseline keeps beside the baseline\n(baselines/SUITE.history.jsonl): one line per baseline refresh.", c.Stderr)
 	fs.StringVar(&o.Config, "config", config.DefaultFile, "config `file`: the history beside its baseline")
 	fs.StringVar(&o.File, "file", "", "history `file` to read instead of the config's")
 	fs.StringVar(&o.Format, "format", report.FormatTable, "output format: table, json")

@@ -16,7 +16,7 @@ import (
 func (c *CLI) judgeCheck(args []string) int {
 	var o common
 	var chk judgeCheckFlags
-	fs := newFlagSet("judge-check", "judge-check [--config evalgate.yaml] [--results run.jsonl] [--sample 50] [--repeats 3] [--format table|markdown|json]", c.Stderr)
+	fs := newFlagSet("judge-check", "judge-check [--config evalgate.yaml] [--results run.jsonl] [--sample 50] [--repeats 3] [--format table|markdown|json]\n\nRe-judges a sample of one run's outputs several times with the judge cache bypassed (it\ncalls the judges' models) and prints each judged dimension's self-agreement: Krippendorff's\nα, exact agreement and verdict noise; and the agreement with people on the calibration: set.\nevalgate baseline measures and stores the same.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&o.Results, "results", "results `file` whose outputs are re-judged (the first one given; default: the config's first)")
 	fs.IntVar(&chk.Sample, "sample", 0, "outputs re-judged (default 50, or all if fewer)")

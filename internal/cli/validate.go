@@ -15,7 +15,7 @@ import (
 
 func (c *CLI) validate(args []string) int {
 	var o common
-	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...] [RESULTS...]\n\nResults files may also be given as arguments, each as one --results.", c.Stderr)
+	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...] [RESULTS...]\n\nChecks the config, the suite and the results given without scoring them, runs the rubric\ntests, and judges the calibration: set (exit 1 when a judge agrees with people less than\ncalibration.min_alpha).\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&o.Results, "results", "results `file` or quoted pattern to check too (repeatable)")
 	o.Import.register(fs)
