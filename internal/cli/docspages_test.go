@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,14 +20,10 @@ var docsPath = regexp.MustCompile(`(README\.md|docs/[\w-]+\.md)(#[\w-]+)?`)
 func TestHelpNamesItsDocsPage(t *testing.T) {
 	root := filepath.Join("..", "..")
 	for _, cmd := range commands() {
-		var out bytes.Buffer
-		c := &CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
-		if code := c.Main([]string{"evalgate", cmd.name, "-h"}); code != ExitPass {
-			t.Errorf("%s -h: exit %d", cmd.name, code)
-		}
-		pages := docsPath.FindAllStringSubmatch(out.String(), -1)
+		help := helpOf(t, cmd.name, "-h")
+		pages := docsPath.FindAllStringSubmatch(help, -1)
 		if len(pages) == 0 {
-			t.Errorf("%s -h names no docs page:\n%s", cmd.name, out.String())
+			t.Errorf("%s -h names no docs page:\n%s", cmd.name, help)
 			continue
 		}
 		for i, p := range pages {
@@ -45,18 +40,14 @@ func TestHelpNamesItsDocsPage(t *testing.T) {
 			}
 		}
 	}
-	var out bytes.Buffer
-	c := &CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
-	if code := c.Main([]string{"evalgate", "--help"}); code != ExitPass {
-		t.Errorf("--help: exit %d", code)
-	}
+	help := helpOf(t, "--help")
 	for _, cmd := range commands() {
-		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(cmd.name) + ` `).MatchString(out.String()) {
-			t.Errorf("evalgate --help does not list %s:\n%s", cmd.name, out.String())
+		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(cmd.name) + ` `).MatchString(help) {
+			t.Errorf("evalgate --help does not list %s:\n%s", cmd.name, help)
 		}
 	}
-	if !strings.Contains(out.String(), "docs/getting-started.md") {
-		t.Errorf("evalgate --help names no getting-started page:\n%s", out.String())
+	if !strings.Contains(help, "docs/getting-started.md") {
+		t.Errorf("evalgate --help names no getting-started page:\n%s", help)
 	}
 }
 

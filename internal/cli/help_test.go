@@ -53,16 +53,26 @@ func TestHelpValueNames(t *testing.T) {
 // the flags.
 func TestHelpSaysWhatTheCommandDoes(t *testing.T) {
 	for _, cmd := range commands() {
-		var out bytes.Buffer
-		c := &CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
-		c.Main([]string{"evalgate", cmd.name, "-h"})
-		lines := strings.Split(out.String(), "\n")
+		help := helpOf(t, cmd.name, "-h")
+		lines := strings.Split(help, "\n")
 		if len(lines) < 3 || !strings.HasPrefix(lines[0], "Usage: evalgate "+cmd.name) || lines[1] != "" {
-			t.Errorf("%s -h does not open with its usage line and a blank line:\n%s", cmd.name, out.String())
+			t.Errorf("%s -h does not open with its usage line and a blank line:\n%s", cmd.name, help)
 			continue
 		}
 		if about := lines[2]; about == "" || strings.HasPrefix(about, "  -") || strings.HasPrefix(about, "Results files may also") {
-			t.Errorf("%s -h says nothing of what the command does under its usage line:\n%s", cmd.name, out.String())
+			t.Errorf("%s -h says nothing of what the command does under its usage line:\n%s", cmd.name, help)
 		}
 	}
+}
+
+// helpOf runs evalgate with args (a help flag among them) and returns what it printed,
+// stdout and stderr together; an exit other than 0 is an error.
+func helpOf(t *testing.T, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	c := &CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+	if code := c.Main(append([]string{"evalgate"}, args...)); code != ExitPass {
+		t.Errorf("evalgate %s: exit %d", strings.Join(args, " "), code)
+	}
+	return out.String()
 }
