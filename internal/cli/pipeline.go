@@ -455,7 +455,7 @@ func (l *Loaded) decide(ctx context.Context, opts CheckOptions, sc *rubric.Score
 	var baseRuns map[string][]float64
 	bpath, _ := l.baselinePath(opts)
 	choice := baseline.Choose(baseline.Want{None: opts.NoBaseline, Absent: opts.BaselineMissing, AbsentFile: opts.MissingBaseline,
-		File: l.namedBaseline(opts), Config: cfg.File, Suite: cfg.SuiteName(l.Index), Results: opts.Results})
+		File: l.namedBaseline(opts), Config: cfg.File, Suite: cfg.SuiteName(l.Index), Results: l.Paths[:l.full]})
 	if choice.File != "" {
 		var b *baseline.Baseline
 		hist, err := history.Load(history.PathFor(choice.File))
