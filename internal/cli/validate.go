@@ -51,8 +51,8 @@ func (c *CLI) validate(args []string) int {
 	for _, d := range cfg.Scoring.Dimensions {
 		sum += d.Weight
 	}
-	fmt.Fprintf(c.Stdout, "%s: ok: %s, %s; %d dimensions (weights sum to %.3f), %d gates; ",
-		cfg.File, cfg.Scoring.Version, cfg.Grading.Version, len(cfg.Scoring.Dimensions), math.Round(sum*1000)/1000, len(cfg.Grading.Gates))
+	fmt.Fprintf(c.Stdout, "%s: ok: %s, %s; %s (weights sum to %.3f), %s; ",
+		cfg.File, cfg.Scoring.Version, cfg.Grading.Version, count(len(cfg.Scoring.Dimensions), "dimension"), math.Round(sum*1000)/1000, count(len(cfg.Grading.Gates), "gate"))
 	if l.Suite != nil {
 		fmt.Fprintf(c.Stdout, "suite %s: %d items; ", l.Suite.File, l.Suite.Len())
 	}
@@ -118,4 +118,12 @@ func loadForValidate(opts CheckOptions) (*Loaded, []string, error) {
 		return nil, nil, err
 	}
 	return l, pending, nil
+}
+
+// count is "1 dimension", "2 dimensions": n and the noun, plural but for one.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
