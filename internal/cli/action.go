@@ -116,9 +116,9 @@ type gateRun struct {
 	def    gateDef
 	l      *Loaded
 	opts   CheckOptions
-	source string // where the baseline came from
-	base   bool   // the base commit's definition (its errors are to be fixed there)
-	tmp    []string
+	source string   // where the baseline came from
+	base   bool     // the base commit's definition (its errors are to be fixed there)
+	tmp    []string // temporary directories, removed once checked
 	// canSettle: the config has a way to re-run items with (a `rerun:` command, or a
 	// `run:` block for evalgate's own results: rerunWayOf).
 	canSettle bool
@@ -202,7 +202,7 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*report.Report, error) {
 	defer func() {
 		for _, p := range g.tmp {
-			os.Remove(p)
+			os.RemoveAll(p)
 		}
 	}()
 	cfg := g.l.Config
@@ -217,7 +217,7 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 		opts.Baseline, opts.BaselineMissing, g.source = p, missing.Absent, src
 		opts.MissingBaseline = missing.AbsentFile
 		if p != "" {
-			g.tmp = append(g.tmp, p)
+			g.tmp = append(g.tmp, filepath.Dir(p))
 		}
 	}
 	var r *report.Report
@@ -280,7 +280,8 @@ func (c *CLI) actionOutcome(r *report.Report, in ghaction.CheckInput) (*ghaction
 }
 
 // baseBaseline fetches the baseline that cfg (a gate definition's config, in def)
-// names, as of the base commit, into a temp file. When the base has none yet, it
+// names, as of the base commit, into a temporary directory of its own (with its
+// recorded outputs: ghaction.CopyBaseline). When the base has none yet, it
 // returns no path and what baseline.Choose is to know of it. source says where it came from ("baselines/x.jsonl@f95f852").
 func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *config.Config, def gateDef) (path, source string, missing baseline.Want, err error) {
 	if cfg.Baseline == "" {
@@ -299,20 +300,22 @@ func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *con
 		return "", "", baseline.Want{}, fmt.Errorf("reading %s at the base commit: %w", rel, err)
 	}
 	rel = read
-	f, err := os.CreateTemp("", "evalgate-base-baseline-*"+baseline.Ext)
+	// In a directory of its own, under its own name, with its recorded outputs beside it
+	// as of the base commit: re-scoring reads them there.
+	dir, err := os.MkdirTemp("", "evalgate-base-baseline-")
 	if err != nil {
 		return "", "", baseline.Want{}, err
 	}
-	defer f.Close()
-	if _, err := f.Write(data); err != nil {
-		os.Remove(f.Name())
-		return "", "", baseline.Want{}, err
+	p, err := ghaction.CopyBaseline(ctx, in.ReadBase, rel, data, dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", "", baseline.Want{}, fmt.Errorf("reading %s at the base commit: %w", rel, err)
 	}
 	source = rel
 	if in.BaseSHA != "" {
 		source += "@" + in.BaseSHA[:min(len(in.BaseSHA), 7)]
 	}
-	return f.Name(), source, baseline.Want{}, nil
+	return p, source, baseline.Want{}, nil
 }
 
 // readBaseBaseline reads the baseline rel names with read (at the base commit), under

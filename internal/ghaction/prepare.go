@@ -228,8 +228,9 @@ type GateSourceError struct{ Msg string }
 
 func (e *GateSourceError) Error() string { return e.Msg }
 
-// fetchBase copies the file at repoPath as of the base commit into a temporary file and
-// returns its path; "" when the base commit has no such file.
+// fetchBase copies the baseline at repoPath as of the base commit, with the files
+// that belong beside it (CopyBaseline), into a temporary directory and returns its
+// path there; "" when the base commit has no such file.
 func (r *runner) fetchBase(ctx context.Context, read func(context.Context, string) ([]byte, error), repoPath string) (string, error) {
 	b, err := read(ctx, repoPath)
 	if errors.Is(err, github.ErrNotFound) {
@@ -243,11 +244,11 @@ func (r *runner) fetchBase(ctx context.Context, read func(context.Context, strin
 		return "", err
 	}
 	// Keep the name: loaders may go by the extension.
-	p := filepath.Join(dir, "base", filepath.FromSlash(repoPath))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	d := filepath.Join(dir, "base", filepath.FromSlash(path.Dir(repoPath)))
+	if err := os.MkdirAll(d, 0o755); err != nil {
 		return "", err
 	}
-	return p, os.WriteFile(p, b, 0o644)
+	return CopyBaseline(ctx, read, repoPath, b, d)
 }
 
 // tempDir returns this run's temporary directory, made on first use under RUNNER_TEMP

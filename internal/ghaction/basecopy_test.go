@@ -1,0 +1,58 @@
+package ghaction
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/github"
+)
+
+// CopyBaseline copies a baseline with the recorded outputs file its header names, read
+// beside it in the repository; a name that is not a plain name beside it is never read,
+// and an outputs file the commit lacks is left out.
+func TestCopyBaseline(t *testing.T) {
+	t.Parallel()
+	commit := map[string]string{"baselines/x.outputs.jsonl.gz": "gz", "secret": "no"}
+	for _, tt := range []struct {
+		name, header string
+		wantRead     []string // what was read besides the baseline
+		wantFiles    []string // the directory's files
+	}{
+		{"outputs file beside", `{"schema_version":2,"outputs_file":"x.outputs.jsonl.gz"}`, []string{"baselines/x.outputs.jsonl.gz"}, []string{"x.jsonl", "x.outputs.jsonl.gz"}},
+		{"inline outputs", `{"schema_version":2}`, nil, []string{"x.jsonl"}},
+		{"leaves the directory", `{"schema_version":2,"outputs_file":"../secret"}`, nil, []string{"x.jsonl"}},
+		{"hidden", `{"schema_version":2,"outputs_file":".x"}`, nil, []string{"x.jsonl"}},
+		{"missing at the commit", `{"schema_version":2,"outputs_file":"y.gz"}`, []string{"baselines/y.gz"}, []string{"x.jsonl"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var read []string
+			rd := func(_ context.Context, p string) ([]byte, error) {
+				read = append(read, p)
+				if s, ok := commit[p]; ok {
+					return []byte(s), nil
+				}
+				return nil, github.ErrNotFound
+			}
+			dir := t.TempDir()
+			p, err := CopyBaseline(context.Background(), rd, "baselines/x.jsonl", []byte(tt.header+"\n"), dir)
+			if err != nil || p != filepath.Join(dir, "x.jsonl") {
+				t.Fatalf("CopyBaseline = %q, %v", p, err)
+			}
+			if !slices.Equal(read, tt.wantRead) {
+				t.Errorf("read %q; want %q", read, tt.wantRead)
+			}
+			var got []string
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				got = append(got, e.Name())
+			}
+			if !slices.Equal(got, tt.wantFiles) {
+				t.Errorf("files %q; want %q", got, tt.wantFiles)
+			}
+		})
+	}
+}
