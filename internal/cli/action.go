@@ -294,7 +294,15 @@ func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *con
 	}
 	data, read, err := readBaseBaseline(ctx, in.ReadBase, rel)
 	if errors.Is(err, github.ErrNotFound) {
-		return "", "", baseline.AtBase(rel, in.Root), nil
+		w := baseline.AtBase(rel, in.Root)
+		if w.AbsentFile == "" && (in.RequireBaseline || cfg.Grading.RegressionGate().RequireBaseline) {
+			// The pull request adds the baseline, but the base commit's gate requires one
+			// and lacks it: a file of the pull request's own is never compared with, so
+			// the requirement is not met (the pull request that adds evalgate is spared
+			// by the gate itself).
+			w.AbsentFile = rel
+		}
+		return "", "", w, nil
 	}
 	if err != nil {
 		return "", "", baseline.Want{}, fmt.Errorf("reading %s at the base commit: %w", rel, err)
