@@ -166,9 +166,16 @@ func (r *runner) reader(gh commitFiles, sha, which string) (func(context.Context
 // baseline). When the commit has no such workflow or step (the pull request adds it),
 // the running workflow's inputs stand, and the log says so.
 func (r *runner) gateInputsAt(ctx context.Context, read func(context.Context, string) ([]byte, error), sha string, running gateInputs) (gateInputs, error) {
-	file := workflowFile(r.a.Getenv("GITHUB_WORKFLOW_REF"))
+	file, wfRepo := workflowFile(r.a.Getenv("GITHUB_WORKFLOW_REF"))
 	if file == "" {
 		r.a.Warningf("evalgate: GITHUB_WORKFLOW_REF names no workflow file: the config, working-directory and baseline inputs are taken from the running workflow, not from commit %s", short(sha))
+		return running, nil
+	}
+	if !strings.EqualFold(wfRepo, r.owner+"/"+r.repo) {
+		// Another repository's workflow (one a ruleset requires): a pull request here
+		// cannot edit it, and a file of this repository at the same path is another
+		// workflow, whose inputs are not this step's.
+		r.a.Noticef("evalgate: the running workflow is %s's %s: the config, working-directory and baseline inputs are its own", wfRepo, file)
 		return running, nil
 	}
 	data, err := read(ctx, file)

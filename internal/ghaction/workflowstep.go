@@ -44,18 +44,19 @@ func repoJoin(wd, p string) (string, error) {
 }
 
 // workflowFile is the repository path of the running workflow's file, from
-// GITHUB_WORKFLOW_REF ("owner/repo/.github/workflows/gate.yml@refs/pull/2/merge"); ""
-// when the variable is unset or malformed.
-func workflowFile(ref string) string {
-	file, _, ok := strings.Cut(ref, "@")
+// GITHUB_WORKFLOW_REF ("owner/repo/.github/workflows/gate.yml@refs/pull/2/merge"), and
+// the repository ("owner/repo") it belongs to; both "" when the variable is unset or
+// malformed.
+func workflowFile(ref string) (file, repo string) {
+	f, _, ok := strings.Cut(ref, "@")
 	if !ok {
-		return ""
+		return "", ""
 	}
-	parts := strings.SplitN(file, "/", 3)
-	if len(parts) != 3 || !strings.HasPrefix(parts[2], ".github/workflows/") {
-		return ""
+	parts := strings.SplitN(f, "/", 3)
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || !strings.HasPrefix(parts[2], ".github/workflows/") {
+		return "", ""
 	}
-	return parts[2]
+	return parts[2], parts[0] + "/" + parts[1]
 }
 
 // workflowDoc is the part of a workflow file findGateStep reads.

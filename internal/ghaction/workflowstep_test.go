@@ -65,11 +65,11 @@ func TestGateInputsRepoPaths(t *testing.T) {
 			t.Errorf("%+v: %q, %v; want %q (error %v)", c.in, got, err, c.want, c.err)
 		}
 	}
-	if got := workflowFile("acme/tutor-bot/.github/workflows/gate.yml@refs/pull/2/merge"); got != ".github/workflows/gate.yml" {
-		t.Errorf("workflowFile = %q", got)
+	if got, repo := workflowFile("acme/tutor-bot/.github/workflows/gate.yml@refs/pull/2/merge"); got != ".github/workflows/gate.yml" || repo != "acme/tutor-bot" {
+		t.Errorf("workflowFile = %q, %q", got, repo)
 	}
 	for _, bad := range []string{"", "acme/tutor-bot/gate.yml@refs/heads/main", "no-at-sign"} {
-		if got := workflowFile(bad); got != "" {
+		if got, _ := workflowFile(bad); got != "" {
 			t.Errorf("workflowFile(%q) = %q; want \"\"", bad, got)
 		}
 	}
