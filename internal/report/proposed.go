@@ -82,7 +82,7 @@ func (r *Report) mdProposed(MarkdownOptions) []block {
 		return nil
 	}
 	var b strings.Builder
-	under := "it could not be scored: " + p.NotScored
+	under := "it could not be scored: " + Escape(p.NotScored) // it may quote the pull request's config
 	if p.Scored {
 		word := (&gate.Verdict{Status: p.Verdict, Blocks: p.Blocks}).Word()
 		under = fmt.Sprintf("under it this run would be **%s** (score %.3f)", word, p.Score)
