@@ -74,6 +74,11 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		} else {
 			prop = proposedGate(in, gr, proposed)
 			gr.opts.Unscored = addedItems(gr, proposed)
+			if !sameRerunWay(gr.l.Config, proposed.l.Config) {
+				// Settling the proposed gate would run what the pull request wrote, with
+				// this step's token and keys: as for its judges, never.
+				proposed.canSettle = false
+			}
 		}
 	}
 	r, err := gr.check(ctx, c, in)

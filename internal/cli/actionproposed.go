@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -266,6 +267,13 @@ func unsafeJudges(base, proposed *config.Config) string {
 		}
 	}
 	return ""
+}
+
+// sameRerunWay reports whether the proposed config re-runs items as the base commit's
+// does: the same `run:` block (command, endpoint, API key and its variable) and the same
+// `rerun:` command. Only then may the proposed gate be settled.
+func sameRerunWay(base, proposed *config.Config) bool {
+	return reflect.DeepEqual(base.Run, proposed.Run) && reflect.DeepEqual(base.Rerun, proposed.Rerun)
 }
 
 // repoRel is the path a config names as a repository path ("" when it names none).
