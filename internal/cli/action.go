@@ -229,6 +229,13 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 	var err error
 	if len(in.Reports) > 0 {
 		r, err = g.l.checkReports(ctx, opts, in.Reports)
+		if err == nil && g.base && cfg.Suite != "" {
+			suite := cfg.Path(cfg.Suite)
+			shown, _ := g.def.repoPath(suite)
+			if err = checkShardSuite(suite, shown, g.l.Index); err != nil {
+				r.Close()
+			}
+		}
 	} else {
 		r, err = g.l.Check(ctx, opts)
 		if err == nil && in.Settle && g.canSettle && wantsSettle(r) {

@@ -112,9 +112,9 @@ func TestShardedWorkflowRuns(t *testing.T) {
 			}
 			if isAction(st.Uses) && code == cli.ExitPass {
 				// The action on the pull request, against a fake GitHub serving the
-				// base commit: this project's config and baseline as committed.
+				// base commit: this project's config, suite and baseline as committed.
 				seen["action report"] = st.With["report"] != ""
-				f := newFakeGitHub(t, fakeRepo{baseFiles: projectFiles(t, repo, "evalgate.yaml", "baselines")})
+				f := newFakeGitHub(t, fakeRepo{baseFiles: projectFiles(t, repo, "evalgate.yaml", "evals/suite.yaml", "baselines")})
 				run := runActionIn(t, "", f, actionSpec{eventName: "pull_request", event: "pull_request.opened", inputs: st.With}, t.TempDir(), job)
 				if code = run.code; code == cli.ExitBadInput {
 					t.Errorf("the action step: exit 2:\n%s", run.stdout)
