@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -248,7 +249,7 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 	if in.BaselinePath == "" && in.ReadBase != nil && cfg.Baseline != "" {
 		// The score's history beside the baseline, read as of the base commit too: the
 		// comment sets the last releases next to this pull request.
-		if r.History, err = c.baseHistory(ctx, in, cfg, g.def); err != nil {
+		if r.History, err = c.baseHistory(ctx, in, cfg, g.def, opts.Baseline); err != nil {
 			r.Close()
 			return nil, err
 		}
@@ -478,11 +479,26 @@ func safeName(s string) string {
 
 // baseHistory reads the history file beside the definition's baseline as of the base
 // commit; none there is an empty history.
-func (c *CLI) baseHistory(ctx context.Context, in ghaction.CheckInput, cfg *config.Config, def gateDef) ([]history.Record, error) {
+func (c *CLI) baseHistory(ctx context.Context, in ghaction.CheckInput, cfg *config.Config, def gateDef, copied string) ([]history.Record, error) {
 	abs, _ := filepath.Abs(history.PathFor(cfg.Path(cfg.Baseline)))
 	rel, ok := def.repoPath(abs)
 	if !ok {
 		return nil, nil
+	}
+	if copied != "" {
+		// The copy of the base commit's baseline has its history beside it
+		// (ghaction.CopyBaseline), which the comparison pooled: read that, not the API
+		// again.
+		hp := history.PathFor(copied)
+		if _, err := os.Stat(hp); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		f, err := safeio.Open(hp, "history")
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return history.Read(rel, f)
 	}
 	data, err := in.ReadBase(ctx, rel)
 	if errors.Is(err, github.ErrNotFound) {

@@ -630,6 +630,9 @@ func projectFiles(t *testing.T, root string, paths ...string) map[string]string 
 
 // baseFiles are the files of the base commit the fake serves: the repository's own
 // config and baseline, as committed.
+// tutorHistory is the tutor baseline's history file, beside it.
+const tutorHistory = "baselines/tutor-capstone.history.jsonl"
+
 func baseFiles(t *testing.T) map[string]string {
 	t.Helper()
 	files := projectFiles(t, repoRoot, "examples/tutor-capstone/suite.yaml", "examples/tutor-capstone/schema.json", "examples/tutor-capstone/rubric_tests.yaml")
@@ -638,7 +641,7 @@ func baseFiles(t *testing.T) map[string]string {
 		e2eWorkflow:     e2eWorkflowYAML,
 		tutorBaseline:   e2eRead(t, filepath.Join(repoRoot, filepath.FromSlash(tutorBaseline))),
 		// Two releases of history beside it (the PR comment's history line).
-		"baselines/tutor-capstone.history.jsonl": `{"release":"refs/tags/v1.0.0","date":"2026-01-05T10:00:00Z","commit":"1111111","mean":0.95,"std":0.01,"runs":3,"pass_rate":0.9,"dimensions":{},"scoringSystem":"scoringSystem/1.0.0","gradingSystem":"gradingSystem/1.0.0","rubric_hash":""}
+		tutorHistory: `{"release":"refs/tags/v1.0.0","date":"2026-01-05T10:00:00Z","commit":"1111111","mean":0.95,"std":0.01,"runs":3,"pass_rate":0.9,"dimensions":{},"scoringSystem":"scoringSystem/1.0.0","gradingSystem":"gradingSystem/1.0.0","rubric_hash":""}
 {"release":"refs/tags/v1.1.0","date":"2026-02-05T10:00:00Z","commit":"2222222","mean":0.975,"std":0.0,"runs":3,"pass_rate":0.95,"dimensions":{},"scoringSystem":"scoringSystem/1.0.0","gradingSystem":"gradingSystem/1.0.0","rubric_hash":""}
 `,
 	} {

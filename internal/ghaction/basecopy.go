@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/history"
 )
 
 // CopyBaseline writes the baseline at repoPath (a repository path; data is its content
@@ -25,6 +26,20 @@ func CopyBaseline(ctx context.Context, read func(context.Context, string) ([]byt
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		return "", err
+	}
+	// The score's history beside it (earlier releases' run means), as of the base
+	// commit too: the run-level noise is pooled over it, as a local check pools the
+	// history beside its baseline, so the action's verdict is the one the report's
+	// "reproduce locally" command gives.
+	hist := history.PathFor(repoPath)
+	switch b, err := read(ctx, hist); {
+	case errors.Is(err, github.ErrNotFound):
+	case err != nil:
+		return "", err
+	default:
+		if err := os.WriteFile(history.PathFor(p), b, 0o644); err != nil {
+			return "", err
+		}
 	}
 	out := outputsFileOf(data)
 	if out == "" || out == name {

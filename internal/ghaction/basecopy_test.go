@@ -10,22 +10,23 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 )
 
-// CopyBaseline copies a baseline with the recorded outputs file its header names, read
-// beside it in the repository; a name that is not a plain name beside it is never read,
-// and an outputs file the commit lacks is left out.
+// CopyBaseline copies a baseline with its history (x.history.jsonl, when the commit has
+// one) and the recorded outputs file its header names, read beside it in the
+// repository; a name that is not a plain name beside it is never read, and an outputs
+// file the commit lacks is left out.
 func TestCopyBaseline(t *testing.T) {
 	t.Parallel()
-	commit := map[string]string{"baselines/x.outputs.jsonl.gz": "gz", "secret": "no"}
+	commit := map[string]string{"baselines/x.outputs.jsonl.gz": "gz", "secret": "no", "baselines/x.history.jsonl": "h"}
 	for _, tt := range []struct {
 		name, header string
 		wantRead     []string // what was read besides the baseline
 		wantFiles    []string // the directory's files
 	}{
-		{"outputs file beside", `{"schema_version":2,"outputs_file":"x.outputs.jsonl.gz"}`, []string{"baselines/x.outputs.jsonl.gz"}, []string{"x.jsonl", "x.outputs.jsonl.gz"}},
-		{"inline outputs", `{"schema_version":2}`, nil, []string{"x.jsonl"}},
-		{"leaves the directory", `{"schema_version":2,"outputs_file":"../secret"}`, nil, []string{"x.jsonl"}},
-		{"hidden", `{"schema_version":2,"outputs_file":".x"}`, nil, []string{"x.jsonl"}},
-		{"missing at the commit", `{"schema_version":2,"outputs_file":"y.gz"}`, []string{"baselines/y.gz"}, []string{"x.jsonl"}},
+		{"outputs file beside", `{"schema_version":2,"outputs_file":"x.outputs.jsonl.gz"}`, []string{"baselines/x.history.jsonl", "baselines/x.outputs.jsonl.gz"}, []string{"x.history.jsonl", "x.jsonl", "x.outputs.jsonl.gz"}},
+		{"inline outputs", `{"schema_version":2}`, []string{"baselines/x.history.jsonl"}, []string{"x.history.jsonl", "x.jsonl"}},
+		{"leaves the directory", `{"schema_version":2,"outputs_file":"../secret"}`, []string{"baselines/x.history.jsonl"}, []string{"x.history.jsonl", "x.jsonl"}},
+		{"hidden", `{"schema_version":2,"outputs_file":".x"}`, []string{"baselines/x.history.jsonl"}, []string{"x.history.jsonl", "x.jsonl"}},
+		{"missing at the commit", `{"schema_version":2,"outputs_file":"y.gz"}`, []string{"baselines/x.history.jsonl", "baselines/y.gz"}, []string{"x.history.jsonl", "x.jsonl"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -366,7 +366,9 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 		t.Errorf("temporary baseline %s left behind", s.in.BaselinePath)
 	}
 	wantReads := []string{
-		"GET /contents/evalgate.yaml", "GET /contents/baselines/tutor.json", "GET /pulls/2/files",
+		"GET /contents/evalgate.yaml", "GET /contents/baselines/tutor.json",
+		"GET /contents/baselines/tutor.history.jsonl", // the history beside it: its run-level noise
+		"GET /pulls/2/files",
 		"GET /pulls/2",
 		"GET /contents/evalgate.yaml", // the callback reads the base config
 	}
