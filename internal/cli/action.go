@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -489,16 +488,7 @@ func (c *CLI) baseHistory(ctx context.Context, in ghaction.CheckInput, cfg *conf
 		// The copy of the base commit's baseline has its history beside it
 		// (ghaction.CopyBaseline), which the comparison pooled: read that, not the API
 		// again.
-		hp := history.PathFor(copied)
-		if _, err := os.Stat(hp); errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		f, err := safeio.Open(hp, "history")
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return history.Read(rel, f)
+		return history.LoadAs(history.PathFor(copied), rel)
 	}
 	data, err := in.ReadBase(ctx, rel)
 	if errors.Is(err, github.ErrNotFound) {

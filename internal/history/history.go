@@ -72,7 +72,10 @@ var (
 
 // Load reads and validates a history file. A file that does not exist is an empty
 // history. Every problem is an *eval.InputError naming the line.
-func Load(path string) ([]Record, error) {
+func Load(path string) ([]Record, error) { return LoadAs(path, path) }
+
+// LoadAs is Load with errors naming the file as name (a copy's repository path).
+func LoadAs(path, name string) ([]Record, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -81,7 +84,7 @@ func Load(path string) ([]Record, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(path, f)
+	return Read(name, f)
 }
 
 // Read parses history records from r; name labels errors.
