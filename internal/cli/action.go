@@ -212,7 +212,12 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 	}()
 	cfg := g.l.Config
 	opts := g.opts
-	if in.BaselinePath == "" && in.ReadBase != nil {
+	if in.BaselineAbsent != "" && in.ReadBase != nil {
+		// The baseline input names a file the base commit lacks: that baseline is
+		// missing (require-baseline fails), not replaced by the config's.
+		missing := absentAtBase(in, cfg, in.BaselineAbsent)
+		opts.BaselineMissing, opts.MissingBaseline = missing.Absent, missing.AbsentFile
+	} else if in.BaselinePath == "" && in.ReadBase != nil {
 		// A pull request: the baseline the definition's config names, as of the base
 		// commit. The pull request's own copy never counts, so it cannot move its own bar.
 		p, src, missing, err := c.baseBaseline(ctx, in, cfg, g.def)
@@ -245,7 +250,7 @@ func (g *gateRun) check(ctx context.Context, c *CLI, in ghaction.CheckInput) (*r
 	if err != nil {
 		return nil, err
 	}
-	if in.BaselinePath == "" && in.ReadBase != nil && cfg.Baseline != "" {
+	if in.BaselinePath == "" && in.BaselineAbsent == "" && in.ReadBase != nil && cfg.Baseline != "" {
 		// The score's history beside the baseline, read as of the base commit too: the
 		// comment sets the last releases next to this pull request.
 		if r.History, err = c.baseHistory(ctx, in, cfg, g.def, opts.Baseline); err != nil {
@@ -291,6 +296,20 @@ func (c *CLI) actionOutcome(r *report.Report, in ghaction.CheckInput) (*ghaction
 	return ghaction.NewOutcome(r, ghaction.Rendered{ReportPath: reportPath, HTMLPath: htmlPath, Markdown: md}, anns), nil
 }
 
+// absentAtBase is what baseline.Choose is to know of a baseline rel (a repository
+// path) the base commit lacks.
+func absentAtBase(in ghaction.CheckInput, cfg *config.Config, rel string) baseline.Want {
+	w := baseline.AtBase(rel, in.Root)
+	if w.AbsentFile == "" && (in.RequireBaseline || cfg.Grading.RegressionGate().RequireBaseline) {
+		// The pull request adds the baseline, but the base commit's gate requires one
+		// and lacks it: a file of the pull request's own is never compared with, so
+		// the requirement is not met (the pull request that adds evalgate is spared
+		// by the gate itself).
+		w.AbsentFile = rel
+	}
+	return w
+}
+
 // baseBaseline fetches the baseline that cfg (a gate definition's config, in def)
 // names, as of the base commit, into a temporary directory of its own (with its
 // recorded outputs: ghaction.CopyBaseline). When the base has none yet, it
@@ -306,15 +325,7 @@ func (c *CLI) baseBaseline(ctx context.Context, in ghaction.CheckInput, cfg *con
 	}
 	data, read, err := readBaseBaseline(ctx, in.ReadBase, rel)
 	if errors.Is(err, github.ErrNotFound) {
-		w := baseline.AtBase(rel, in.Root)
-		if w.AbsentFile == "" && (in.RequireBaseline || cfg.Grading.RegressionGate().RequireBaseline) {
-			// The pull request adds the baseline, but the base commit's gate requires one
-			// and lacks it: a file of the pull request's own is never compared with, so
-			// the requirement is not met (the pull request that adds evalgate is spared
-			// by the gate itself).
-			w.AbsentFile = rel
-		}
-		return "", "", w, nil
+		return "", "", absentAtBase(in, cfg, rel), nil
 	}
 	if err != nil {
 		return "", "", baseline.Want{}, fmt.Errorf("reading %s at the base commit: %w", rel, err)

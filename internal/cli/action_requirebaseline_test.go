@@ -29,3 +29,34 @@ func TestRequiredBaselineAddedByThePullRequest(t *testing.T) {
 		t.Errorf("the regression gate does not say the baseline is required:\n%s", comment)
 	}
 }
+
+// TestBaselineInputTheBaseLacks: the workflow's baseline input names a file the base
+// commit does not have. That baseline is missing (and require-baseline fails); the
+// action does not compare with the config's baseline instead, as it did, passing a
+// gate whose workflow names another bar.
+func TestBaselineInputTheBaseLacks(t *testing.T) {
+	t.Parallel()
+	const named = "baselines/release-2.jsonl"
+	files := baseFiles(t)
+	files[e2eWorkflow] = strings.Replace(e2eWorkflowYAML, "results: results/*.jsonl", "results: results/*.jsonl\n          baseline: "+named, 1)
+	for _, required := range []bool{false, true} {
+		f := newFakeGitHub(t, fakeRepo{baseFiles: files, changed: []string{"src/tutor.py"}})
+		inputs := map[string]string{"baseline": named}
+		if required {
+			inputs["require-baseline"] = "true"
+		}
+		run := runAction(t, "", f, prSpec("pull_request.synchronize", "pr.jsonl", inputs))
+		comment := onlyComment(t, f)
+		rep := readReport(t, run)
+		if cmp, ok := rep["comparison"].(map[string]any); ok && cmp != nil {
+			t.Errorf("required %v: compared with %v; want no comparison (the named baseline is missing)", required, cmp["baseline_file"])
+		}
+		if !strings.Contains(comment, named) {
+			t.Errorf("required %v: the comment does not name the missing baseline %s:\n%s", required, named, comment)
+		}
+		if required {
+			wantExit(t, run, 1)
+			wantCheckRun(t, f, 1, "failure", "blocked tutor-capstone")
+		}
+	}
+}

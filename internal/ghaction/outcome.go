@@ -47,6 +47,9 @@ type CheckInput struct {
 	BaselinePath string
 	// BaselineSource says where BaselinePath came from, e.g. "baselines/tutor.jsonl@f95f852".
 	BaselineSource string
+	// BaselineAbsent is the baseline input's repository path when the base commit lacks
+	// that file: the baseline the gate names is missing (never the config's instead).
+	BaselineAbsent string
 	// ReadBase reads a file (relative to the repository root) as of the pull request's
 	// base commit; github.ErrNotFound when it has none. Nil when not a pull request.
 	ReadBase func(ctx context.Context, repoPath string) ([]byte, error)

@@ -106,6 +106,8 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		}
 		if in.BaselinePath != "" {
 			in.BaselineSource = baselineRepo + "@" + short(base)
+		} else {
+			in.BaselineAbsent = baselineRepo
 		}
 		protected = append(protected, baselineRepo)
 	}
