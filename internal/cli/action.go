@@ -95,10 +95,10 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 		} else {
 			defer pr.Close()
 			prop.Scored, prop.Verdict, prop.Blocks, prop.Score = true, pr.Verdict.Status, pr.Verdict.Blocks, pr.Summary.Mean
-			if in.AcceptedBy != "" {
+			if by := in.Acceptance.By(); by != "" {
 				// Accepted: the pull request is judged by the gate it proposes.
-				prop.AcceptedBy = in.AcceptedBy
-				pr.Verdict = gate.AcceptProposed(pr.Verdict, in.AcceptedBy, in.AcceptLabel, prop.Short())
+				prop.AcceptedBy = by
+				pr.Verdict = gate.AcceptProposed(pr.Verdict, by, in.AcceptLabel, prop.Short())
 				final, accepted = pr, true
 			}
 		}
@@ -111,7 +111,7 @@ func (c *CLI) actionCheck(ctx context.Context, in ghaction.CheckInput) (*ghactio
 	out.ProposedAccepted = accepted
 	if accepted {
 		// The check's title leads with what the maintainer accepted.
-		out.CheckTitle = report.Truncate("proposed gate ("+prop.Short()+") accepted by @"+in.AcceptedBy+" · "+out.CheckTitle, 250)
+		out.CheckTitle = report.Truncate("proposed gate ("+prop.Short()+") accepted by @"+prop.AcceptedBy+" · "+out.CheckTitle, 250)
 	}
 	return out, nil
 }
@@ -145,7 +145,7 @@ func (c *CLI) loadGate(in ghaction.CheckInput, def gateDef, base bool) (*gateRun
 			CodeVersion: c.codeVersion(),
 		},
 		ActionState: ActionState{
-			AcceptedBy:      in.AcceptedBy,
+			AcceptedBy:      in.Acceptance.By(),
 			AcceptLabel:     in.AcceptLabel,
 			RequireBaseline: in.RequireBaseline,
 			// A pull request whose base commit has no config adds evalgate: a missing

@@ -213,13 +213,19 @@ func (f *fakeGitHub) routes() {
 		}
 		f.reply(w, http.StatusOK, out)
 	})
+	// The head commit reached GitHub at 10:00 (its check suite), the labels came at 10:05:
+	// a maintainer's label accepts it.
+	pushed := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
 	f.mux.HandleFunc("GET "+issue+"/events", func(w http.ResponseWriter, r *http.Request) {
 		out := []*gh.IssueEvent{}
 		for _, l := range f.repo.labels {
-			out = append(out, &gh.IssueEvent{Event: gh.String("labeled"),
+			out = append(out, &gh.IssueEvent{Event: gh.String("labeled"), CreatedAt: &gh.Timestamp{Time: pushed.Add(5 * time.Minute)},
 				Actor: &gh.User{Login: gh.String(f.repo.labeledBy)}, Label: &gh.Label{Name: gh.String(l)}})
 		}
 		f.reply(w, http.StatusOK, out)
+	})
+	f.mux.HandleFunc("GET "+p+"/commits/"+e2eHead+"/check-suites", func(w http.ResponseWriter, r *http.Request) {
+		f.reply(w, http.StatusOK, &gh.ListCheckSuiteResults{Total: gh.Int(1), CheckSuites: []*gh.CheckSuite{{ID: gh.Int64(1), CreatedAt: &gh.Timestamp{Time: pushed}}}})
 	})
 	f.mux.HandleFunc("GET "+p+"/collaborators/{user}/permission", func(w http.ResponseWriter, r *http.Request) {
 		perm := "read"

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	gh "github.com/google/go-github/v60/github"
 )
@@ -20,6 +21,13 @@ const (
 	prefix  = "/repos/" + owner + "/" + repo
 	headSHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
 	baseSHA = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"
+)
+
+// The fake's times: the head commit reaches GitHub at fakePushed, and the labels are
+// applied five minutes later, so a maintainer's label accepts it.
+var (
+	fakePushed  = time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	fakeLabeled = fakePushed.Add(5 * time.Minute)
 )
 
 // fakeAPI is an httptest GitHub for one repository: it records every request, decodes
@@ -45,8 +53,14 @@ type fakeOptions struct {
 	changed   []string          // files the pull request changes
 	labels    []string          // the pull request's labels now
 	labeledBy string            // who applied each label
-	writers   []string          // logins with write permission
-	forbidden bool              // every write answers 403
+	labeledAt time.Time         // when each label was applied; zero: fakeLabeled
+	// pushed is when each commit reached GitHub (its one check suite's creation); nil
+	// means the head sha at fakePushed, before the labels.
+	pushed map[string]time.Time
+	// prHead is the head sha GET pulls/2 answers; "" means headSHA.
+	prHead    string
+	writers   []string // logins with write permission
+	forbidden bool     // every write answers 403
 	// fault, when set, sees every request first (after it is recorded) and may answer
 	// it, hang, or break the connection instead of the fake; it returns false to let
 	// the fake answer. serve runs the fake's own handler (e.g. to record a comment
@@ -148,18 +162,39 @@ func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
 		f.reply(w, http.StatusOK, files)
 	})
 	f.mux.HandleFunc("GET "+prefix+"/pulls/2", func(w http.ResponseWriter, r *http.Request) {
-		pr := &gh.PullRequest{Number: gh.Int(2)}
+		head := o.prHead
+		if head == "" {
+			head = headSHA
+		}
+		pr := &gh.PullRequest{Number: gh.Int(2), Head: &gh.PullRequestBranch{SHA: gh.String(head)},
+			Base: &gh.PullRequestBranch{SHA: gh.String(baseSHA), Ref: gh.String("master")}}
 		for _, l := range o.labels {
 			pr.Labels = append(pr.Labels, &gh.Label{Name: gh.String(l)})
 		}
 		f.reply(w, http.StatusOK, pr)
 	})
 	f.mux.HandleFunc("GET "+prefix+"/issues/2/events", func(w http.ResponseWriter, r *http.Request) {
+		at := o.labeledAt
+		if at.IsZero() {
+			at = fakeLabeled
+		}
 		var events []*gh.IssueEvent
 		for _, l := range o.labels {
-			events = append(events, &gh.IssueEvent{Event: gh.String("labeled"), Actor: &gh.User{Login: gh.String(o.labeledBy)}, Label: &gh.Label{Name: gh.String(l)}})
+			events = append(events, &gh.IssueEvent{Event: gh.String("labeled"), Actor: &gh.User{Login: gh.String(o.labeledBy)}, Label: &gh.Label{Name: gh.String(l)},
+				CreatedAt: &gh.Timestamp{Time: at}})
 		}
 		f.reply(w, http.StatusOK, events)
+	})
+	f.mux.HandleFunc("GET "+prefix+"/commits/{ref}/check-suites", func(w http.ResponseWriter, r *http.Request) {
+		pushed := o.pushed
+		if pushed == nil {
+			pushed = map[string]time.Time{headSHA: fakePushed}
+		}
+		res := &gh.ListCheckSuiteResults{Total: gh.Int(0)}
+		if at, ok := pushed[r.PathValue("ref")]; ok {
+			res.Total, res.CheckSuites = gh.Int(1), []*gh.CheckSuite{{ID: gh.Int64(1), CreatedAt: &gh.Timestamp{Time: at}}}
+		}
+		f.reply(w, http.StatusOK, res)
 	})
 	f.mux.HandleFunc("GET "+prefix+"/collaborators/{user}/permission", func(w http.ResponseWriter, r *http.Request) {
 		perm := "read"

@@ -5,15 +5,21 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/report"
 )
 
-// notices are the lines Run puts at the top of the comment and the job summary: who
-// accepted a regression, where the gate came from when the pull request changes what it
-// is read from, and that a pull request adds evalgate.
+// notices are the lines Run puts at the top of the comment, the check run's summary and
+// the job summary: who accepted a regression, or that a label accepted only an earlier
+// commit; where the gate came from when the pull request changes what it is read from;
+// and that a pull request adds evalgate.
 func notices(ev Event, in CheckInput, out *Outcome) string {
 	var b strings.Builder
-	if out.Verdict == gate.Accepted && in.AcceptedBy != "" && !out.ProposedAccepted {
-		fmt.Fprintf(&b, "> [!NOTE]\n> Regression accepted by @%s with the `%s` label: the check is neutral.\n\n", in.AcceptedBy, codeSpan(in.AcceptLabel))
+	if by := in.Acceptance.By(); out.Verdict == gate.Accepted && by != "" && !out.ProposedAccepted {
+		fmt.Fprintf(&b, "> [!NOTE]\n> Regression accepted by @%s with the `%s` label: the check is neutral.\n\n", report.Escape(by), codeSpan(in.AcceptLabel))
+	}
+	if in.Acceptance.Stale() {
+		fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", staleAcceptance(in.Acceptance, in.AcceptLabel))
 	}
 	switch {
 	case in.FirstAdoption:
@@ -32,6 +38,27 @@ func notices(ev Event, in CheckInput, out *Outcome) string {
 	}
 	return b.String()
 }
+
+// staleAcceptance says why a maintainer's label accepts nothing here: it was applied
+// before the head commit reached GitHub, or when that happened cannot be told.
+func staleAcceptance(a github.Acceptance, label string) string {
+	who, lbl, at := report.Escape(a.Labeler), codeSpan(label), a.LabeledAt.UTC().Format(stampLayout)
+	commit := "the head commit"
+	if a.HeadSHA != "" {
+		commit = "commit `" + short(a.HeadSHA) + "`"
+	}
+	if a.PushedAt.IsZero() {
+		return fmt.Sprintf("@%s's `%s` label (applied %s) does not count: when %s reached GitHub cannot be told "+
+			"(GitHub lists no check suite for it, or the token may not read them: it needs `checks: read`), so the label cannot be shown to be newer than the commit.",
+			who, lbl, at, commit)
+	}
+	return fmt.Sprintf("@%s accepted an earlier commit (the `%s` label was applied %s); %s was pushed after it (%s): "+
+		"remove and re-apply the `%s` label to accept this one.",
+		who, lbl, at, commit, a.PushedAt.UTC().Format(stampLayout), lbl)
+}
+
+// stampLayout shows GitHub's times in notices.
+const stampLayout = "2006-01-02 15:04:05 UTC"
 
 // quotedList is paths as code spans, comma separated.
 func quotedList(paths []string) string {

@@ -68,10 +68,12 @@ type CheckInput struct {
 	// from: the config, the baseline, anything under baselines/. Run already says so at
 	// the top of the comment; the callback may show it in the report too.
 	ProtectedChanged []string
-	// AcceptedBy is the login of the maintainer who applied AcceptLabel (checked to have
-	// write access), or "". Pass it to the gate (gate.Inputs): when the regression gate
-	// is the only one that blocks, the verdict is gate.Accepted.
-	AcceptedBy  string
+	// Acceptance is what AcceptLabel says about the head commit. Acceptance.By() is the
+	// maintainer who accepted it (write access, label applied after the commit was
+	// pushed), or "": pass it to the gate (gate.Inputs), where, when the regression gate
+	// is the only one that blocks, the verdict is gate.Accepted. A stale label (applied
+	// before the push) accepts nothing; Run says so at the top of the comment.
+	Acceptance  github.Acceptance
 	AcceptLabel string
 	// RequireBaseline is the require-baseline input: pass it to the gate
 	// (gate.Inputs.RequireBaseline).

@@ -124,8 +124,13 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		in.ProtectedChanged = protectedChanges(changed, protected, dirs)
 	}
 	if r.in.AcceptLabel != "" {
-		if in.AcceptedBy, err = gh.AcceptedBy(ctx, r.owner, r.repo, r.ev.PRNumber, r.in.AcceptLabel); err != nil {
-			r.a.Warningf("evalgate: cannot tell who applied the %q label: %v", r.in.AcceptLabel, err)
+		// The head sha is the one the check run goes on (for workflow_run, the commit the
+		// producer tested): the label accepts it only if applied after it was pushed.
+		if in.Acceptance, err = gh.Acceptance(ctx, r.owner, r.repo, r.ev.PRNumber, r.ev.HeadSHA, r.in.AcceptLabel); err != nil {
+			r.a.Warningf("evalgate: cannot tell whether the %q label accepts commit %s: %v", r.in.AcceptLabel, short(r.ev.HeadSHA), err)
+		}
+		if in.Acceptance.Stale() {
+			r.a.Warningf("evalgate: %s", staleAcceptance(in.Acceptance, r.in.AcceptLabel))
 		}
 	}
 	return in, nil

@@ -50,7 +50,7 @@ type Env struct {
 //				// Score, compare, gate; write the full report under in.ReportDir; render
 //				// the comment markdown and the check title/summary; newly failing items as
 //				// Annotations on their suite lines. VerdictAccepted when only the
-//				// regression gate failed and in.AcceptedBy != "". Bad input: return an error.
+//				// regression gate failed and in.Acceptance.By() != "". Bad input: return an error.
 //			},
 //			func(ctx context.Context, in ghaction.BaselineInput) (*ghaction.BaselineOutcome, error) {
 //				// evalgate baseline over in.Results, written to in.OutPath ("" means the

@@ -161,7 +161,7 @@ func failing(in CheckInput) (*Outcome, error) {
 			{Path: "suite.yaml", StartLine: 1, Level: github.LevelFailure, Title: "t-01 newly fails", Message: "score 0.40, baseline 0.95"},
 		},
 	}
-	if in.AcceptedBy != "" {
+	if in.Acceptance.By() != "" {
 		out.Verdict, out.Blocks = gate.Accepted, false
 	}
 	return out, nil
@@ -353,6 +353,7 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 		BaselineSource:   "baselines/tutor.json@f95f852",
 		BaseSHA:          baseSHA,
 		ProtectedChanged: []string{"baselines/new.json", "evalgate.yaml"},
+		Acceptance:       github.Acceptance{HeadSHA: headSHA},
 		AcceptLabel:      "evalgate/accept",
 		ReportDir:        ws,
 		Settle:           true, // the settle input's default, auto

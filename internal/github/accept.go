@@ -5,48 +5,112 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	gh "github.com/google/go-github/v60/github"
 )
 
-// AcceptedBy says who accepted pull request n's regression with label: the login of the
-// user who last applied the label, if the pull request carries it now and that user may
-// write to the repository (permission admin, maintain or write); "" otherwise.
-func (c *Client) AcceptedBy(ctx context.Context, owner, repo string, n int, label string) (string, error) {
+// Acceptance is what a pull request's accept label says about its head commit. A
+// maintainer accepts what they saw: the label accepts the commits that had reached
+// GitHub when it was applied, never one pushed after it. Both times are GitHub's own
+// (an issue event's and a check suite's); a commit's git dates are the pusher's to
+// choose.
+type Acceptance struct {
+	// Labeler is the login of whoever last applied the label, when the pull request
+	// carries it now and that user may write to the repository; "" otherwise.
+	Labeler string
+	// LabeledAt is when Labeler applied the label.
+	LabeledAt time.Time
+	// HeadSHA is the head commit judged (the one the check run is posted on).
+	HeadSHA string
+	// PushedAt is when HeadSHA reached GitHub: the creation of its earliest check suite
+	// (GitHub makes one for every pushed commit an app such as Actions checks). Zero
+	// when it has none, or HeadSHA is "", or it could not be read.
+	PushedAt time.Time
+}
+
+// By is the maintainer whose label accepts the head commit: Labeler, when the label
+// was applied at or after the head commit reached GitHub; "" otherwise, and when that
+// time is unknown (an acceptance that cannot be tied to the commit does not count).
+func (a Acceptance) By() string {
+	if a.Labeler == "" || a.PushedAt.IsZero() || a.LabeledAt.Before(a.PushedAt) {
+		return ""
+	}
+	return a.Labeler
+}
+
+// Stale reports a maintainer's label that does not accept the head commit: applied
+// before it was pushed, or with its push time unknown.
+func (a Acceptance) Stale() bool { return a.Labeler != "" && a.By() == "" }
+
+// Acceptance reads what label on pull request n says about its head commit headSHA:
+// who last applied it, if the pull request carries it now and that user may write
+// (permission admin, maintain or write), and when headSHA reached GitHub. An error
+// reading the push time comes with the labeler filled in, so the caller can say whose
+// acceptance did not count.
+func (c *Client) Acceptance(ctx context.Context, owner, repo string, n int, headSHA, label string) (Acceptance, error) {
+	acc := Acceptance{HeadSHA: headSHA}
 	pr, err := c.PullRequest(ctx, owner, repo, n)
 	if err != nil {
-		return "", err
+		return acc, err
 	}
 	if !hasLabel(pr.Labels, label) {
-		return "", nil
+		return acc, nil
 	}
-	login, err := c.labeler(ctx, owner, repo, n, label)
+	login, at, err := c.labeler(ctx, owner, repo, n, label)
 	if err != nil || login == "" {
-		return "", err
+		return acc, err
 	}
 	ok, err := c.canWrite(ctx, owner, repo, login)
 	if err != nil || !ok {
-		return "", err
+		return acc, err
 	}
-	return login, nil
+	acc.Labeler, acc.LabeledAt = login, at
+	if headSHA != "" {
+		acc.PushedAt, err = c.pushedAt(ctx, owner, repo, headSHA)
+	}
+	return acc, err
 }
 
-// labeler returns the login of whoever applied label to issue n most recently.
-func (c *Client) labeler(ctx context.Context, owner, repo string, n int, label string) (string, error) {
+// labeler returns the login of whoever applied label to issue n most recently, and when.
+func (c *Client) labeler(ctx context.Context, owner, repo string, n int, label string) (string, time.Time, error) {
 	events, err := listAll(ctx, func(ctx context.Context, o gh.ListOptions) ([]*gh.IssueEvent, *gh.Response, error) {
 		return c.gh.Issues.ListIssueEvents(ctx, owner, repo, n, &o)
 	})
 	if err != nil {
-		return "", classify(err, fmt.Sprintf("list events of %s/%s#%d", owner, repo, n))
+		return "", time.Time{}, classify(err, fmt.Sprintf("list events of %s/%s#%d", owner, repo, n))
 	}
 	// Events come oldest first; the last "labeled" wins.
 	var login string
+	var at time.Time
 	for _, e := range events {
 		if e.GetEvent() == "labeled" && strings.EqualFold(e.GetLabel().GetName(), label) {
-			login = e.GetActor().GetLogin()
+			login, at = e.GetActor().GetLogin(), e.GetCreatedAt().Time
 		}
 	}
-	return login, nil
+	return login, at, nil
+}
+
+// pushedAt is when commit sha reached GitHub: the earliest creation time of its check
+// suites; zero when it has none.
+func (c *Client) pushedAt(ctx context.Context, owner, repo, sha string) (time.Time, error) {
+	suites, err := listAll(ctx, func(ctx context.Context, o gh.ListOptions) ([]*gh.CheckSuite, *gh.Response, error) {
+		res, resp, err := c.gh.Checks.ListCheckSuitesForRef(ctx, owner, repo, sha, &gh.ListCheckSuiteOptions{ListOptions: o})
+		if err != nil || res == nil {
+			return nil, resp, err
+		}
+		return res.CheckSuites, resp, nil
+	})
+	if err != nil {
+		return time.Time{}, classify(err, fmt.Sprintf("list check suites of %s/%s@%s", owner, repo, sha))
+	}
+	var first time.Time
+	for _, s := range suites {
+		if t := s.GetCreatedAt().Time; !t.IsZero() && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	return first, nil
 }
 
 // canWrite reports whether user may push to the repository. A user GitHub does not know

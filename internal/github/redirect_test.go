@@ -12,12 +12,13 @@ import (
 	"github.com/evalgate/evalgate/internal/testdata/originauthtest"
 )
 
-// A GitHub that redirects (301 or 307) to another origin, 127.0.0.2, never gets the
-// token sent there, nor its answer taken: the gate's file is not read from there, no
-// comment is posted there, and the error names both origins.
+// A GitHub that redirects (301, 302 or 307) to another origin, 127.0.0.2, never gets
+// the token sent there, nor its answer taken: the gate's file is not read from there, no
+// comment is posted there, no check suite times are read there, and the error names
+// both origins.
 func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 	t.Parallel()
-	for _, code := range []int{http.StatusMovedPermanently, http.StatusTemporaryRedirect} {
+	for _, code := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect} {
 		t.Run(http.StatusText(code), func(t *testing.T) {
 			t.Parallel()
 			away := originauthtest.NewElsewhere(t, `{"type":"file","encoding":"base64","content":"Z2F0ZTogZXZpbA==","id":1,"html_url":"https://evil.example/c/1"}`)
@@ -36,6 +37,12 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 			}
 			_, err = c.StartCheckRun(ctx, "o", "r", "evalgate", "abc", "")
 			checkRedirectRefused(t, err, f.srv.URL, away.URL)
+			// When the head commit was pushed, which decides whether an acceptance counts.
+			at, err := c.pushedAt(ctx, "o", "r", "abc")
+			checkRedirectRefused(t, err, f.srv.URL, away.URL)
+			if !at.IsZero() {
+				t.Errorf("push time %s read from elsewhere", at)
+			}
 
 			away.CheckUntouched(t)
 		})
