@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/github"
 )
 
 // laterSHA is a commit the author pushes after the maintainer's label.
@@ -85,5 +88,45 @@ func TestRunWorkflowRunAcceptanceIsTheTestedCommits(t *testing.T) {
 	}
 	if want := "GET /commits/" + headSHA + "/check-suites"; len(suites) != 1 || suites[0] != want {
 		t.Errorf("check suites read: %q, want [%s]", suites, want)
+	}
+}
+
+// The stale-label notice in each case, with its untrusted parts escaped: a login is
+// markdown-escaped, a label cannot close its code span.
+func TestStaleAcceptanceNotice(t *testing.T) {
+	t.Parallel()
+	labeled := fakeLabeled // 10:05
+	tests := []struct {
+		name string
+		acc  github.Acceptance
+		want string
+	}{{
+		name: "pushed after the label",
+		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA, PushedAt: labeled.Add(5 * time.Minute)},
+		want: "> [!WARNING]\n> @octocat accepted an earlier commit (the `evalgate/accept` label was applied 2026-11-27 10:05:00 UTC); " +
+			"commit `0b1d2c3` was pushed after it (2026-11-27 10:10:00 UTC): remove and re-apply the `evalgate/accept` label to accept this one.\n\n",
+	}, {
+		name: "no check suite: the push time is unknown",
+		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA},
+		want: "> [!WARNING]\n> @octocat's `evalgate/accept` label (applied 2026-11-27 10:05:00 UTC) does not count: when commit `0b1d2c3` reached GitHub cannot be told " +
+			"(GitHub lists no check suite for it, or the token may not read them: it needs `checks: read`), so the label cannot be shown to be newer than the commit.\n\n",
+	}, {
+		name: "accepted: no notice here",
+		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA, PushedAt: labeled},
+		want: "",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := CheckInput{Acceptance: tt.acc, AcceptLabel: "evalgate/accept"}
+			if got := notices(Event{}, in, &Outcome{Verdict: gate.Fail, Blocks: true}); got != tt.want {
+				t.Errorf("notices:\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+	in := CheckInput{Acceptance: github.Acceptance{Labeler: "x*y_z", LabeledAt: labeled, HeadSHA: laterSHA, PushedAt: labeled.Add(time.Minute)}, AcceptLabel: "a`b"}
+	got := notices(Event{}, in, &Outcome{Verdict: gate.Fail, Blocks: true})
+	if !strings.Contains(got, `@x\*y\_z accepted`) || strings.Contains(got, "a`b") {
+		t.Errorf("untrusted login or label not escaped:\n%s", got)
 	}
 }
