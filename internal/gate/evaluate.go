@@ -280,6 +280,8 @@ func (v *Verdict) decide(rg *Regression) {
 		v.Status = Warn
 		v.Reason = fmt.Sprintf("%s gate %q warns: %s", firstWarn.Kind, firstWarn.Name, firstWarn.Message)
 		v.DecidedBy = firstWarn.DecidedBy
+	case v.NoBaseline != "" && !rg.Disabled:
+		v.Reason = "all other gates pass; the regression gate did not run: no baseline to compare with"
 	default:
 		v.Reason = "all gates pass"
 	}

@@ -246,6 +246,10 @@ func TestRegressionGate(t *testing.T) {
 	if gateStatus(v)["regression"] != gate.Skipped || v.Status != gate.Pass || v.NoBaseline != "no baseline" {
 		t.Errorf("regression %q, verdict %q, no_baseline %q", gateStatus(v)["regression"], v.Status, v.NoBaseline)
 	}
+	// The JSON reason alone must not read as a full pass: it says the regression gate did not run.
+	if !strings.Contains(v.Reason, "regression gate did not run") {
+		t.Errorf("reason %q; want it to say the regression gate did not run", v.Reason)
+	}
 	rg := cfg.Grading.RegressionGate()
 	if *rg.MaxDrop != gate.DefaultMaxDrop || rg.Level != gate.Hard || rg.Mode != gate.Absolute {
 		t.Errorf("default regression gate %+v; want hard, 0.02 absolute (seed 000)", rg)
