@@ -382,12 +382,21 @@ func (rr *rerunner) rerunRun(ctx context.Context, round int, ids []string, maxUS
 	if err != nil {
 		return err
 	}
-	_, err = runner.Run(ctx, sys, items, f, ro)
+	sum, err := runner.Run(ctx, sys, items, f, ro)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return err
+	}
+	if ran := len(items) - sum.NotRun; sum.BudgetCut {
+		// The cap refused an item's worst case: the items before it ran and are kept;
+		// a round that ran none leaves no file (an empty results file is bad input).
+		if ran == 0 {
+			return errors.Join(&settle.CostCut{}, os.Remove(path))
+		}
+		rr.files = append(rr.files, path)
+		return &settle.CostCut{Ran: ran}
 	}
 	rr.files = append(rr.files, path)
 	return nil

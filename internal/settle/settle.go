@@ -109,6 +109,18 @@ type CannotRerun struct{ Why string }
 
 func (e *CannotRerun) Error() string { return e.Why }
 
+// CostCut is a Rerun error that says the dollar cap (maxUSD) stopped the round: only
+// the first Ran of the ids were run, and their results are kept for the next look. The
+// cap refuses a call whose worst case (its prompt and max_tokens) it cannot cover, so
+// a round can be cut, or refused whole, while the cost per item-run seen so far still
+// fits: settling then stops as CostSpent, after a look at what ran, rather than the
+// check failing on a round that wrote nothing.
+type CostCut struct{ Ran int }
+
+func (e *CostCut) Error() string {
+	return fmt.Sprintf("max_cost_usd cannot cover the next re-run's worst case: %d item(s) of the round ran", e.Ran)
+}
+
 // Stop says why settling ended.
 type Stop string
 
@@ -214,17 +226,29 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 		if o.MaxCostUSD > 0 {
 			maxUSD = o.MaxCostUSD - valueOr(res.CostUSD)
 		}
+		cut := false
 		if err := r.Rerun(ctx, len(res.Rounds)+1, ids, maxUSD); err != nil {
 			var cannot *CannotRerun
 			if errors.As(err, &cannot) {
 				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), Unsettleable, cannot.Why
 				return res, nil
 			}
+			var cc *CostCut
+			switch {
+			case errors.As(err, &cc) && cc.Ran <= 0:
+				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), CostSpent, costCutWhy
+				return res, nil
+			case errors.As(err, &cc):
+				ids, cut = ids[:min(cc.Ran, len(ids))], true
+				err = nil
+			}
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), TimedOut, stoppedWhy(ctx.Err(), len(res.Rounds)+1)
 				return res, nil
 			}
-			return res, fmt.Errorf("settle: round %d: %w", len(res.Rounds)+1, err)
+			if err != nil {
+				return res, fmt.Errorf("settle: round %d: %w", len(res.Rounds)+1, err)
+			}
 		}
 		for _, id := range ids {
 			reruns[id]++
@@ -245,8 +269,15 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 		}
 		res.Rounds = append(res.Rounds, round)
 		res.Outcome = look.Outcome
+		if cut && look.Outcome == gate.Inconclusive {
+			res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), CostSpent, costCutWhy
+			return res, nil
+		}
 	}
 }
+
+// costCutWhy is why settling stopped when the dollar cap refused a re-run.
+const costCutWhy = "what is left of max_cost_usd cannot cover the next re-run's worst case"
 
 // limit is why settling stops before another round, or "".
 // stoppedWhy says why a round was stopped, for a reader: the wall-clock limit passed

@@ -310,3 +310,25 @@ func TestRunConfirmsAnUnsurePass(t *testing.T) {
 		t.Errorf("plain pass: rounds %v, stop %s; want none, decided", r.rounds, res.Stop)
 	}
 }
+
+// TestRunCostCut: a round the dollar cap cut (CostCut) counts only the item-runs that
+// ran, and settling stops as cost spent after the look at them; a round the cap
+// refused whole stops it before any look, without an error.
+func TestRunCostCut(t *testing.T) {
+	// Round 1 asks for a, b, c; the cap lets 2 of them run.
+	d := &fakeDecider{looks: []Look{inconclusive("a", "b", "c")}}
+	r := &fakeRerunner{err: &CostCut{Ran: 2}}
+	res, err := Run(context.Background(), d, r, Options{Items: items10, ItemRuns: 10, Budget: 8})
+	if err != nil || res.Stop != CostSpent || res.ItemRuns != 2 || len(res.Rounds) != 1 || !slices.Equal(res.Rounds[0].Items, []string{"a", "b"}) {
+		t.Errorf("cut round: %+v, %v; want cost spent after 1 round of a and b (2 item-runs)", res, err)
+	}
+	if len(d.levels) != 2 {
+		t.Errorf("%d looks; want the first and one after the cut round", len(d.levels))
+	}
+	// The cap refuses round 1's first item: nothing ran, no look after it.
+	d = &fakeDecider{looks: []Look{inconclusive("a")}}
+	res, err = Run(context.Background(), d, &fakeRerunner{err: &CostCut{}}, Options{Items: items10, ItemRuns: 10, Budget: 8})
+	if err != nil || res.Stop != CostSpent || res.ItemRuns != 0 || len(res.Rounds) != 0 || res.Outcome != gate.Inconclusive {
+		t.Errorf("refused round: %+v, %v; want cost spent, still inconclusive, nothing re-run", res, err)
+	}
+}
