@@ -166,7 +166,9 @@ func (r *Report) costLine() string {
 	if c.ExtraUSD > 0 {
 		parts = append(parts, "re-runs "+pricing.Dollars(c.ExtraUSD))
 	}
-	if c.TotalUSD != nil && (len(r.Runs) > 1 || c.JudgeUSD != nil || c.ExtraUSD > 0) {
+	// The PR's total, unless it is the one run's cost again: runs, re-runs of some items
+	// (--rerun, settle's) and judges add to it.
+	if c.TotalUSD != nil && (len(r.Runs) > 1 || c.JudgeUSD != nil || c.ExtraUSD > 0 || c.PerRunUSD == nil || *c.TotalUSD != *c.PerRunUSD) {
 		parts = append(parts, "this PR "+pricing.Dollars(*c.TotalUSD))
 	}
 	if len(c.Unknown) > 0 {
