@@ -6,10 +6,12 @@ import (
 	"testing"
 )
 
-// TestCostLineCountsReruns: the re-runs of some items (`check --rerun`, and settle's)
-// are part of what the pull request cost, so the cost line gives the PR's total beside
-// the cost per run. Before, with one run and no judge, it gave the per-run cost alone
-// and the re-runs' dollars were only in the JSON's total_usd.
+// TestCostLineCountsReruns: every run, and the re-runs of some items (`check --rerun`,
+// and settle's), are part of what the pull request cost, so the cost line gives the
+// PR's total beside the cost per run. Before, without a judge, it gave the per-run
+// cost alone (the line is made before the report's runs are filled in, so "several
+// runs" never held), and the other runs' and re-runs' dollars were only in the JSON's
+// total_usd.
 func TestCostLineCountsReruns(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "evalgate.yaml")
@@ -40,6 +42,11 @@ grading:
 	md := markdownOf(t, cfg, "--results", filepath.Join(dir, "r.jsonl"), "--rerun", filepath.Join(dir, "rerun.jsonl"))
 	if !strings.Contains(md, "cost $0.009 per run · ") || !strings.Contains(md, " · this PR $0.014 · ") {
 		t.Errorf("the cost line does not give the PR's total with the re-run:\n%s", md)
+	}
+	// Two runs of $0.009: $0.018 in all.
+	md = markdownOf(t, cfg, "--results", filepath.Join(dir, "r.jsonl"), "--results", filepath.Join(dir, "r.jsonl"))
+	if !strings.Contains(md, "cost $0.009 per run · ") || !strings.Contains(md, " · this PR $0.018 · ") {
+		t.Errorf("the cost line does not give the PR's total over two runs:\n%s", md)
 	}
 	// Without the re-run the total is the one run's: it is not repeated.
 	if md := markdownOf(t, cfg, "--results", filepath.Join(dir, "r.jsonl")); strings.Contains(md, "this PR") {

@@ -166,9 +166,10 @@ func (r *Report) costLine() string {
 	if c.ExtraUSD > 0 {
 		parts = append(parts, "re-runs "+pricing.Dollars(c.ExtraUSD))
 	}
-	// The PR's total, unless it is the one run's cost again: runs, re-runs of some items
-	// (--rerun, settle's) and judges add to it.
-	if c.TotalUSD != nil && (len(r.Runs) > 1 || c.JudgeUSD != nil || c.ExtraUSD > 0 || c.PerRunUSD == nil || *c.TotalUSD != *c.PerRunUSD) {
+	// The PR's total, unless it is the one run's cost again: other runs, re-runs of some
+	// items (--rerun, settle's) and judges add to it. (The line is made before the
+	// report's runs are filled in: they cannot tell.)
+	if c.TotalUSD != nil && (c.JudgeUSD != nil || c.PerRunUSD == nil || *c.TotalUSD != *c.PerRunUSD) {
 		parts = append(parts, "this PR "+pricing.Dollars(*c.TotalUSD))
 	}
 	if len(c.Unknown) > 0 {
