@@ -94,6 +94,9 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
+	if err := budgetCutRefusal(l.Paths); err != nil {
+		return "", nil, err
+	}
 	m := c.meter(o.judge.Quiet, "scoring", "records", "writing the baseline")
 	// Over StreamAbove: scored as a stream, items written one by one, outputs beside.
 	streamed := l.streamLarge(o.StreamAbove)

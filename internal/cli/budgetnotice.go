@@ -24,3 +24,20 @@ func budgetNotices(paths []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// budgetCutRefusal refuses a baseline made from a run its budget cut: the items it
+// never ran would count as failing in every later comparison, so the baseline would
+// read low and pass drops. Nil when no run was cut.
+func budgetCutRefusal(paths []string) error {
+	for _, p := range paths {
+		n, err := runner.ReadBudgetNote(p)
+		if err != nil {
+			return err
+		}
+		if n != nil {
+			return fmt.Errorf("%s: its run was cut by its budget (%d of %d items never ran; %s spent of max_cost_usd %s), and a baseline would count those items as failing. Finish it first: `evalgate run --resume --max-cost-usd` with a larger budget",
+				p, n.NotRun, n.Items, pricing.Dollars(n.SpentUSD), pricing.Dollars(n.MaxCostUSD))
+		}
+	}
+	return nil
+}

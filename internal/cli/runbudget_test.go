@@ -181,3 +181,37 @@ func TestRunBudgetRefusesUnpricedModel(t *testing.T) {
 		t.Errorf("%d calls made", srv.Calls())
 	}
 }
+
+// TestBaselineRefusesARunCutByItsBudget: a baseline made from a run its budget cut
+// would count the items never run as failing, and read low ever after; `baseline`
+// refuses it (exit 2, nothing written) until `run --resume` finishes the file. Before,
+// it wrote a baseline of 5 of 10 items.
+func TestBaselineRefusesARunCutByItsBudget(t *testing.T) {
+	srv := chattest.New(t, "/v1", answer)
+	cfg := budgetConfig(t, srv.BaseURL())
+	dir := filepath.Dir(cfg)
+	main := func(args ...string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		c := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
+		code := c.Main(append([]string{"evalgate"}, args...))
+		return code, stdout.String() + stderr.String()
+	}
+	// As in TestRunBudgetStopsAndResumes: $0.11 runs 5 of the 10 items.
+	cut, base := filepath.Join(dir, "cut.jsonl"), filepath.Join(dir, "base.jsonl")
+	if code, out := main("run", "--config", cfg, "--quiet", "--out", cut, "--max-cost-usd", "0.11"); code != 0 || !strings.Contains(out, "5 item(s) not run") {
+		t.Fatalf("run: exit %d: %s", code, out)
+	}
+	code, out := main("baseline", "--config", cfg, "--quiet", "--results", cut, "--out", base)
+	if code != 2 || !strings.Contains(out, "cut.jsonl: its run was cut by its budget (5 of 10 items never ran") {
+		t.Errorf("baseline of a cut run: exit %d: %s; want 2, naming the file and the items never run", code, out)
+	}
+	if _, err := os.Stat(base); err == nil {
+		t.Errorf("baseline of a cut run was written")
+	}
+	if code, out := main("run", "--config", cfg, "--quiet", "--out", cut, "--resume", "--max-cost-usd", "1"); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, out)
+	}
+	if code, out := main("baseline", "--config", cfg, "--quiet", "--results", cut, "--out", base); code != 0 {
+		t.Errorf("baseline of the finished run: exit %d: %s", code, out)
+	}
+}
