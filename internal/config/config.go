@@ -280,7 +280,7 @@ func (c *Config) contain() error {
 // metadata.model_id.
 func (c *Config) buildPrices(env *rubric.Env) error {
 	t, err := c.Pricing.Table(c.File, c.Dir, func(p string) ([]byte, error) {
-		return safeio.ReadFile(p, "price file", pricing.MaxFileBytes)
+		return safeio.ReadFile(p, "price", pricing.MaxFileBytes)
 	})
 	if err != nil {
 		var ie *eval.InputError
