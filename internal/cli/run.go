@@ -78,7 +78,7 @@ func (c *CLI) runCmd(args []string) int {
 	if o.Concurrency > 0 {
 		cfg.Run.Concurrency = o.Concurrency
 	}
-	if o.MaxCostUSD < 0 {
+	if !pricing.ValidCap(o.MaxCostUSD) {
 		return c.fail(fmt.Errorf("--max-cost-usd is %v; want a positive amount of US dollars", o.MaxCostUSD))
 	}
 	if o.MaxCostUSD > 0 {

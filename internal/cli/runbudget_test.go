@@ -190,28 +190,54 @@ func TestBaselineRefusesARunCutByItsBudget(t *testing.T) {
 	srv := chattest.New(t, "/v1", answer)
 	cfg := budgetConfig(t, srv.BaseURL())
 	dir := filepath.Dir(cfg)
-	main := func(args ...string) (int, string) {
-		var stdout, stderr bytes.Buffer
-		c := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
-		code := c.Main(append([]string{"evalgate"}, args...))
-		return code, stdout.String() + stderr.String()
-	}
 	// As in TestRunBudgetStopsAndResumes: $0.11 runs 5 of the 10 items.
 	cut, base := filepath.Join(dir, "cut.jsonl"), filepath.Join(dir, "base.jsonl")
-	if code, out := main("run", "--config", cfg, "--quiet", "--out", cut, "--max-cost-usd", "0.11"); code != 0 || !strings.Contains(out, "5 item(s) not run") {
+	if code, out := evalgateMain("run", "--config", cfg, "--quiet", "--out", cut, "--max-cost-usd", "0.11"); code != 0 || !strings.Contains(out, "5 item(s) not run") {
 		t.Fatalf("run: exit %d: %s", code, out)
 	}
-	code, out := main("baseline", "--config", cfg, "--quiet", "--results", cut, "--out", base)
+	code, out := evalgateMain("baseline", "--config", cfg, "--quiet", "--results", cut, "--out", base)
 	if code != 2 || !strings.Contains(out, "cut.jsonl: its run was cut by its budget (5 of 10 items never ran") {
 		t.Errorf("baseline of a cut run: exit %d: %s; want 2, naming the file and the items never run", code, out)
 	}
 	if _, err := os.Stat(base); err == nil {
 		t.Errorf("baseline of a cut run was written")
 	}
-	if code, out := main("run", "--config", cfg, "--quiet", "--out", cut, "--resume", "--max-cost-usd", "1"); code != 0 {
+	if code, out := evalgateMain("run", "--config", cfg, "--quiet", "--out", cut, "--resume", "--max-cost-usd", "1"); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, out)
 	}
-	if code, out := main("baseline", "--config", cfg, "--quiet", "--results", cut, "--out", base); code != 0 {
+	if code, out := evalgateMain("baseline", "--config", cfg, "--quiet", "--results", cut, "--out", base); code != 0 {
 		t.Errorf("baseline of the finished run: exit %d: %s", code, out)
 	}
+}
+
+// TestCostCapsRefuseNaNAndInfinity: a dollar cap that is not a number compares false
+// with everything, so it capped nothing: `run --max-cost-usd NaN` ran every item with
+// no cap and exit 0, and `--settle-max-cost-usd NaN` settled without one (the config
+// cannot say NaN: its numbers are finite). Each is refused now (exit 2, no call made);
+// +Inf, which the run's budget refused as if the config had said it, is refused as
+// the flag.
+func TestCostCapsRefuseNaNAndInfinity(t *testing.T) {
+	srv := chattest.New(t, "/v1", answer)
+	cfg := budgetConfig(t, srv.BaseURL())
+	dir := filepath.Dir(cfg)
+	out := filepath.Join(dir, "r.jsonl")
+	for _, v := range []string{"NaN", "+Inf"} {
+		if code, msg := evalgateMain("run", "--config", cfg, "--quiet", "--out", out, "--max-cost-usd", v); code != 2 || !strings.Contains(msg, "--max-cost-usd is "+v) {
+			t.Errorf("run --max-cost-usd %s: exit %d: %s; want 2, naming the flag", v, code, msg)
+		}
+		if code, msg := evalgateMain("check", "--config", cfg, "--quiet", "--results", out, "--settle", "--settle-max-cost-usd", v); code != 2 || !strings.Contains(msg, "--settle-max-cost-usd is "+v) {
+			t.Errorf("check --settle-max-cost-usd %s: exit %d: %s; want 2, naming the flag", v, code, msg)
+		}
+	}
+	if srv.Calls() != 0 {
+		t.Errorf("%d calls made under a cap that is not a number", srv.Calls())
+	}
+}
+
+// evalgateMain runs `evalgate args...` in-process: its exit code, stdout and stderr.
+func evalgateMain(args ...string) (int, string) {
+	var stdout, stderr bytes.Buffer
+	c := &cli.CLI{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Now: time.Now, GitSHA: func() string { return "" }}
+	code := c.Main(append([]string{"evalgate"}, args...))
+	return code, stdout.String() + stderr.String()
 }

@@ -593,7 +593,7 @@ func (f *settleFlags) check(sh eval.Shard) error {
 		return fmt.Errorf("--settle-budget is %d; want at least 1 extra item-run (leave the flag out for the default: 20%% of the suite, rounded up, and at least %d)", f.Budget, settle.MinDefaultBudget)
 	case f.Timeout < 0:
 		return fmt.Errorf("--settle-timeout is %s; want a positive duration", f.Timeout)
-	case f.MaxCostUSD < 0:
+	case !pricing.ValidCap(f.MaxCostUSD):
 		return fmt.Errorf("--settle-max-cost-usd is %v; want a positive amount of US dollars", f.MaxCostUSD)
 	case f.On && sh.Count > 1:
 		return fmt.Errorf("--settle decides on the whole suite: drop --shard (settle after `evalgate merge` with the whole suite's results)")

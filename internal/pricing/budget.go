@@ -27,9 +27,14 @@ type Budget struct {
 	refused  bool
 }
 
+// ValidCap reports whether x can be a max_cost_usd: 0 (no cap) or a positive amount
+// of US dollars up to 1e12. NaN and the infinities cannot: a cap that compares false
+// with everything would be no cap at all.
+func ValidCap(x float64) bool { return x == 0 || (x > 0 && x <= 1e12) }
+
 // NewBudget returns a budget of max USD; max must be positive.
 func NewBudget(max float64) (*Budget, error) {
-	if !(max > 0) || max > 1e12 {
+	if max == 0 || !ValidCap(max) {
 		return nil, fmt.Errorf("max_cost_usd is %v; want a positive amount of US dollars", max)
 	}
 	return &Budget{max: max}, nil

@@ -229,3 +229,12 @@ func TestPriceWithoutARateIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// A cap is 0 (none) or a positive amount up to 1e12: NaN and the infinities are no cap.
+func TestValidCap(t *testing.T) {
+	for x, want := range map[float64]bool{0: true, 0.01: true, 1e12: true, -1: false, 1e13: false, math.NaN(): false, math.Inf(1): false} {
+		if got := pricing.ValidCap(x); got != want {
+			t.Errorf("ValidCap(%v) = %v; want %v", x, got, want)
+		}
+	}
+}
