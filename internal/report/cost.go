@@ -173,7 +173,10 @@ func (r *Report) costLine() string {
 		parts = append(parts, "this PR "+pricing.Dollars(*c.TotalUSD))
 	}
 	if len(c.Unknown) > 0 {
-		parts = append(parts, "cost unknown: "+strings.Join(c.Unknown, ", ")+" (add the price under `pricing:`)")
+		// The line is trusted text whose `backticks` are code, and a model's name comes
+		// from the results files: none of its backticks may open a code span.
+		names := strings.ReplaceAll(strings.Join(c.Unknown, ", "), "`", `\x60`)
+		parts = append(parts, "cost unknown: "+names+" (add the price under `pricing:`)")
 	}
 	parts = append(parts, "priced with "+c.Table)
 	return strings.Join(parts, " · ")
