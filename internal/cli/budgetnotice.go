@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"os"
+
+	"github.com/evalgate/evalgate/internal/eval"
 
 	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/runner"
@@ -37,6 +40,27 @@ func budgetCutRefusal(paths []string) error {
 		if n != nil {
 			return fmt.Errorf("%s: its run was cut by its budget (%d of %d items never ran; %s spent of max_cost_usd %s), and a baseline would count those items as failing. Finish it first: `evalgate run --resume --max-cost-usd` with a larger budget",
 				p, n.NotRun, n.Items, pricing.Dollars(n.SpentUSD), pricing.Dollars(n.MaxCostUSD))
+		}
+	}
+	return nil
+}
+
+// emptyCutRun names a results file that its run's budget cut before any item ran (a
+// cap under one item's worst case, or left by the runs before it in a series): the
+// file is empty, which no format reads, so the error says why and how to go on rather
+// than "results file is empty".
+func emptyCutRun(paths []string) error {
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
+			continue
+		}
+		n, err := runner.ReadBudgetNote(p)
+		if err != nil {
+			return err
+		}
+		if n != nil {
+			return eval.Errorf(p, 0, "", "its run was cut by its budget before any item ran (%s spent of max_cost_usd %s, which cannot cover one more item's worst case; %d of %d items not run). Finish it with `evalgate run --resume --max-cost-usd` and a larger budget",
+				pricing.Dollars(n.SpentUSD), pricing.Dollars(n.MaxCostUSD), n.NotRun, n.Items)
 		}
 	}
 	return nil

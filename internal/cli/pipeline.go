@@ -188,6 +188,9 @@ func Load(opts CheckOptions) (*Loaded, error) {
 		}
 		l.Paths = append(l.Paths, p)
 	}
+	if err := emptyCutRun(l.Paths); err != nil {
+		return nil, err
+	}
 	if err := l.detectFormat(); err != nil {
 		return nil, err
 	}

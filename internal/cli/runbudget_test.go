@@ -241,3 +241,24 @@ func evalgateMain(args ...string) (int, string) {
 	code := c.Main(append([]string{"evalgate"}, args...))
 	return code, stdout.String() + stderr.String()
 }
+
+// TestCheckNamesARunCutBeforeAnyItem: a cap under one item's worst case cuts the run
+// before any item ran, and leaves an empty results file beside its note; check then
+// says the budget cut it and how to go on (exit 2), where it said only "results file
+// is empty".
+func TestCheckNamesARunCutBeforeAnyItem(t *testing.T) {
+	srv := chattest.New(t, "/v1", answer)
+	cfg := budgetConfig(t, srv.BaseURL())
+	out := filepath.Join(filepath.Dir(cfg), "r.jsonl")
+	// One item's worst case is $0.036 (TestRunBudgetStopsAndResumes): $0.03 runs none.
+	if code, msg := evalgateMain("run", "--config", cfg, "--quiet", "--out", out, "--max-cost-usd", "0.03"); code != 0 || !strings.Contains(msg, "10 item(s) not run") {
+		t.Fatalf("run: exit %d: %s", code, msg)
+	}
+	code, msg := evalgateMain("check", "--config", cfg, "--quiet", "--results", out)
+	if code != 2 || !strings.Contains(msg, "r.jsonl: its run was cut by its budget before any item ran ($0.00 spent of max_cost_usd $0.03") || !strings.Contains(msg, "10 of 10 items not run") {
+		t.Errorf("check of a run cut before any item: exit %d: %s; want 2 and why", code, msg)
+	}
+	if srv.Calls() != 0 {
+		t.Errorf("%d calls made", srv.Calls())
+	}
+}
