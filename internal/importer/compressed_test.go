@@ -156,3 +156,31 @@ func TestPromptfooAssertionsByPosition(t *testing.T) {
 		t.Errorf("warnings %q; want one naming the 2 results of b", warnings)
 	}
 }
+
+// A compressed tool file cut short (an interrupted upload or download) is refused as
+// corrupt compressed data, whatever its format: detection reads through the damage, so
+// it cannot fall back to evalgate's JSONL and report the first promptfoo record as one
+// with no "id" or no "output".
+func TestTruncatedCompressedToolFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range []string{pfFile("repeat-0.123.1.jsonl"), pfFile("results-0.123.1.json"), inspectFile("epochs.json")} {
+		for _, ext := range []string{".gz", ".zst"} {
+			name := filepath.Base(src) + ext
+			t.Run(name, func(t *testing.T) {
+				path := compress(t, src, dir, name)
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Eight bytes short: a gzip file loses its CRC and size trailer, a zstd
+				// file the end of its last block; every record before the cut decompresses.
+				os.WriteFile(path, data[:len(data)-8], 0o644)
+				_, _, err = importer.LoadRuns(path, importer.Options{})
+				var ie *eval.InputError
+				if err == nil || !errorsAs(err, &ie) || !strings.Contains(err.Error(), "corrupt compressed data") {
+					t.Fatalf("error %v; want an input error saying the compressed data is corrupt", err)
+				}
+			})
+		}
+	}
+}

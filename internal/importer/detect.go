@@ -22,6 +22,12 @@ func Detect(path string) (Format, error) {
 	}
 	head, err := readHead(path, detectBytes)
 	if err != nil {
+		if in, oerr := openInput(path); oerr == nil {
+			// It opens, but its compressed data breaks off or is damaged within the
+			// head: say so, rather than read what came before as evalgate's JSONL.
+			in.Close()
+			return "", err
+		}
 		return Evalgate, nil // evalgate's loader says what is wrong with it
 	}
 	if isZip(head) {
