@@ -265,6 +265,9 @@ func decodeFields(file, where string, raw []byte) (map[string]any, error) {
 	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
+		if fixed, ok := nonFiniteToNull(raw); ok && json.Unmarshal(fixed, &m) == nil {
+			return m, nil
+		}
 		return nil, errAt(file, 0, where, "", "malformed JSON: %v", err)
 	}
 	return m, nil

@@ -344,7 +344,7 @@ func (d *docDecoder) literal() error {
 	}
 	t := tok[:min(n, len(tok))]
 	switch string(t) {
-	case "true", "false", "null":
+	case "true", "false", "null", "NaN", "Infinity", "-Infinity": // the last three: see nonFiniteToNull
 		return nil
 	}
 	if n > len(tok) || !isNumber(t) {
@@ -606,6 +606,9 @@ func (d *docDecoder) decodeKeys(where string, keep keys, v any) error {
 		}
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
+		if fixed, ok := nonFiniteToNull(raw); ok && json.Unmarshal(fixed, v) == nil {
+			return nil
+		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			err = &syntaxErr{at + se.Offset, se.Error()} // at counts from 0, Offset from 1
@@ -613,4 +616,45 @@ func (d *docDecoder) decodeKeys(where string, keep keys, v any) error {
 		return d.err(where, err)
 	}
 	return nil
+}
+
+// nonFiniteToNull is raw with each NaN, Infinity and -Infinity outside strings made null,
+// and whether it held any. Python's json module writes a non-finite float so, and reads
+// it back; Inspect AI writes its logs that way (a metric over no samples, a score made
+// with Score.unscored()), so a value evalgate reads is one nothing could score.
+func nonFiniteToNull(raw []byte) ([]byte, bool) {
+	var out []byte
+	from, inStr := 0, false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		var n int
+		switch {
+		case c == '"':
+			inStr = true
+		case c == 'N' && bytes.HasPrefix(raw[i:], []byte("NaN")):
+			n = len("NaN")
+		case c == 'I' && bytes.HasPrefix(raw[i:], []byte("Infinity")):
+			n = len("Infinity")
+		case c == '-' && bytes.HasPrefix(raw[i:], []byte("-Infinity")):
+			n = len("-Infinity")
+		}
+		if n > 0 {
+			out = append(append(out, raw[from:i]...), "null"...)
+			from = i + n
+			i += n - 1
+		}
+	}
+	if out == nil {
+		return raw, false
+	}
+	return append(out, raw[from:]...), true
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/importer"
 )
 
@@ -200,6 +201,38 @@ func TestInspectEvalSamplesShareOneBuffer(t *testing.T) {
 		}
 		if r.Output != want {
 			t.Fatalf("sample %d: output %.40q; want %.40q", i, r.Output, want)
+		}
+	}
+}
+
+// Inspect writes its logs with pydantic, which writes a non-finite float as the bare NaN,
+// Infinity or -Infinity Python's json module reads (Inspect's own reader falls back to
+// it for them): a metric over no samples, a score made with Score.unscored(), a NaN in
+// the transcript. Such a log is read, not refused as malformed JSON; a NaN score is an
+// unscored one, recorded as null (a scorer that could not score).
+func TestInspectNonFiniteNumbers(t *testing.T) {
+	header := `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"},
+		"results": {"scores": [{"name": "match", "metrics": {"accuracy": {"name": "accuracy", "value": NaN}, "stderr": {"value": Infinity}}}]}}`
+	a := `{"id": "a", "epoch": 1, "input": "q", "target": "t", "output": {"completion": "x"}, "events": [{"event": "info", "data": {"x": -Infinity, "s": "NaN Infinity"}}],
+		"scores": {"match": {"value": "C"}, "judge": {"value": NaN}}}`
+	b := `{"id": "b", "epoch": 1, "input": "q", "target": "t", "output": {"completion": "x"}, "scores": {"match": {"value": "I"}, "judge": {"value": 0.5}}}`
+	zipPath := writeEval(t, "header.json", header, "samples/a_epoch_1.json", a, "samples/b_epoch_1.json", b)
+	jsonPath := filepath.Join(t.TempDir(), "log.json")
+	os.WriteFile(jsonPath, []byte(strings.Replace(header, `"results"`, `"samples": [`+a+`, `+b+`], "results"`, 1)), 0o644)
+	for _, path := range []string{zipPath, jsonPath} {
+		runs, _, err := importer.LoadRuns(path, importer.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		direct, _ := directRuns(t, path, nil)
+		for how, rs := range map[string][]*eval.Result{"imported": runs[0].Results, "read directly": direct[0]} {
+			if len(rs) != 2 || rs[0].ID != "a" || rs[0].Scores["match"] != 1.0 || rs[0].Scores["judge"] != nil ||
+				rs[1].Scores["judge"] != 0.5 || rs[0].Output != "x" {
+				t.Errorf("%s, %s: %+v; want a (match 1, judge null), b (judge 0.5)", filepath.Base(path), how, rs)
+			}
+			if v, ok := rs[0].Scores["judge"]; !ok {
+				t.Errorf("%s, %s: a's judge score is left out (%v); want it recorded as null", filepath.Base(path), how, v)
+			}
 		}
 	}
 }

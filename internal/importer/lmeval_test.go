@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/importer"
 )
 
@@ -146,5 +147,26 @@ func TestLMEvalBadInput(t *testing.T) {
 				t.Errorf("error %v; want %s", err, tt.want)
 			}
 		})
+	}
+}
+
+// lm-eval writes its samples with Python's json module, which writes a non-finite float
+// (a dataset's missing value in the doc, say) as a bare NaN or Infinity: the line is
+// read, the value as null, not refused as malformed JSON. Read directly too.
+func TestLMEvalNonFiniteInDoc(t *testing.T) {
+	line := `{"doc_id": 0, "doc": {"q": "x", "score": NaN, "hi": Infinity, "lo": -Infinity, "s": "NaN"}, "target": "a", "arguments": {"gen_args_0": {"arg_0": "q", "arg_1": {}}}, "resps": [["a"]], "filtered_resps": ["a"], "filter": "none", "metrics": ["exact_match"], "exact_match": 1.0}`
+	path := filepath.Join(t.TempDir(), "samples_t_"+lmDate+".jsonl")
+	if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs, _, err := importer.LoadRuns(path, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, _ := directRuns(t, path, nil)
+	for how, rs := range map[string][]*eval.Result{"imported": runs[0].Results, "read directly": direct[0]} {
+		if len(rs) != 1 || rs[0].ID != "t:0" || rs[0].Scores["exact_match"] != 1.0 || rs[0].Output != "a" {
+			t.Errorf("%s: %+v; want t:0 with exact_match 1", how, rs)
+		}
 	}
 }

@@ -62,6 +62,9 @@ func decodeLine(file string, line int, text []byte, keep keys, scratch *eval.Scr
 	dec := json.NewDecoder(bytes.NewReader(text))
 	var rec map[string]any
 	if err := dec.Decode(&rec); err != nil {
+		if fixed, ok := nonFiniteToNull(text); ok {
+			return decodeLine(file, line, fixed, keep, scratch)
+		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return nil, eval.Errorf(file, line, "", "%s is out of range; want a finite number", te.Value)
