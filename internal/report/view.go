@@ -79,7 +79,13 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 				n := wholeItems(d.Failures)
 				row.status = fmt.Sprintf("%d failing, %s", n, signedCount(n-wholeItems(*bf)))
 			}
+			// Both columns and the change are the comparison's: over the compared items
+			// the dimension applies to on both sides, which the report's mean (over the
+			// runs' means) need not be when it is n/a on some.
 			row.base = fmt.Sprintf("%.3f", dd.Base)
+			if !d.NA {
+				row.cand = fmt.Sprintf("%.3f", dd.Cand)
+			}
 			row.change = gate.FormatPts(dd.Delta)
 			row.delta = row.change
 			if dd.CI != nil {
