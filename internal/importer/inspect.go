@@ -232,7 +232,13 @@ func inspectConvert(file, where string, s map[string]any, model string, notes *u
 			return nil, 0, bad("error", e, "an object with \"message\"")
 		}
 	}
-	if l, ok := s["limit"].(map[string]any); ok {
+	scores, err := inspectScores(s["scores"])
+	if err != nil {
+		return nil, 0, errAt(file, 0, where, id, "%v", err)
+	}
+	// A sample limit is not an error to Inspect: the sample stops early and is still
+	// scored, and its metrics count the score. Only a sample the limit left unscored fails.
+	if l, ok := s["limit"].(map[string]any); ok && len(scores) == 0 {
 		typ, _ := l["type"].(string)
 		if typ == "time" || typ == "working" {
 			out["timed_out"] = true
@@ -280,10 +286,6 @@ func inspectConvert(file, where string, s map[string]any, model string, notes *u
 	}
 	if model != "" {
 		out["model"] = model
-	}
-	scores, err := inspectScores(s["scores"])
-	if err != nil {
-		return nil, 0, errAt(file, 0, where, id, "%v", err)
 	}
 	if len(scores) > 0 {
 		out["scores"] = scores

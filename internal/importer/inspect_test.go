@@ -236,3 +236,36 @@ func TestInspectNonFiniteNumbers(t *testing.T) {
 		}
 	}
 }
+
+// Inspect's sample limits (messages, tokens, time, ...) are not errors: the sample stops
+// early and is still scored, and the log's metrics count that score ("Sample limits
+// don't result in errors", Inspect's Setting Limits page). A scored sample that hit a
+// limit is read as Inspect scored it; one that hit a limit and was not scored is a failed
+// sample, as before: an error, or timed out for a time limit.
+func TestInspectLimitIsNotAnError(t *testing.T) {
+	sample := func(id, limit, scores string) string {
+		return `{"id": "` + id + `", "epoch": 1, "input": "q", "target": "t", "output": {"completion": "x"}, "limit": {"type": "` + limit + `", "limit": 10}` + scores + `}`
+	}
+	scored := `, "scores": {"match": {"value": "C"}}`
+	path := writeEval(t, "header.json", `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}`,
+		"samples/a_epoch_1.json", sample("a", "message", scored), "samples/b_epoch_1.json", sample("b", "time", scored),
+		"samples/c_epoch_1.json", sample("c", "token", ""), "samples/d_epoch_1.json", sample("d", "time", ""))
+	runs, _, err := importer.LoadRuns(path, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, _ := directRuns(t, path, nil)
+	for how, rs := range map[string][]*eval.Result{"imported": runs[0].Results, "read directly": direct[0]} {
+		if len(rs) != 4 {
+			t.Fatalf("%s: %d results; want 4", how, len(rs))
+		}
+		for _, r := range rs[:2] {
+			if r.Error != "" || r.TimedOut || r.Scores["match"] != 1.0 {
+				t.Errorf("%s: %s error %q, timed out %v, match %v; want scored C = 1, not failed", how, r.ID, r.Error, r.TimedOut, r.Scores["match"])
+			}
+		}
+		if rs[2].Error != "limit reached: token" || !rs[3].TimedOut {
+			t.Errorf("%s: unscored c error %q, d timed out %v; want a failed sample each", how, rs[2].Error, rs[3].TimedOut)
+		}
+	}
+}
