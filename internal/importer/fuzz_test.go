@@ -112,6 +112,7 @@ func FuzzPromptfoo(f *testing.F) {
 
 func FuzzLMEval(f *testing.F) {
 	seed(f, lmFile("gsm8k"), lmFile("arc_easy"), lmFile("wmt16_de_en"))
+	f.Add([]byte(`{"doc_id": 0, "doc": {"x": NaN, "y": Infinity}, "resps": [["a"]], "filtered_resps": ["a"], "metrics": ["acc"], "acc": 1}`))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzImport(t, dir, "samples_t_"+lmDate+".jsonl", data, importer.LMEval)
@@ -121,6 +122,7 @@ func FuzzLMEval(f *testing.F) {
 func FuzzInspectJSON(f *testing.F) {
 	seed(f, inspectFile("epochs.json"), inspectFile("epochs-error.json"))
 	f.Add([]byte(`{"samples": [{"id": 1, "scores": {"a": {"value": {"b": "P"}}}, "output": {}}]}`))
+	f.Add([]byte(`{"results": {"m": NaN}, "samples": [{"id": "a\"NaN", "epoch": 1, "scores": {"a": {"value": NaN}, "b": {"value": -Infinity}}, "output": {"completion": "Infinity"}}]}`))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzImport(t, dir, "log.json", data, importer.Inspect) })
 }
