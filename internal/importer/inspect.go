@@ -34,6 +34,31 @@ type inspectSpec struct {
 	RunID       string         `json:"run_id"`
 	Created     string         `json:"created"`
 	Packages    map[string]any `json:"packages"`
+	Config      struct {       // read leniently: only a warning comes of it
+		Epochs        any `json:"epochs"`
+		EpochsReducer any `json:"epochs_reducer"`
+	} `json:"config"`
+}
+
+// reducerNote is the warning for a log whose epochs Inspect reduces otherwise than by
+// their mean (max, mode, pass_at_k, ...): its metrics then differ from the mean over
+// runs evalgate computes, and nothing else would say why. "" when there is none.
+func (h *inspectHeader) reducerNote(p string) string {
+	if h.Eval == nil {
+		return ""
+	}
+	n, _ := h.Eval.Config.Epochs.(float64)
+	list, _ := h.Eval.Config.EpochsReducer.([]any)
+	var r []string
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			r = append(r, s)
+		}
+	}
+	if n < 2 || len(r) == 0 || len(r) == 1 && r[0] == "mean" {
+		return ""
+	}
+	return fmt.Sprintf("%s: Inspect reduces each sample's %v epochs with %s before its metrics; evalgate reads each epoch as a run and takes each item's mean over its epochs, so the log's own figures for other reducers differ", p, n, strings.Join(r, ", "))
 }
 
 type inspectHeader struct {
@@ -179,6 +204,9 @@ func inspectFinish(p string, opts *Options, h *inspectHeader, meta *Meta, st *in
 	case h.Status != "" && h.Status != "success":
 		meta.Incomplete = h.Status == "started"
 		opts.warn("%s: the log's status is %q: read %d sample(s); the results may be incomplete", p, h.Status, st.n)
+	}
+	if note := h.reducerNote(p); note != "" {
+		opts.warn("%s", note)
 	}
 	meta.Dimensions = st.dims.list()
 	st.notes.warn(opts, p, st.model)

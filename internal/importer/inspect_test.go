@@ -269,3 +269,29 @@ func TestInspectLimitIsNotAnError(t *testing.T) {
 		}
 	}
 }
+
+// Inspect reduces a sample's epochs with the task's reducer before its metrics: with
+// "max" (or "mode", "pass_at_2", ...) the log's accuracy is not the mean over epochs that
+// evalgate's runs give. Nothing is changed, but a warning names the reducer, so the
+// difference from the log's own figure is not a silent one. The default, "mean", says
+// nothing.
+func TestInspectNonMeanReducerWarned(t *testing.T) {
+	sample := func(epoch, grade string) string {
+		return `{"id": "a", "epoch": ` + epoch + `, "input": "q", "target": "t", "output": {"completion": "x"}, "scores": {"match": {"value": "` + grade + `"}}}`
+	}
+	for _, tc := range []struct{ config, want string }{
+		{`{"epochs": 2, "epochs_reducer": ["max"]}`, `reduces each sample's 2 epochs with max`},
+		{`{"epochs": 2, "epochs_reducer": ["mean", "pass_at_2"]}`, `with mean, pass_at_2`},
+		{`{"epochs": 2, "epochs_reducer": ["mean"]}`, ``},
+		{`{"epochs": 2}`, ``},
+		{`{"epochs_reducer": ["max"]}`, ``}, // one epoch: nothing to reduce
+	} {
+		path := writeEval(t, "header.json", `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m", "config": `+tc.config+`}}`,
+			"samples/a_epoch_1.json", sample("1", "C"), "samples/a_epoch_2.json", sample("2", "I"))
+		_, _, warns := readAll(t, path, importer.Options{})
+		got := strings.Join(warns, "\n")
+		if tc.want == "" && strings.Contains(got, "reduces") || tc.want != "" && (!strings.Contains(got, tc.want) || !strings.Contains(got, "mean over its epochs")) {
+			t.Errorf("config %s: warnings %q; want %q", tc.config, warns, tc.want)
+		}
+	}
+}
