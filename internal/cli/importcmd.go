@@ -109,10 +109,18 @@ func firstResult(path string, seen *keySet, key *[]byte, rec importer.Record, re
 }
 
 // importFile converts path into outDir and returns a summary for the user.
-func importFile(path, outDir string, opts importer.Options) (string, error) {
+func importFile(path, outDir string, opts importer.Options) (_ string, err error) {
+	made := missingDirs(outDir)
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return "", err
 	}
+	defer func() { // after abort: bad input leaves no directory of its own behind either
+		if err != nil {
+			for _, d := range made {
+				os.Remove(d) // only an empty one goes
+			}
+		}
+	}()
 	var runs []*importWriter
 	var suite *importWriter
 	seen := &keySet{} // the suite's item ids
@@ -193,4 +201,19 @@ func importFile(path, outDir string, opts importer.Options) (string, error) {
 		fmt.Fprintf(&b, "recorded scores: %s (weight them as `scorer: recorded` dimensions; `evalgate init --from %s` writes a starter config)\n", strings.Join(names, ", "), path)
 	}
 	return b.String(), nil
+}
+
+// missingDirs is dir and those of its parents that do not exist yet, deepest first: the
+// directories MkdirAll(dir) makes.
+func missingDirs(dir string) []string {
+	var out []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !os.IsNotExist(err) {
+			return out
+		}
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			return out
+		}
+	}
 }
