@@ -31,3 +31,18 @@ func TestComparedDimensionRowIsTheComparisons(t *testing.T) {
 		t.Errorf("uncompared score %s; want 0.622", got)
 	}
 }
+
+// A dimension n/a on every compared item has no change to show: its Δ column (the
+// terminal table's and the pull-request comment's) reads n/a, as its baseline does,
+// not "±0.0 pts", a change measured as none.
+func TestComparedNADimensionHasNoChange(t *testing.T) {
+	r := &Report{
+		Summary:    Summary{Items: 7, Runs: 3, Mean: 0.605},
+		Dimensions: []Dimension{{Name: "ghost", Weight: 0.1, NA: true}},
+		Comparison: &baseline.Comparison{Base: 0.605, Cand: 0.605,
+			Dimensions: []baseline.DimensionDelta{{Name: "ghost", NA: true}}},
+	}
+	if got := r.dimensionRows(statusIcon)[0]; got.base != "n/a" || got.cand != "n/a" || got.change != "n/a" || got.delta != "n/a" {
+		t.Errorf("row baseline %q, score %q, change %q, delta %q; want n/a throughout", got.base, got.cand, got.change, got.delta)
+	}
+}

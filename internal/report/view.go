@@ -92,7 +92,7 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 				row.delta = deltaCI(dd.Delta, dd.CI.Lo, dd.CI.Hi)
 			}
 			if dd.NA {
-				row.base, row.delta = "n/a", "n/a"
+				row.base, row.change, row.delta = "n/a", "n/a", "n/a"
 			}
 			if dec := r.decision("regression: " + d.Name); dec != nil && dec.Outcome != gate.Pass {
 				row.status = icon(dec.Outcome) + " " + row.status
