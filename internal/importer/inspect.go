@@ -22,7 +22,7 @@ import (
 // inspectKeep are the sample keys evalgate reads; the transcript is skipped token by token.
 var inspectKeep = map[string]bool{
 	"id": true, "epoch": true, "input": true, "target": true, "choices": true, "output": true,
-	"scores": true, "model_usage": true, "total_time": true, "working_time": true,
+	"scores": true, "score": true, "model_usage": true, "total_time": true, "working_time": true,
 	"error": true, "limit": true, "metadata": true,
 }
 
@@ -62,8 +62,24 @@ func (h *inspectHeader) reducerNote(p string) string {
 }
 
 type inspectHeader struct {
-	Status string       `json:"status"`
-	Eval   *inspectSpec `json:"eval"`
+	Status  string       `json:"status"`
+	Eval    *inspectSpec `json:"eval"`
+	Results any          `json:"results"` // read leniently: only legacyScorer comes of it
+}
+
+// legacyScorer is the name a sample's lone `score` (logs written before Inspect scored
+// with several scorers) is read under: as Inspect reads it, the log's first scorer
+// (results.scores[0], or the older results.scorer), else "score".
+func legacyScorer(results any) string {
+	r, _ := results.(map[string]any)
+	first, _ := r["scorer"].(map[string]any)
+	if list, _ := r["scores"].([]any); len(list) > 0 {
+		first, _ = list[0].(map[string]any)
+	}
+	if name, _ := first["name"].(string); name != "" {
+		return name
+	}
+	return "score"
 }
 
 func (h *inspectHeader) meta(m *Meta) {
@@ -99,14 +115,15 @@ func readInspect(p string, opts *Options, emit func(Record) error) (*Meta, error
 
 // inspectState converts samples and tracks what the whole log needs.
 type inspectState struct {
-	file  string
-	model string
-	notes usageNotes
-	dims  dimTracker
-	emit  func(Record) error
-	n     int
-	ahead *ahead // decodes the samples' kept fields on every core (start, finish)
-	kept  []byte
+	file   string
+	model  string
+	scorer string // a legacy sample's `score` is this scorer's (legacyScorer)
+	notes  usageNotes
+	dims   dimTracker
+	emit   func(Record) error
+	n      int
+	ahead  *ahead // decodes the samples' kept fields on every core (start, finish)
+	kept   []byte
 }
 
 // start begins a run of samples: converted on the decoding cores as they are decoded
@@ -114,7 +131,7 @@ type inspectState struct {
 func (s *inspectState) start() {
 	prep := func(_ int, where string, raw map[string]any) any {
 		c := &inspectConverted{}
-		c.fields, c.run, c.err = inspectConvert(s.file, where, raw, s.model, &c.notes)
+		c.fields, c.run, c.err = inspectConvert(s.file, where, raw, s.model, s.scorer, &c.notes)
 		return c
 	}
 	s.ahead = newAhead(s.file, keys{}, prep, func(_ int, where string, _ map[string]any, p any) error {
@@ -163,7 +180,7 @@ func readInspectJSON(p string, opts *Options, emit func(Record) error) (*Meta, e
 	d := newDocDecoder(p, f)
 	meta := &Meta{Format: Inspect, SuiteFields: true, Metadata: map[string]string{}}
 	var h inspectHeader
-	st := &inspectState{file: p, emit: emit}
+	st := &inspectState{file: p, emit: emit, scorer: legacyScorer(nil)}
 	hasSamples := false
 	err = d.object("", func(key string) error {
 		switch key {
@@ -176,6 +193,24 @@ func readInspectJSON(p string, opts *Options, emit func(Record) error) (*Meta, e
 			}
 			st.model = h.Eval.Model
 			return nil
+		case "results": // before the samples, in the order Inspect writes a log
+			if c, ok := d.ws(); !ok || c != '{' {
+				return d.skip(key)
+			}
+			r := map[string]any{} // its scorers alone: older logs keep every sample's reductions here too
+			err := d.object(key, func(k string) error {
+				if k != "scorer" && k != "scores" {
+					return d.skip(key + "." + k)
+				}
+				var v any
+				if err := d.decode(key+"."+k, &v); err != nil {
+					return err
+				}
+				r[k] = v
+				return nil
+			})
+			st.scorer = legacyScorer(r)
+			return err
 		case "samples":
 			hasSamples = true
 			st.start()
@@ -217,7 +252,7 @@ func inspectFinish(p string, opts *Options, h *inspectHeader, meta *Meta, st *in
 // The record's tokens are the evaluated model's (model, the log's eval.model): the
 // sample's model_usage entry for it, else its only entry; the names of other models whose
 // usage is left out (a grader's) go into notes. Its model is that entry's name.
-func inspectConvert(file, where string, s map[string]any, model string, notes *usageNotes) (map[string]any, int, error) {
+func inspectConvert(file, where string, s map[string]any, model, scorer string, notes *usageNotes) (map[string]any, int, error) {
 	rawID, ok := s["id"]
 	if !ok {
 		return nil, 0, errAt(file, 0, where, "", "sample has no \"id\"")
@@ -260,7 +295,11 @@ func inspectConvert(file, where string, s map[string]any, model string, notes *u
 			return nil, 0, bad("error", e, "an object with \"message\"")
 		}
 	}
-	scores, err := inspectScores(s["scores"])
+	rawScores := s["scores"]
+	if old, ok := s["score"]; ok && old != nil && rawScores == nil {
+		rawScores = map[string]any{scorer: old} // a legacy log's one result
+	}
+	scores, err := inspectScores(rawScores)
 	if err != nil {
 		return nil, 0, errAt(file, 0, where, id, "%v", err)
 	}

@@ -295,3 +295,38 @@ func TestInspectNonMeanReducerWarned(t *testing.T) {
 		}
 	}
 }
+
+// Inspect logs written before it scored with several scorers (version 1 logs, 2024) hold
+// each sample's one result as `score`, and the log's scorer under results.scorer; Inspect
+// reads such a sample's score as scores[<the log's scorer>] (EvalSample.migrate_deprecated
+// and the scorer placeholder it replaces). So does evalgate: the scores are not lost.
+func TestInspectLegacySampleScore(t *testing.T) {
+	v1 := `{"version": 1, "status": "success", "eval": {"task": "t", "model": "m"},
+		"results": {"scorer": {"name": "model_graded_fact", "params": {}}, "metrics": {"accuracy": {"name": "accuracy", "value": 0.5}}},
+		"samples": [
+			{"id": 1, "epoch": 1, "input": "q1", "target": "a", "output": {"choices": [{"message": {"role": "assistant", "content": "a"}}]}, "score": {"value": "C", "answer": "a"}},
+			{"id": 2, "epoch": 1, "input": "q2", "target": "b", "output": {"choices": [{"message": {"role": "assistant", "content": "x"}}]}, "score": {"value": "I"}}]}`
+	jsonPath := filepath.Join(t.TempDir(), "v1.json")
+	os.WriteFile(jsonPath, []byte(v1), 0o644)
+	sample := func(id, grade string) string {
+		return `{"id": ` + id + `, "epoch": 1, "input": "q", "target": "t", "output": {"completion": "x"}, "score": {"value": "` + grade + `"}}`
+	}
+	zipPath := writeEval(t, "header.json", `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}, "results": {"scores": [{"name": "includes", "scorer": "includes"}]}}`,
+		"samples/1_epoch_1.json", sample("1", "C"), "samples/2_epoch_1.json", sample("2", "I"))
+	bare := writeEval(t, "samples/1_epoch_1.json", sample("1", "C"), "samples/2_epoch_1.json", sample("2", "I"))
+	for path, name := range map[string]string{jsonPath: "model_graded_fact", zipPath: "includes", bare: "score"} {
+		runs, meta, err := importer.LoadRuns(path, importer.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		direct, _ := directRuns(t, path, nil)
+		for how, rs := range map[string][]*eval.Result{"imported": runs[0].Results, "read directly": direct[0]} {
+			if len(rs) != 2 || rs[0].Scores[name] != 1.0 || rs[1].Scores[name] != 0.0 {
+				t.Errorf("%s, %s: %+v; want %s 1 and 0", filepath.Base(path), how, rs, name)
+			}
+		}
+		if len(meta.Dimensions) != 1 || meta.Dimensions[0].Key != name {
+			t.Errorf("%s: dimensions %+v; want %s", filepath.Base(path), meta.Dimensions, name)
+		}
+	}
+}

@@ -122,7 +122,7 @@ func (m *memberDecoder) release() {
 var inspectPaths = eval.Paths{
 	"id": nil, "epoch": nil, "input": nil, "target": nil, "choices": nil, "metadata": nil,
 	"output": {"completion": nil, "model": nil, "usage": nil, "choices": {"message": {"content": nil}}},
-	"scores": nil, "model_usage": nil, "total_time": nil, "working_time": nil, "error": nil, "limit": nil,
+	"scores": nil, "score": nil, "model_usage": nil, "total_time": nil, "working_time": nil, "error": nil, "limit": nil,
 }
 
 // decode inflates an Inspect sample member and decodes the parts inspectConvert reads

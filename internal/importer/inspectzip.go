@@ -56,7 +56,7 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 		}
 		h.Eval, h.Status = s.Eval, "started"
 	}
-	st := &inspectState{file: p, emit: emit}
+	st := &inspectState{file: p, emit: emit, scorer: legacyScorer(h.Results)}
 	if h.Eval != nil {
 		st.model = h.Eval.Model
 	}
