@@ -94,6 +94,22 @@ func (v *Verdict) ItemLevel() Level {
 	return LevelWarning
 }
 
+// GateLevel is the level at which one of the verdict's gates shows on its own (a JUnit
+// test case): failure for a gate that failed, and for an inconclusive gate when the
+// verdict is inconclusive and blocks (`regression.inconclusive: block`); warning for a
+// gate that warned, and for an inconclusive gate that does not block (or whose block a
+// failed gate already made: the verdict does not record the policy); none for a gate
+// that passed or was skipped.
+func (v *Verdict) GateLevel(g Result) Level {
+	switch {
+	case g.Status == Fail, g.Status == Inconclusive && v.Status == Inconclusive && v.Blocks:
+		return LevelFailure
+	case g.Status == Warn, g.Status == Inconclusive:
+		return LevelWarning
+	}
+	return LevelNone
+}
+
 // SoftFailed says a soft gate failed or the regression gate was inconclusive (whether
 // or not that blocks): what `fail-on: soft` fails the step on besides a blocking verdict.
 // gates are the verdict's gate results (Verdict.Gates, or a report's).

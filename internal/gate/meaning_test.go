@@ -112,3 +112,29 @@ func TestErrorExitCode(t *testing.T) {
 		}
 	}
 }
+
+// A gate shows at its own level: a failed gate, and an inconclusive one when the verdict
+// is inconclusive and blocks, at failure; a warning, and an inconclusive gate that does
+// not block, at warning; a pass or a skipped gate at none.
+func TestGateLevel(t *testing.T) {
+	for _, c := range []struct {
+		verdict Verdict
+		gate    Status
+		want    Level
+	}{
+		{Verdict{Status: Fail, Blocks: true}, Fail, LevelFailure},
+		{Verdict{Status: Inconclusive, Blocks: true}, Inconclusive, LevelFailure},
+		{Verdict{Status: Inconclusive}, Inconclusive, LevelWarning},
+		// A hard gate failed: the verdict does not say whether the inconclusive one would
+		// have blocked on its own.
+		{Verdict{Status: Fail, Blocks: true}, Inconclusive, LevelWarning},
+		{Verdict{Status: Warn}, Warn, LevelWarning},
+		{Verdict{Status: Inconclusive, Blocks: true}, Warn, LevelWarning},
+		{Verdict{Status: Fail, Blocks: true}, Pass, LevelNone},
+		{Verdict{Status: Pass}, Skipped, LevelNone},
+	} {
+		if got := c.verdict.GateLevel(Result{Status: c.gate}); got != c.want {
+			t.Errorf("verdict %s (blocks %v), gate %s: GateLevel = %q; want %q", c.verdict.Status, c.verdict.Blocks, c.gate, got, c.want)
+		}
+	}
+}

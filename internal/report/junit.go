@@ -87,12 +87,14 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	for _, g := range r.gateRows(termIcon) {
 		c := junitCase{Name: g.name, Classname: "evalgate.gates." + g.kind, Time: "0"}
 		raw := r.gateByName(g.gateName)
-		switch raw.Status {
-		case gate.Fail:
+		// gate says how each gate shows: an inconclusive regression that blocks fails its
+		// test case as a failed gate does.
+		switch level := r.Verdict.GateLevel(raw); {
+		case level == gate.LevelFailure:
 			c.Failure = &junitFailure{Message: fmt.Sprintf("%s: %s, want %s", g.name, g.actual, g.threshold), Type: g.kind, Text: xmlText(raw.Message)}
-		case gate.Warn:
+		case level == gate.LevelWarning:
 			c.SystemOut = fmt.Sprintf("warning: %s, want %s. %s", g.actual, g.threshold, raw.Message)
-		case gate.Skipped:
+		case raw.Status == gate.Skipped:
 			c.Skipped = &junitSkipped{Message: raw.Message}
 		}
 		gates.add(c)

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -17,14 +15,7 @@ func TestJUnitCarriesTheHeadlineAndNotices(t *testing.T) {
 	r.AddWarning(NoticeJudgeChanged, `⚠ changed judge: judge "default": model a → b`)
 	r.AddWarning(NoticeScoringUnbumped, "the scoring changed but its version did not; write `version: scoringSystem/1.1.0`")
 	r.AddNotice(NoticeNote, "judge reliability · accuracy (default): self-agreement α 0.251 (interval): under the floor, so its drop alone cannot block")
-	var b bytes.Buffer
-	if err := r.WriteJUnit(&b); err != nil {
-		t.Fatal(err)
-	}
-	var doc junitSuites
-	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc, _ := readJUnit(t, r)
 	out := doc.Suites[0].SystemOut
 	for _, want := range []string{
 		"evalgate · s: not compared — the regression gate did not run: the baseline baselines/s.jsonl does not exist; the other gates pass\n",

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -75,14 +73,7 @@ func TestJUnitSettle(t *testing.T) {
 	r.SetSettle(&settle.Result{Level: 0.01, Initial: gate.Inconclusive, Figure: "drop 0.03", Outcome: gate.Fail, Stop: settle.Decided,
 		Budget: 4, ItemRuns: 2, CostUSD: &usd,
 		Rounds: []settle.Round{{Items: []string{"a", "b"}, ItemRuns: 2, Level: 0.02, Outcome: gate.Fail, Figure: "drop 0.04", CostUSD: &usd}}})
-	var b bytes.Buffer
-	if err := r.WriteJUnit(&b); err != nil {
-		t.Fatal(err)
-	}
-	var doc junitSuites
-	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc, _ := readJUnit(t, r)
 	gates := doc.Suites[0]
 	props := map[string]string{}
 	for _, p := range gates.Properties.List {
@@ -100,11 +91,7 @@ func TestJUnitSettle(t *testing.T) {
 		}
 	}
 	// Without settle, none of it.
-	b.Reset()
-	if err := (&Report{Suite: "s"}).WriteJUnit(&b); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "settle") {
-		t.Errorf("a report without settle mentions it:\n%s", b.String())
+	if _, text := readJUnit(t, &Report{Suite: "s"}); strings.Contains(text, "settle") {
+		t.Errorf("a report without settle mentions it:\n%s", text)
 	}
 }
