@@ -7,17 +7,18 @@ import (
 
 // ResultFromRecord validates a record decoded elsewhere (by an importer of another
 // tool's results) as a Result, keeping in Fields only the top-level keys keep names
-// (nil: all of them): the item's hash still covers every key (ItemFromResult), as it
-// does for a line the results decoder read. The record is the Result's from then on.
-func ResultFromRecord(file string, line int, rec map[string]any, keep func(key string) bool) (*Result, error) {
+// (nil: all of them). The item's hash (ItemFromResult) covers the keys item names
+// (nil: every key but a result's, as for a line the results decoder read), whatever
+// Fields keeps. The record is the Result's from then on.
+func ResultFromRecord(file string, line int, rec map[string]any, keep, item func(key string) bool) (*Result, error) {
 	res, err := newResultKeeping(file, line, rec, keep)
 	if err != nil {
 		return nil, err
 	}
 	res.Record = nil
-	if keep != nil {
+	if keep != nil || item != nil {
 		for k := range rec { // what is left are the item's fields and its id
-			if resultKeys[k] && k != "id" {
+			if k != "id" && (resultKeys[k] || item != nil && !item(k)) {
 				delete(rec, k)
 			}
 		}
@@ -49,7 +50,7 @@ const decodedBatchRecords = 64
 var errScanStopped = errors.New("eval: scan stopped")
 
 // ScanDecoded calls fn, in order, with every record produce emits, validated as a
-// Result (ResultFromRecord with opts.Fields) and prepared (opts.Prep): produce decodes
+// Result (ResultFromRecord with opts.Fields and opts.ItemKeys) and prepared (opts.Prep): produce decodes
 // in its own goroutine while the machine's other cores build and prepare the records
 // it decoded before, and fn scores them. Memory holds a few batches of records. An
 // invalid record's message names file, its line or place (where), and its item;
@@ -120,7 +121,7 @@ func ScanDecoded(file string, produce func(emit func(Decoded) error) error, opts
 func (b *decodedBatch) build(file string, opts ScanOptions) {
 	b.results = make([]*Result, 0, len(b.recs))
 	for _, d := range b.recs {
-		res, err := ResultFromRecord(file, d.Line, d.Fields, opts.Fields)
+		res, err := ResultFromRecord(file, d.Line, d.Fields, opts.Fields, opts.ItemKeys)
 		if err != nil {
 			var ie *InputError
 			if errors.As(err, &ie) && d.Where != "" && !strings.HasPrefix(ie.Msg, d.Where+": ") {

@@ -8,10 +8,20 @@ func NewRun(file string) *Run {
 
 // AddRecord validates one decoded results record and adds it to the run. line is its
 // line in the file, 0 when it has none (a record inside a JSON document or an archive).
-func (r *Run) AddRecord(line int, fields map[string]any) error {
+// item names the keys that describe the record's item, as ScanOptions.ItemKeys does
+// (nil: every key but a result's).
+func (r *Run) AddRecord(line int, fields map[string]any, item func(key string) bool) error {
 	res, err := newResult(r.File, line, fields)
 	if err != nil {
 		return err
+	}
+	if item != nil {
+		res.hashFrom = map[string]any{"id": res.ID}
+		for k, v := range fields {
+			if !resultKeys[k] && item(k) {
+				res.hashFrom[k] = v
+			}
+		}
 	}
 	if prev, dup := r.byID[res.ID]; dup {
 		if prev.Line > 0 {

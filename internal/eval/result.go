@@ -36,7 +36,8 @@ type Result struct {
 	// computed from it (ItemFromResult), not from a re-encoding of Fields.
 	raw string
 	// hashFrom are the item's fields and id as the record carried them, when
-	// ResultFromRecord kept only some of them in Fields: the item's hash covers them all.
+	// ResultFromRecord kept only some of them in Fields (the item's hash covers them
+	// all) or was told which keys are the item's.
 	hashFrom map[string]any
 }
 

@@ -45,6 +45,11 @@ type ScanOptions struct {
 	// Result.Fields (more may be, on the full path). Every key is still checked and
 	// covered by the item's hash.
 	Fields func(key string) bool
+	// ItemKeys, when set, names the top-level keys of a record another tool wrote that
+	// describe its item (ScanDecoded only): the item's hash covers those and the id, not
+	// what the record says of one answer (promptfoo's cost, lm-eval's filtered answer),
+	// so an item answered differently is the same item. Nil: every key but a result's.
+	ItemKeys func(key string) bool
 }
 
 // ScanRun reads a results file (JSONL, optionally .gz or .zst) as a stream and calls fn

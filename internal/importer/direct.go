@@ -103,7 +103,7 @@ func (d *Direct) First(keep func(string) bool, prep func(*eval.Result) any, fn f
 		d.Meta = meta
 		return err
 	}
-	err := eval.ScanDecoded(d.File, produce, eval.ScanOptions{Prep: prep, Fields: keep}, func(res *eval.Result, where string, p any) error {
+	err := eval.ScanDecoded(d.File, produce, eval.ScanOptions{Prep: prep, Fields: keep, ItemKeys: ItemKey}, func(res *eval.Result, where string, p any) error {
 		if err := fn(res, p); err != nil {
 			var ie *eval.InputError
 			if errors.As(err, &ie) && ie.File == d.File && ie.Line == res.Line && where != "" && ie.Line == 0 {

@@ -193,12 +193,19 @@ var suiteKeys = map[string]bool{
 	"description": true, "vars": true, "doc": true, "choices": true, "metadata": true,
 }
 
+// ItemKey says a record field describes the item rather than the answer: the fields
+// import writes to suite.jsonl (SplitSuite), and the only ones an item's hash covers
+// when check, score or baseline read the tool's file itself, so both name an item
+// alike and an item answered at another cost, or with another filtered answer, is
+// the same item.
+func ItemKey(k string) bool { return suiteKeys[k] }
+
 // SplitSuite splits an imported record into its results fields and its suite item
 // (nil when the record carries no suite field).
 func SplitSuite(fields map[string]any) (result, item map[string]any) {
 	result = map[string]any{}
 	for k, v := range fields {
-		if suiteKeys[k] {
+		if ItemKey(k) {
 			if item == nil {
 				item = map[string]any{"id": fields["id"]}
 			}

@@ -75,7 +75,7 @@ func LoadRuns(path string, opts Options) ([]*eval.Run, *Meta, error) {
 		for len(runs) <= rec.Run {
 			runs = append(runs, eval.NewRun(path))
 		}
-		if err := runs[rec.Run].AddRecord(rec.Line, rec.Fields); err != nil {
+		if err := runs[rec.Run].AddRecord(rec.Line, rec.Fields, ItemKey); err != nil {
 			var ie *eval.InputError
 			if errors.As(err, &ie) && ie.Line == 0 && rec.Where != "" {
 				ie.Msg = rec.Where + ": " + ie.Msg
