@@ -114,6 +114,10 @@ func hardeningCases(t *testing.T) []badCase {
 			want: `evalgate\.yaml:15: rubric_tests: /etc/hostname is outside the repository`},
 		{name: "results_stdin_twice", args: []string{"--results", "-", "--results", "-"},
 			want: `--results - \(standard input\) may be given once`},
+		// Standard input is evalgate's JSONL: a format flag naming another tool's is
+		// refused, not ignored (the records were then refused one by one as lacking an id).
+		{name: "results_stdin_other_format", args: []string{"--results", "-", "--results-format", "lm-eval"},
+			want: `--results - \(standard input\) is read as evalgate's JSONL, not lm-eval: give the lm-eval file by name`},
 	}
 }
 

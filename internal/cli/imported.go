@@ -46,6 +46,11 @@ func (f *importFlags) options(w io.Writer) (importer.Options, error) {
 // their content shows, the same for every file (standard input is evalgate's JSONL).
 func (l *Loaded) detectFormat() error {
 	l.format = l.importOpts.Format
+	if l.format != "" && l.format != importer.Evalgate && slices.Contains(l.Paths, safeio.Stdin) {
+		// Another tool's file names its items by its own name (lm-eval's task) and may be
+		// a document read more than once: it is read from its file, never standard input.
+		return eval.Errorf(l.Config.File, 0, "", "--results - (standard input) is read as evalgate's JSONL, not %s: give the %s file by name", l.format, l.format)
+	}
 	if l.format != "" {
 		return nil
 	}
