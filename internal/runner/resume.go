@@ -13,16 +13,13 @@ import (
 	"github.com/evalgate/evalgate/internal/safeio"
 )
 
-// maxLine bounds one results line read back, like evalgate's results loader (16 MiB).
-const maxLine = 16 << 20
-
 // Completed returns the ids in a results file written by Run, so a rerun after an
 // interruption can skip them. A last line cut short by a kill is ignored, as is any
 // line that is not a result.
 func Completed(r io.Reader) (map[string]bool, error) {
 	done := map[string]bool{}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLine)
+	sc.Buffer(make([]byte, 64*1024), safeio.MaxLineBytes) // the results loader's bound for one record
 	for sc.Scan() {
 		var rec struct {
 			ID string `json:"id"`
