@@ -17,7 +17,7 @@ type NoiseModel interface {
 
 // RegressionNoise reads the noise the regression verdict's default method measures: the
 // 95% interval of the change predicted item by item from the baseline's runs
-// (stats.EvidenceResult), or the paired bootstrap interval of the score when there is no
+// (stats.EvidenceResult, the interval the verdict prints), or the paired bootstrap interval of the score when there is no
 // such measurement. A rise is beyond the noise when the interval lies wholly above 0.
 type RegressionNoise struct{}
 
@@ -25,7 +25,7 @@ type RegressionNoise struct{}
 func (RegressionNoise) BeyondNoise(c *baseline.Comparison) (bool, string) {
 	iv := c.CI
 	if ev := c.Evidence; ev.Items > 0 {
-		half := stats.Z95 * ev.SE
+		half := ev.HalfWidth95() // the verdict's own half-width (Student's t on run-level noise)
 		iv = stats.Interval{Lo: -ev.Drop - half, Hi: -ev.Drop + half, Level: 0.95}
 	}
 	return iv.Lo > 0, fmt.Sprintf("%.0f%% CI [%+.1f, %+.1f] pts", 100*level(iv), 100*iv.Lo, 100*iv.Hi)
