@@ -14,8 +14,7 @@ func jump(c settings, in Input) []Finding {
 	if !c.jumpOn || cmp == nil || cmp.Delta < c.jumpMin-1e-9 {
 		return nil
 	}
-	beyond, evidence := in.Noise.BeyondNoise(cmp)
-	if !beyond {
+	if !in.Noise.BeyondNoise(cmp) {
 		return nil
 	}
 	dims := append(cmp.Dimensions[:0:0], cmp.Dimensions...)
@@ -35,8 +34,10 @@ func jump(c settings, in Input) []Finding {
 		items = append(items, ItemRef{ID: ch.ID, Line: ch.Line})
 		ids = append(ids, code(ch.ID))
 	}
-	msg := fmt.Sprintf("the score rose %s (%.3f → %.3f), beyond the suite's noise (%s): a real improvement, but verify it is not a rubric bug.",
-		pts(cmp.Delta), cmp.Base, cmp.Cand, evidence)
+	// The interval that says "beyond the noise" is in the statistics, the one place
+	// that states intervals and p-values (the comment keeps them in one <details>).
+	msg := fmt.Sprintf("the score rose %s (%.3f → %.3f), beyond the suite's noise (see the statistics): a real improvement, but verify it is not a rubric bug.",
+		pts(cmp.Delta), cmp.Base, cmp.Cand)
 	if len(moved) > 0 {
 		msg += " Moved: " + strings.Join(moved, ", ") + "."
 	}
