@@ -7,12 +7,21 @@ import (
 	"github.com/evalgate/evalgate/internal/rubric"
 )
 
-// budgets are the run metrics whose rise against the baseline is drift.
-var budgets = []struct{ metric, label, unit string }{
-	{rubric.MetricLatencyE2EP50, "latency p50", "ms"},
-	{rubric.MetricLatencyE2EP95, "latency p95", "ms"},
-	{"tokens_per_item", "tokens per item", "tokens"},
+// budgets are the run metrics whose rise against the baseline is drift. minRise is the
+// least rise, in the metric's unit, that counts: a system answering in a few
+// milliseconds (a stand-in script) moves by more than its share with the machine's
+// load, and a rise under 50 ms is no latency budget a reviewer acts on.
+var budgets = []struct {
+	metric, label, unit string
+	minRise             float64
+}{
+	{rubric.MetricLatencyE2EP50, "latency p50", "ms", minLatencyRiseMs},
+	{rubric.MetricLatencyE2EP95, "latency p95", "ms", minLatencyRiseMs},
+	{"tokens_per_item", "tokens per item", "tokens", 0},
 }
+
+// minLatencyRiseMs is the least latency rise budget_drift reports.
+const minLatencyRiseMs = 50
 
 // budgetDrift: latency or token budgets rising against the baseline by more than the
 // allowed share.
@@ -30,7 +39,7 @@ func budgetDrift(c settings, in Input) []Finding {
 			continue
 		}
 		rise := cv/bv - 1
-		if rise <= c.driftIncrease+1e-9 {
+		if rise <= c.driftIncrease+1e-9 || cv-bv < b.minRise {
 			continue
 		}
 		spread := ""
