@@ -129,7 +129,7 @@ func dimNotes(it Item, dims []string) []string {
 	}
 	out := make([]string, len(dims))
 	for i, d := range dims {
-		out[i] = Truncate(it.Notes[d], htmlTextLimit)
+		out[i] = Visible(Truncate(it.Notes[d], htmlTextLimit))
 		if out[i] == "" && it.isNA(i) {
 			out[i] = "n/a: does not apply to this item"
 		}
@@ -180,7 +180,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 }
 
 // htmlItems gathers the embedded items: all of them up to HTMLFullItems, else the ones
-// a reader looks at (failing, flipped, biggest drops).
+// a reader looks at (failing, flipped, biggest drops). Their untrusted text (ids, tags,
+// prompts, outputs, reasons) is shown through Visible, as in every other renderer.
 func (r *Report) htmlItems() (*htmlItems, string) {
 	out := &htmlItems{Limit: htmlTextLimit}
 	for i, d := range r.Dimensions {
@@ -213,7 +214,7 @@ func (r *Report) htmlItems() (*htmlItems, string) {
 		if !all && it.Pass && flag[it.ID] == 0 && !named[it.ID] {
 			continue
 		}
-		out.ID = append(out.ID, it.ID)
+		out.ID = append(out.ID, Visible(it.ID))
 		out.Line = append(out.Line, it.Line)
 		var ti []int
 		for _, t := range it.Tags {
@@ -221,7 +222,7 @@ func (r *Report) htmlItems() (*htmlItems, string) {
 			if !ok {
 				i = len(out.Tags)
 				tagIdx[t] = i
-				out.Tags = append(out.Tags, t)
+				out.Tags = append(out.Tags, Visible(t))
 			}
 			ti = append(ti, i)
 		}
@@ -256,14 +257,14 @@ func (r *Report) htmlItems() (*htmlItems, string) {
 				cut |= 1 << k
 			}
 			col := []*[]string{&out.Prompt, &out.Expected, &out.Got}[k]
-			*col = append(*col, short)
+			*col = append(*col, Visible(short))
 		}
 		out.Cut = append(out.Cut, cut)
 		why := ""
 		if !it.Pass {
 			why = it.Reason()
 		}
-		out.Why = append(out.Why, why)
+		out.Why = append(out.Why, Visible(why))
 		out.Flag = append(out.Flag, flag[it.ID])
 		var base *float64
 		if r.Comparison != nil {
@@ -283,12 +284,13 @@ func (r *Report) htmlItems() (*htmlItems, string) {
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
-// codeHTML escapes text for HTML, turning `backticked` names into <code>.
+// codeHTML escapes text for HTML (bidi and control characters made visible), turning
+// `backticked` names into <code>.
 func codeHTML(s string) string {
 	parts := strings.Split(s, "`")
 	var b strings.Builder
 	for i, p := range parts {
-		esc := template.HTMLEscapeString(p)
+		esc := template.HTMLEscapeString(Visible(p))
 		if i%2 == 1 && i < len(parts)-1 {
 			b.WriteString("<code>" + esc + "</code>")
 		} else {
