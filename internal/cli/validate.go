@@ -64,7 +64,11 @@ func (c *CLI) validate(args []string) int {
 		fmt.Fprintf(c.Stdout, "; calibration: %d labelled output(s) judged", cal.Outputs)
 	}
 	if len(pending) > 0 {
-		fmt.Fprintf(c.Stdout, "\nno results yet (%s): `evalgate run` writes them; validate checks them once they are there", strings.Join(pending, ", "))
+		who := "`evalgate run` writes them"
+		if cfg.Run == nil { // run would refuse: there is no run: block to run
+			who = "the system under test writes them (or add a `run:` block, and `evalgate run` does)"
+		}
+		fmt.Fprintf(c.Stdout, "\nno results yet (%s): %s; validate checks them once they are there", strings.Join(pending, ", "), who)
 	}
 	fmt.Fprintln(c.Stdout)
 	printCalibration(c.Stdout, cal, false)
