@@ -26,6 +26,8 @@ type initDim struct {
 	name, key, scale, note string
 	weighted, optional     bool // weighted: shares the weight; optional: not every record has it
 	weight                 float64
+	// absent says why an optional dimension may be missing; empty: not every record has it
+	absent string
 }
 
 // initFrom writes a starter evalgate.yaml whose dimensions mirror the tool's own
@@ -275,7 +277,8 @@ func promptfooConfigDimsOf(path string, data []byte) ([]initDim, error) {
 	var dims []initDim
 	for _, k := range order {
 		// optional everywhere: a call that errors carries no assertion's score
-		dims = append(dims, initDim{name: initDimName(importer.Promptfoo, k), key: k, scale: "unit", weighted: true, optional: true})
+		dims = append(dims, initDim{name: initDimName(importer.Promptfoo, k), key: k, scale: "unit", weighted: true, optional: true,
+			absent: "n/a where a call errored (it carries no assertion's score)"})
 	}
 	dims = append(dims, initDim{name: "pf_score", key: "score", scale: "unit", weighted: len(dims) == 0, note: "promptfoo's weighted test score"},
 		initDim{name: "success", key: "success", scale: "pass_fail", note: "promptfoo's own pass verdict, kept beside evalgate's pass rule"})
@@ -410,7 +413,10 @@ func initConfig(name, tool, from, results, flags, rerun string, dims []initDim) 
 		if d.note != "" {
 			notes = append(notes, d.note)
 		}
-		if d.optional {
+		switch {
+		case d.optional && d.absent != "":
+			notes = append(notes, d.absent)
+		case d.optional:
 			notes = append(notes, "not every item has it: n/a where absent")
 		}
 		if len(notes) > 0 {
