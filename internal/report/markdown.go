@@ -46,8 +46,9 @@ const MaxCommentChars = 65536 - 2048
 //  7. SectionMore: collapsed lists (biggest drops, newly passing, unstable, pending),
 //     the tags, the history chart, then the grade and the command that reproduces it
 //
-// Over the size limit, blocks are cut whole, the lowest cut rank first; the headline,
-// the notices and the footer are never cut.
+// Over the size limit, blocks are cut whole, the lowest cut rank first (a block cut
+// early comes back when it fits once a larger one is cut); the headline, the notices
+// and the footer are never cut.
 type Section int
 
 // Sections, in render order.
@@ -94,12 +95,16 @@ func (r *Report) Markdown(o MarkdownOptions) string {
 	return fitBlocks(blocks, limit)
 }
 
-// fitBlocks joins the blocks, cutting whole blocks by rank until the text fits.
+// fitBlocks joins the blocks, cutting whole blocks by rank until the text fits; then a
+// cut block that fits again (the cut of a larger, more important one made room) comes
+// back, most important first.
 func fitBlocks(blocks []block, limit int) string {
 	total := 0
 	for _, b := range blocks {
 		total += len(b.text)
 	}
+	var cut []int    // indices of the cut blocks, in cutting order
+	var was []string // their text before the cut
 	for rank := cutItemLists; total > limit && rank <= cutTables; rank++ {
 		for i := len(blocks) - 1; i >= 0 && total > limit; i-- {
 			if blocks[i].cut != rank || blocks[i].text == "" {
@@ -107,7 +112,15 @@ func fitBlocks(blocks []block, limit int) string {
 			}
 			note := fmt.Sprintf("\n<sub>%s left out: the comment would exceed GitHub's limit; the full report has it.</sub>\n", blocks[i].name)
 			total += len(note) - len(blocks[i].text)
+			cut, was = append(cut, i), append(was, blocks[i].text)
 			blocks[i].text = note
+		}
+	}
+	for k := len(cut) - 1; k >= 0; k-- {
+		i := cut[k]
+		if grow := len(was[k]) - len(blocks[i].text); total+grow <= limit {
+			total += grow
+			blocks[i].text = was[k]
 		}
 	}
 	var b strings.Builder
