@@ -21,16 +21,23 @@ func TestHTMLShowsBidiAndControlCharactersVisibly(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	for i := 0; i < len(page); {
-		c, size := utf8.DecodeRuneInString(page[i:])
-		if hidden(c, size) && c != '\r' {
-			t.Errorf("the page holds %U at byte %d: …%s…", c, i, page[max(0, i-40):min(len(page), i+40)])
-		}
-		i += size
-	}
+	noHidden(t, page, false)
 	for _, want := range []string{"bidiU+202EevilU+202C", "tU+2066ag", "askU+200F", `outU+2067put\\x1b[2J`, "whyU+202D", "noteU+2068"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page does not show %q", want)
 		}
+	}
+}
+
+// noHidden fails the test for each character Visible would have shown (a carriage
+// return aside) that text holds, and for U+FFFD too when fffd is set.
+func noHidden(t *testing.T, text string, fffd bool) {
+	t.Helper()
+	for i := 0; i < len(text); {
+		c, size := utf8.DecodeRuneInString(text[i:])
+		if (hidden(c, size) && c != '\r') || (fffd && c == '\uFFFD') {
+			t.Errorf("the text holds %U at byte %d: …%s…", c, i, text[max(0, i-40):min(len(text), i+40)])
+		}
+		i += size
 	}
 }

@@ -76,8 +76,9 @@ const untagged = "untagged"
 // WriteJUnit writes the report as JUnit XML: the gates as one test suite, then one test
 // suite per first tag with one test case per item (its pass verdict over the runs).
 // A failing item's failure message is why it failed; its text is the breakdown. A
-// pending item is skipped. Text from outputs is escaped by encoding/xml (characters
-// XML cannot hold become U+FFFD).
+// pending item is skipped. Untrusted text (ids, tags, outputs, reasons) is shown through
+// Visible, as in every other renderer, then escaped by encoding/xml (characters XML
+// cannot hold become U+FFFD).
 func (r *Report) WriteJUnit(w io.Writer) error {
 	doc := junitSuites{Name: "evalgate " + r.Suite, Time: "0"}
 	gates := junitSuite{Name: r.Suite + " gates", Time: "0", Timestamp: r.Metadata.TimestampUTC, Properties: &junitProps{[]junitProperty{
@@ -91,7 +92,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		// test case as a failed gate does.
 		switch level := r.Verdict.GateLevel(raw); {
 		case level == gate.LevelFailure:
-			c.Failure = &junitFailure{Message: fmt.Sprintf("%s: %s, want %s", g.name, g.actual, g.threshold), Type: g.kind, Text: xmlText(raw.Message)}
+			c.Failure = &junitFailure{Message: fmt.Sprintf("%s: %s, want %s", g.name, g.actual, g.threshold), Type: g.kind, Text: xmlText(Visible(raw.Message))}
 		case level == gate.LevelWarning:
 			c.SystemOut = fmt.Sprintf("warning: %s, want %s. %s", g.actual, g.threshold, raw.Message)
 		case raw.Status == gate.Skipped:
@@ -101,7 +102,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	r.junitNotices(&gates)
 	for _, f := range r.Findings {
-		gates.SystemOut += "diagnosis: " + strings.ReplaceAll(f.Message, "`", "") + "\n"
+		gates.SystemOut += "diagnosis: " + Visible(strings.ReplaceAll(f.Message, "`", "")) + "\n"
 	}
 	r.junitSettle(&gates)
 	doc.Suites = append(doc.Suites, gates)
@@ -116,7 +117,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		if !ok {
 			i = len(doc.Suites)
 			byTag[tag] = i
-			doc.Suites = append(doc.Suites, junitSuite{Name: tag, Time: "0"})
+			doc.Suites = append(doc.Suites, junitSuite{Name: Visible(tag), Time: "0"})
 		}
 		doc.Suites[i].add(r.junitItem(it, tag))
 	}
@@ -190,16 +191,16 @@ func (r *Report) gateByName(name string) gate.Result {
 
 // junitItem is one item's test case: its pass verdict over the runs.
 func (r *Report) junitItem(it Item, tag string) junitCase {
-	c := junitCase{Name: it.ID, Classname: r.Suite + "." + tag, Time: "0", File: r.SuiteFile, Line: it.Line}
+	c := junitCase{Name: Visible(it.ID), Classname: r.Suite + "." + Visible(tag), Time: "0", File: r.SuiteFile, Line: it.Line}
 	if c.Line <= 0 {
 		c.Line = 0
 	}
 	switch {
 	case it.Pending:
-		c.Skipped = &junitSkipped{Message: it.Reason()}
+		c.Skipped = &junitSkipped{Message: Visible(it.Reason())}
 	case !it.Pass:
 		msg := fmt.Sprintf("score %.3f: %s", it.Score, it.Reason()) // several runs: Reason counts the failed ones
-		c.Failure = &junitFailure{Message: Truncate(msg, 1000), Type: "item", Text: xmlText(breakdownText(it))}
+		c.Failure = &junitFailure{Message: Visible(Truncate(msg, 1000)), Type: "item", Text: xmlText(Visible(breakdownText(it)))}
 	}
 	return c
 }
