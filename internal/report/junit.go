@@ -94,9 +94,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		case level == gate.LevelFailure:
 			c.Failure = &junitFailure{Message: fmt.Sprintf("%s: %s, want %s", g.name, g.actual, g.threshold), Type: g.kind, Text: xmlText(Visible(raw.Message))}
 		case level == gate.LevelWarning:
-			c.SystemOut = fmt.Sprintf("warning: %s, want %s. %s", g.actual, g.threshold, raw.Message)
+			c.SystemOut = fmt.Sprintf("warning: %s, want %s. %s", g.actual, g.threshold, Visible(raw.Message))
 		case raw.Status == gate.Skipped:
-			c.Skipped = &junitSkipped{Message: raw.Message}
+			c.Skipped = &junitSkipped{Message: Visible(raw.Message)}
 		}
 		gates.add(c)
 	}

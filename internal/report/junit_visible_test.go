@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/gate"
 )
 
 // The JUnit file shows untrusted text as every other renderer does: a bidi control in
@@ -31,6 +33,29 @@ func TestJUnitShowsBidiAndControlCharactersVisibly(t *testing.T) {
 	for _, want := range []string{"noteU+200F", "askU+2066", `out\x1b[2J`} {
 		if !strings.Contains(c.Failure.Text, want) {
 			t.Errorf("failure text %q lacks %q", c.Failure.Text, want)
+		}
+	}
+}
+
+// A gate's message (a failed gate's text, a warning's, a skipped gate's reason) names
+// items and metrics from the results: it shows a bidi control as U+XXXX too.
+func TestJUnitGateMessagesShowBidiVisibly(t *testing.T) {
+	one := 1.0
+	r := &Report{Suite: "s", Summary: Summary{Items: 1, Runs: 1},
+		Gates: []gate.Result{
+			{Name: "hard", Kind: gate.Hard, Level: gate.Hard, Metric: "m", Op: ">=", Actual: &one, Status: gate.Fail, Message: "fail\u202eA"},
+			{Name: "soft", Kind: gate.Soft, Level: gate.Soft, Metric: "m", Op: ">=", Actual: &one, Status: gate.Warn, Message: "warn\u202eB"},
+			{Name: "regression", Kind: gate.KindRegression, Status: gate.Skipped, Message: "skip\u202eC"},
+		},
+		Verdict: gate.Verdict{Status: gate.Fail, Blocks: true}}
+	var b bytes.Buffer
+	if err := r.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	noHidden(t, b.String(), true)
+	for _, want := range []string{"failU+202EA", "warnU+202EB", "skipU+202EC"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the JUnit file does not show %q:\n%s", want, b.String())
 		}
 	}
 }
