@@ -72,7 +72,8 @@ func (c *Client) Acceptance(ctx context.Context, owner, repo string, n int, head
 	return acc, err
 }
 
-// labeler returns the login of whoever applied label to issue n most recently, and when.
+// labeler returns the login of whoever applied label to issue n most recently, and when;
+// "" when the label's last event removed it.
 func (c *Client) labeler(ctx context.Context, owner, repo string, n int, label string) (string, time.Time, error) {
 	events, err := listAll(ctx, func(ctx context.Context, o gh.ListOptions) ([]*gh.IssueEvent, *gh.Response, error) {
 		return c.gh.Issues.ListIssueEvents(ctx, owner, repo, n, &o)
@@ -80,12 +81,19 @@ func (c *Client) labeler(ctx context.Context, owner, repo string, n int, label s
 	if err != nil {
 		return "", time.Time{}, classify(err, fmt.Sprintf("list events of %s/%s#%d", owner, repo, n))
 	}
-	// Events come oldest first; the last "labeled" wins.
+	// Events come oldest first; the last "labeled" wins, and an "unlabeled" after it
+	// voids it (the pull request read a moment earlier may still show the label).
 	var login string
 	var at time.Time
 	for _, e := range events {
-		if e.GetEvent() == "labeled" && strings.EqualFold(e.GetLabel().GetName(), label) {
+		if !strings.EqualFold(e.GetLabel().GetName(), label) {
+			continue
+		}
+		switch e.GetEvent() {
+		case "labeled":
 			login, at = e.GetActor().GetLogin(), e.GetCreatedAt().Time
+		case "unlabeled":
+			login, at = "", time.Time{}
 		}
 	}
 	return login, at, nil

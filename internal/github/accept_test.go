@@ -27,6 +27,12 @@ func labeled(login, label string, at time.Time) *gh.IssueEvent {
 		CreatedAt: &gh.Timestamp{Time: at}}
 }
 
+func unlabeled(login, label string, at time.Time) *gh.IssueEvent {
+	e := labeled(login, label, at)
+	e.Event = gh.String("unlabeled")
+	return e
+}
+
 // suitesAt are check suites created at each time, in the order given.
 func suitesAt(times ...time.Time) []*gh.CheckSuite {
 	var out []*gh.CheckSuite
@@ -144,6 +150,21 @@ func TestAcceptance(t *testing.T) {
 		name:     "removed and re-applied after the push",
 		labels:   []string{label},
 		events:   []*gh.IssueEvent{labeled("maintainer", label, labeledEarly), {Event: gh.String("unlabeled")}, labeled("maintainer", label, labeledAfter)},
+		suites:   suitesAt(pushed),
+		want:     "maintainer",
+		wantReqs: 4,
+	}, {
+		// The pull request was read with the label, which a maintainer then removed
+		// before the events were read: the removal is the last word.
+		name:     "removed after the pull request was read",
+		labels:   []string{label},
+		events:   []*gh.IssueEvent{labeled("maintainer", label, labeledAfter), unlabeled("maintainer", label, labeledAfter.Add(time.Minute))},
+		suites:   suitesAt(pushed),
+		wantReqs: 2,
+	}, {
+		name:     "another label removed after it: still accepted",
+		labels:   []string{label},
+		events:   []*gh.IssueEvent{labeled("maintainer", label, labeledAfter), unlabeled("maintainer", "bug", labeledAfter.Add(time.Minute))},
 		suites:   suitesAt(pushed),
 		want:     "maintainer",
 		wantReqs: 4,
