@@ -81,22 +81,32 @@ func (c *Client) labeler(ctx context.Context, owner, repo string, n int, label s
 	if err != nil {
 		return "", time.Time{}, classify(err, fmt.Sprintf("list events of %s/%s#%d", owner, repo, n))
 	}
-	// Events come oldest first; the last "labeled" wins, and an "unlabeled" after it
-	// voids it (the pull request read a moment earlier may still show the label).
-	var login string
-	var at time.Time
+	// The label's last event decides: a "labeled" names who applied it, an "unlabeled"
+	// voids it (the pull request read a moment earlier may still show the label). Last
+	// is by GitHub's time, then its event id, then the list's order (oldest first), so
+	// an answer in another order cannot pass off an older application as the last one.
+	var last *gh.IssueEvent
 	for _, e := range events {
-		if !strings.EqualFold(e.GetLabel().GetName(), label) {
+		if (e.GetEvent() != "labeled" && e.GetEvent() != "unlabeled") || !strings.EqualFold(e.GetLabel().GetName(), label) {
 			continue
 		}
-		switch e.GetEvent() {
-		case "labeled":
-			login, at = e.GetActor().GetLogin(), e.GetCreatedAt().Time
-		case "unlabeled":
-			login, at = "", time.Time{}
+		if last == nil || !eventBefore(e, last) {
+			last = e
 		}
 	}
-	return login, at, nil
+	if last == nil || last.GetEvent() != "labeled" {
+		return "", time.Time{}, nil
+	}
+	return last.GetActor().GetLogin(), last.GetCreatedAt().Time, nil
+}
+
+// eventBefore reports whether issue event a happened before b: by time, and within the
+// same second (GitHub's precision) by event id.
+func eventBefore(a, b *gh.IssueEvent) bool {
+	if ta, tb := a.GetCreatedAt().Time, b.GetCreatedAt().Time; !ta.Equal(tb) {
+		return ta.Before(tb)
+	}
+	return a.GetID() < b.GetID()
 }
 
 // pushedAt is when commit sha reached GitHub: the earliest creation time of its check

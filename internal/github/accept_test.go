@@ -33,6 +33,11 @@ func unlabeled(login, label string, at time.Time) *gh.IssueEvent {
 	return e
 }
 
+func withID(id int64, e *gh.IssueEvent) *gh.IssueEvent {
+	e.ID = gh.Int64(id)
+	return e
+}
+
 // suitesAt are check suites created at each time, in the order given.
 func suitesAt(times ...time.Time) []*gh.CheckSuite {
 	var out []*gh.CheckSuite
@@ -169,6 +174,21 @@ func TestAcceptance(t *testing.T) {
 		want:     "maintainer",
 		wantReqs: 4,
 	}, {
+		// Newest first: the reader's re-application at 10:06 is the last, whatever the
+		// order of the answer; the maintainer's at 10:05 no longer counts.
+		name:     "events listed newest first",
+		labels:   []string{label},
+		events:   []*gh.IssueEvent{labeled("reader", label, labeledAfter.Add(time.Minute)), unlabeled("maintainer", label, labeledAfter.Add(30*time.Second)), labeled("maintainer", label, labeledAfter)},
+		suites:   suitesAt(pushed),
+		wantReqs: 3,
+	}, {
+		// Within one second the event ids say which came last: the removal (id 2).
+		name:     "applied and removed in the same second",
+		labels:   []string{label},
+		events:   []*gh.IssueEvent{withID(2, unlabeled("maintainer", label, labeledAfter)), withID(1, labeled("maintainer", label, labeledAfter))},
+		suites:   suitesAt(pushed),
+		wantReqs: 2,
+	}, {
 		name:     "applied by someone who is not a collaborator",
 		labels:   []string{label},
 		events:   []*gh.IssueEvent{labeled("stranger", label, labeledAfter)},
@@ -256,5 +276,30 @@ func TestAcceptanceSuitesUnreadable(t *testing.T) {
 	}
 	if want := fmt.Sprintf("list check suites of o/r@%s", acceptHead); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v; want it to say %q", err, want)
+	}
+}
+
+// The events come over pages: the first page holds 100 comments' "mentioned" events and
+// the maintainer's 09:55 label, the second its removal and a writer's 10:05
+// re-application. Only reading both finds the last one (after the 10:00 push).
+func TestAcceptanceReadsEveryEventPage(t *testing.T) {
+	t.Parallel()
+	const label = "evalgate/accept"
+	var events []*gh.IssueEvent
+	for range perPage - 1 {
+		events = append(events, &gh.IssueEvent{Event: gh.String("mentioned"), CreatedAt: &gh.Timestamp{Time: labeledEarly}})
+	}
+	events = append(events, labeled("maintainer", label, labeledEarly),
+		unlabeled("maintainer", label, labeledEarly.Add(time.Minute)), labeled("dev", label, labeledAfter))
+	f := acceptFake(t, []string{label}, events, suitesAt(pushed))
+	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.By() != "dev" || !got.LabeledAt.Equal(labeledAfter) {
+		t.Errorf("Acceptance = %+v, want dev's 10:05 label", got)
+	}
+	if n := f.count("GET /repos/o/r/issues/7/events"); n != 2 {
+		t.Errorf("%d pages of events read, want 2", n)
 	}
 }
