@@ -111,8 +111,14 @@ func TestStaleAcceptanceNotice(t *testing.T) {
 		want: "> [!WARNING]\n> @octocat's `evalgate/accept` label (applied 2026-11-27 10:05:00 UTC) does not count: when commit `0b1d2c3` reached GitHub cannot be told " +
 			"(GitHub lists no check suite for it, or the token may not read them: it needs `checks: read`), so the label cannot be shown to be newer than the commit.\n\n",
 	}, {
-		name: "accepted: no notice here",
+		// GitHub's times are whole seconds: which came first cannot be told.
+		name: "pushed in the same second as the label",
 		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA, PushedAt: labeled},
+		want: "> [!WARNING]\n> @octocat's `evalgate/accept` label was applied in the same second as commit `0b1d2c3` reached GitHub (2026-11-27 10:05:00 UTC), " +
+			"so the label cannot be shown to be newer than the commit: remove and re-apply the `evalgate/accept` label to accept it.\n\n",
+	}, {
+		name: "accepted: no notice here",
+		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA, PushedAt: labeled.Add(-time.Second)},
 		want: "",
 	}}
 	for _, tt := range tests {

@@ -40,7 +40,8 @@ func notices(ev Event, in CheckInput, out *Outcome) string {
 }
 
 // staleAcceptance says why a maintainer's label accepts nothing here: it was applied
-// before the head commit reached GitHub, or when that happened cannot be told.
+// before the head commit reached GitHub or in the same second, or when that happened
+// cannot be told.
 func staleAcceptance(a github.Acceptance, label string) string {
 	who, lbl, at := report.Escape(a.Labeler), codeSpan(label), a.LabeledAt.UTC().Format(stampLayout)
 	commit := "the head commit"
@@ -51,6 +52,11 @@ func staleAcceptance(a github.Acceptance, label string) string {
 		return fmt.Sprintf("@%s's `%s` label (applied %s) does not count: when %s reached GitHub cannot be told "+
 			"(GitHub lists no check suite for it, or the token may not read them: it needs `checks: read`), so the label cannot be shown to be newer than the commit.",
 			who, lbl, at, commit)
+	}
+	if a.LabeledAt.Equal(a.PushedAt) {
+		return fmt.Sprintf("@%s's `%s` label was applied in the same second as %s reached GitHub (%s), so the label cannot be shown to be newer than the commit: "+
+			"remove and re-apply the `%s` label to accept it.",
+			who, lbl, commit, at, lbl)
 	}
 	return fmt.Sprintf("@%s accepted an earlier commit (the `%s` label was applied %s); %s was pushed after it (%s): "+
 		"remove and re-apply the `%s` label to accept this one.",

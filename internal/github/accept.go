@@ -30,17 +30,19 @@ type Acceptance struct {
 }
 
 // By is the maintainer whose label accepts the head commit: Labeler, when the label
-// was applied at or after the head commit reached GitHub; "" otherwise, and when that
-// time is unknown (an acceptance that cannot be tied to the commit does not count).
+// was applied after the head commit reached GitHub; "" otherwise, and when that time
+// is unknown (an acceptance that cannot be tied to the commit does not count). Both
+// times are whole seconds: within the same second GitHub does not say which came
+// first, and a commit pushed just after the label may have been, so it does not count.
 func (a Acceptance) By() string {
-	if a.Labeler == "" || a.PushedAt.IsZero() || a.LabeledAt.Before(a.PushedAt) {
+	if a.Labeler == "" || a.PushedAt.IsZero() || !a.LabeledAt.After(a.PushedAt) {
 		return ""
 	}
 	return a.Labeler
 }
 
 // Stale reports a maintainer's label that does not accept the head commit: applied
-// before it was pushed, or with its push time unknown.
+// before it was pushed or in the same second, or with its push time unknown.
 func (a Acceptance) Stale() bool { return a.Labeler != "" && a.By() == "" }
 
 // Acceptance reads what label on pull request n says about its head commit headSHA:

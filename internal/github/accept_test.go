@@ -104,9 +104,18 @@ func TestAcceptance(t *testing.T) {
 		want:     "dev",
 		wantReqs: 4,
 	}, {
-		name:     "applied at the very second of the push: accepted",
+		// GitHub's times are whole seconds: a push 0.9 s after a label applied at
+		// 10:00:00.1 also reads 10:00:00, so the same second does not count.
+		name:      "applied in the very second of the push: stale",
+		labels:    []string{label},
+		events:    []*gh.IssueEvent{labeled("dev", label, pushed)},
+		suites:    suitesAt(pushed),
+		wantStale: true,
+		wantReqs:  4,
+	}, {
+		name:     "applied one second after the push: accepted",
 		labels:   []string{label},
-		events:   []*gh.IssueEvent{labeled("dev", label, pushed)},
+		events:   []*gh.IssueEvent{labeled("dev", label, pushed.Add(time.Second))},
 		suites:   suitesAt(pushed),
 		want:     "dev",
 		wantReqs: 4,
