@@ -120,6 +120,25 @@ func TestAcceptance(t *testing.T) {
 		want:     "dev",
 		wantReqs: 4,
 	}, {
+		// GitHub's times read in any zone: the label at 11:04:59+01:00 is 10:04:59 UTC;
+		// the suites at 05:00:00-05:00 (10:00:00 UTC) and 04:59:59-05:00 (09:59:59
+		// UTC), the earliest, are both before it.
+		name:     "times in other zones",
+		labels:   []string{label},
+		events:   []*gh.IssueEvent{labeled("dev", label, time.Date(2026, 11, 27, 11, 4, 59, 0, time.FixedZone("", 3600)))},
+		suites:   suitesAt(pushed.In(time.FixedZone("", -5*3600)), time.Date(2026, 11, 27, 4, 59, 59, 0, time.FixedZone("", -5*3600))),
+		want:     "dev",
+		wantReqs: 4,
+	}, {
+		// A suite at 10:06+01:00 is 09:06 UTC: the push came before the 10:05 UTC
+		// label even though its wall clock reads later.
+		name:     "a suite whose wall clock reads after the label",
+		labels:   []string{label},
+		events:   []*gh.IssueEvent{labeled("dev", label, labeledAfter)},
+		suites:   suitesAt(time.Date(2026, 11, 27, 10, 6, 0, 0, time.FixedZone("", 3600))),
+		want:     "dev",
+		wantReqs: 4,
+	}, {
 		// The earliest suite is the push; a suite re-run at 10:10 (after the label) does
 		// not make the commit newer.
 		name:     "the earliest suite is the push",
