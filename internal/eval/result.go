@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 // Result is one record of a results file: the system under test's answer to one item.
@@ -25,6 +26,11 @@ type Result struct {
 	// Scores holds recorded raw dimension values (the `scores` object), e.g. a human or
 	// external judge's 0–2 score; the `recorded` scorer reads them.
 	Scores map[string]any
+	// ScoreNotes says why a recorded value is what it is (the `score_notes` object: a
+	// key of `scores` → the tool's reason, e.g. promptfoo's "Expected output to contain
+	// '4'"); the `recorded` scorer gives it as the value's note. Each is cut to
+	// MaxNoteRunes.
+	ScoreNotes map[string]string
 	// Fields holds the remaining fields: suite fields carried on the record (prompt,
 	// expected, ...) and recorded values at the top level.
 	Fields map[string]any
@@ -80,7 +86,21 @@ func numberLimit(key string) (float64, string) {
 var resultKeys = map[string]bool{
 	"id": true, "output": true, "latency_e2e_ms": true, "latency_model_ms": true,
 	"input_tokens": true, "output_tokens": true, "cached_input_tokens": true, "timed_out": true, "error": true,
-	"model": true, "scores": true,
+	"model": true, "scores": true, "score_notes": true,
+}
+
+// MaxNoteRunes bounds a recorded value's note (score_notes): another tool's reason is
+// untrusted text of any length, and a reason is read in a table cell.
+const MaxNoteRunes = 300
+
+// ClipNote cuts a note to MaxNoteRunes runes, saying it was cut.
+func ClipNote(s string) string {
+	if utf8.RuneCountInString(s) <= MaxNoteRunes {
+		return s
+	}
+	const mark = " … (cut)"
+	r := []rune(s)
+	return string(r[:MaxNoteRunes-utf8.RuneCountInString(mark)]) + mark
 }
 
 // newResult validates one decoded results record.
@@ -203,6 +223,23 @@ func (r *Result) set(file string, line int, k string, v any) error {
 			return bad(k, v, "an object of recorded dimension values")
 		}
 		r.Scores = m
+	case "score_notes":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return bad(k, v, "an object of notes (a recorded value's key → why it is what it is)")
+		}
+		notes := make(map[string]string, len(m))
+		for key, n := range m {
+			if n == nil {
+				continue
+			}
+			s, ok := n.(string)
+			if !ok {
+				return bad(k+"."+key, n, "a string")
+			}
+			notes[key] = ClipNote(s)
+		}
+		r.ScoreNotes = notes
 	}
 	return nil
 }

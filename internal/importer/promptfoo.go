@@ -268,7 +268,7 @@ var (
 		"success":       nil,
 		"score":         nil,
 		"namedScores":   nil,
-		"gradingResult": {"namedScores": nil, "componentResults": {"assertion": {"metric": nil, "type": nil}, "score": nil}},
+		"gradingResult": {"namedScores": nil, "reason": nil, "componentResults": {"assertion": {"metric": nil, "type": nil}, "score": nil, "pass": nil, "reason": nil}},
 	}}
 )
 
@@ -660,12 +660,15 @@ func pfConvert(path string, line int, where, id string, rec map[string]any, unma
 			out["model"] = s
 		}
 	}
-	scores, err := pfScores(rec, unmatched)
+	scores, notes, err := pfScores(rec, unmatched)
 	if err != nil {
 		return nil, errAt(path, line, where, id, "%v", err)
 	}
 	if len(scores) > 0 {
 		out["scores"] = scores
+	}
+	if len(notes) > 0 {
+		out["score_notes"] = notes
 	}
 	pfSuiteFields(rec, out)
 	return out, nil
@@ -715,19 +718,25 @@ func pfTokens(u map[string]any, out map[string]any) error {
 //
 // An assertion result that names no assertion and cannot be matched by position is
 // reported to unmatched (its index in componentResults), never dropped in silence.
-func pfScores(rec map[string]any, unmatched func(i int)) (map[string]any, error) {
-	scores := map[string]any{}
+//
+// notes are promptfoo's reasons for the scores that failed (score_notes): a failed
+// assertion's reason under its score's key (the reasons of a metric's failed
+// assertions joined), and a failed test's reason under success and score. A passing
+// one ("Assertion passed") says nothing and is not kept.
+func pfScores(rec map[string]any, unmatched func(i int)) (scores, notes map[string]any, err error) {
+	scores = map[string]any{}
+	notes = map[string]any{}
 	if v, ok := rec["success"]; ok && v != nil {
 		b, ok := v.(bool)
 		if !ok {
-			return nil, fmt.Errorf("%s", fieldErr("success", v, "true or false"))
+			return nil, nil, fmt.Errorf("%s", fieldErr("success", v, "true or false"))
 		}
 		scores["success"] = b
 	}
 	if v, ok := rec["score"]; ok && v != nil {
 		n, ok := v.(float64)
 		if !ok {
-			return nil, fmt.Errorf("%s", fieldErr("score", v, "a number"))
+			return nil, nil, fmt.Errorf("%s", fieldErr("score", v, "a number"))
 		}
 		scores["score"] = n
 	}
@@ -739,9 +748,17 @@ func pfScores(rec map[string]any, unmatched func(i int)) (map[string]any, error)
 	for _, name := range sortedKeys(named) {
 		n, ok := named[name].(float64)
 		if !ok {
-			return nil, fmt.Errorf("named score %q is %s; want a number", name, eval.Describe(named[name]))
+			return nil, nil, fmt.Errorf("named score %q is %s; want a number", name, eval.Describe(named[name]))
 		}
 		scores[pfScoreKey(name, scores)] = n
+	}
+	if b, _ := scores["success"].(bool); !b && scores["success"] != nil && gr != nil {
+		if r, _ := gr["reason"].(string); r != "" {
+			notes["success"] = eval.ClipNote(r)
+			if _, ok := scores["score"]; ok {
+				notes["score"] = notes["success"]
+			}
+		}
 	}
 	if gr != nil {
 		comps, _ := gr["componentResults"].([]any)
@@ -768,7 +785,8 @@ func pfScores(rec map[string]any, unmatched func(i int)) (map[string]any, error)
 				continue
 			}
 			if m, _ := a["metric"].(string); m != "" {
-				continue // reported as a named score
+				pfNote(notes, pfScoreKey(m, scores), cr) // the score is a named score
+				continue
 			}
 			typ, _ := a["type"].(string)
 			if typ == "" {
@@ -776,17 +794,35 @@ func pfScores(rec map[string]any, unmatched func(i int)) (map[string]any, error)
 			}
 			s, ok := cr["score"].(float64)
 			if !ok {
-				return nil, fmt.Errorf("gradingResult.componentResults[%d].score is %s; want a number", i, eval.Describe(cr["score"]))
+				return nil, nil, fmt.Errorf("gradingResult.componentResults[%d].score is %s; want a number", i, eval.Describe(cr["score"]))
 			}
 			key := Ident(typ)
 			count[key]++
 			if count[key] > 1 {
 				key = fmt.Sprintf("%s_%d", key, count[key])
 			}
-			scores[pfScoreKey(key, scores)] = s
+			key = pfScoreKey(key, scores)
+			scores[key] = s
+			pfNote(notes, key, cr)
 		}
 	}
-	return scores, nil
+	return scores, notes, nil
+}
+
+// pfNote keeps a failed assertion's reason as the note of its score's key, after the
+// reasons of the key's earlier failed assertions.
+func pfNote(notes map[string]any, key string, cr map[string]any) {
+	if pass, ok := cr["pass"].(bool); !ok || pass {
+		return
+	}
+	r, _ := cr["reason"].(string)
+	if r == "" {
+		return
+	}
+	if prev, ok := notes[key].(string); ok {
+		r = prev + "; " + r
+	}
+	notes[key] = eval.ClipNote(r)
 }
 
 // pfScoreKey makes a name into a score key that does not clash with success and score.

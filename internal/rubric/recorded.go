@@ -10,7 +10,8 @@ import (
 
 // recordedScorer reads a raw value carried in the results record (`scores.<key>` or a
 // top-level `<key>`), e.g. a human or external judge's 0–2 score. A null value is a
-// judge error (seed 001): it counts as 0 and failing, and is counted separately.
+// judge error (seed 001): it counts as 0 and failing, and is counted separately. The
+// record's `score_notes.<key>` (the tool's reason) is the value's note.
 type recordedScorer struct {
 	d     *Dimension
 	scale Scale
@@ -48,9 +49,17 @@ func (s *recordedScorer) Score(in *Input) (Value, error) {
 				errName = es
 			}
 		}
-		return Value{Error: errName, Note: "recorded value is null"}, nil
+		note := "recorded value is null"
+		if n := in.Result.ScoreNotes[s.d.Key]; n != "" {
+			note += ": " + n
+		}
+		return Value{Error: errName, Note: note}, nil
 	}
-	return parseRaw(v, s.scale, s.byMax, s.d.Key)
+	val, err := parseRaw(v, s.scale, s.byMax, s.d.Key)
+	if err == nil && ok {
+		val.Note = in.Result.ScoreNotes[s.d.Key] // the tool's reason (score_notes), if it gave one
+	}
+	return val, err
 }
 
 // failed is the value of a sample whose system failed (an error or a timeout) before

@@ -223,7 +223,28 @@ func TestRecordedScorer(t *testing.T) {
 			item: "{id: q}", result: `{"id": "q", "output": "", "timed_out": true}`, norm: 0, note: "no recorded value: timed out"},
 		{name: "absent, the system failed, pass_fail", dim: "{name: c, weight: 1, scorer: recorded, scale: pass_fail}",
 			item: "{id: q}", result: `{"id": "q", "output": "", "error": "boom"}`, norm: 0, note: "the system under test failed: boom"},
+		// The tool's reason for the value (score_notes.<key>) is the value's note.
+		{name: "the tool's reason", dim: "{name: correctness, weight: 1, scorer: recorded, scale: unit}",
+			item: "{id: q}", result: `{"id": "q", "output": "x", "scores": {"correctness": 0}, "score_notes": {"correctness": "Expected output to contain '4'"}}`,
+			norm: 0, note: "Expected output to contain '4'"},
+		{name: "the tool's reason, by key", dim: "{name: pf, key: score, weight: 1, scorer: recorded, scale: unit}",
+			item: "{id: q}", result: `{"id": "q", "output": "x", "scores": {"score": 0.25}, "score_notes": {"score": "two of three failed"}}`,
+			norm: 0.25, note: "two of three failed"},
 	})
+}
+
+// A null value's note says it is null, then the tool's reason; a value with no reason
+// of its own has no note (another key's reason is not its).
+func TestRecordedNoteOfNullAndOtherKey(t *testing.T) {
+	dim := "{name: acc, weight: 1, scorer: recorded, scale: unit}"
+	v, err := scoreOne(t, dim, "{id: q}", `{"id": "q", "output": "x", "scores": {"acc": null}, "score_notes": {"acc": "judge timed out"}}`)
+	if err != nil || v.Note != "recorded value is null: judge timed out" {
+		t.Errorf("null: note %q, %v; want \"recorded value is null: judge timed out\"", v.Note, err)
+	}
+	v, err = scoreOne(t, dim, "{id: q}", `{"id": "q", "output": "x", "scores": {"acc": 0}, "score_notes": {"tone": "rude"}}`)
+	if err != nil || v.Note != "" {
+		t.Errorf("another key's reason: note %q, %v; want none", v.Note, err)
+	}
 }
 
 func TestRecordedNullIsJudgeError(t *testing.T) {
