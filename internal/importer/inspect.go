@@ -299,7 +299,7 @@ func inspectConvert(file, where string, s map[string]any, model, scorer string, 
 	if old, ok := s["score"]; ok && old != nil && rawScores == nil {
 		rawScores = map[string]any{scorer: old} // a legacy log's one result
 	}
-	scores, err := inspectScores(rawScores)
+	scores, scoreNotes, err := inspectScores(rawScores)
 	if err != nil {
 		return nil, 0, errAt(file, 0, where, id, "%v", err)
 	}
@@ -357,6 +357,9 @@ func inspectConvert(file, where string, s map[string]any, model, scorer string, 
 	if len(scores) > 0 {
 		out["scores"] = scores
 	}
+	if len(scoreNotes) > 0 {
+		out["score_notes"] = scoreNotes
+	}
 	if in, ok := s["input"]; ok {
 		text, err := inspectInput(in)
 		if err != nil {
@@ -378,7 +381,7 @@ func inspectConvert(file, where string, s map[string]any, model, scorer string, 
 		}
 	}
 	for k, v := range out { // a `.eval` sample's strings are its whole member's: keep none of it
-		if k != "scores" { // built here, its keys copied
+		if k != "scores" && k != "score_notes" { // built here, its strings copied
 			out[k] = unpin(v)
 		}
 	}
@@ -604,23 +607,34 @@ func inspectInput(in any) (string, error) {
 
 // inspectScores maps each scorer's value to recorded numbers; a dict value gives one
 // dimension per key ("<scorer>_<key>"), a list one per position.
-func inspectScores(v any) (map[string]any, error) {
+//
+// notes are the scorer's explanation (score_notes) for each of its values below 1
+// (Inspect's I and P, a failing 0–1 score, a NaN recorded as null): a full score's
+// explanation says nothing the reviewer needs and is not kept.
+func inspectScores(v any) (out, notes map[string]any, err error) {
 	if v == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s", fieldErr("scores", v, "an object of scorer results"))
+		return nil, nil, fmt.Errorf("%s", fieldErr("scores", v, "an object of scorer results"))
 	}
-	out := map[string]any{}
+	out, notes = map[string]any{}, map[string]any{}
 	for _, name := range sortedKeys(m) {
 		sc, ok := m[name].(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("scores.%s is %s; want an object with \"value\"", name, eval.Describe(m[name]))
+			return nil, nil, fmt.Errorf("scores.%s is %s; want an object with \"value\"", name, eval.Describe(m[name]))
 		}
 		val, ok := sc["value"]
 		if !ok {
-			return nil, fmt.Errorf("scores.%s has no \"value\"", name)
+			return nil, nil, fmt.Errorf("scores.%s has no \"value\"", name)
+		}
+		why, _ := sc["explanation"].(string)
+		put := func(key string, f any) {
+			out[key] = f
+			if n, ok := f.(float64); why != "" && (!ok || n < 1) {
+				notes[key] = strings.Clone(eval.ClipNote(why))
+			}
 		}
 		key := strings.Clone(Ident(name))
 		switch x := val.(type) {
@@ -628,25 +642,25 @@ func inspectScores(v any) (map[string]any, error) {
 			for _, k := range sortedKeys(x) {
 				f, err := inspectValue(x[k])
 				if err != nil {
-					return nil, fmt.Errorf("scores.%s.value.%s %v", name, k, err)
+					return nil, nil, fmt.Errorf("scores.%s.value.%s %v", name, k, err)
 				}
-				out[strings.Clone(Ident(key+"_"+k))] = f
+				put(strings.Clone(Ident(key+"_"+k)), f)
 			}
 		case []any:
 			for i, e := range x {
 				f, err := inspectValue(e)
 				if err != nil {
-					return nil, fmt.Errorf("scores.%s.value[%d] %v", name, i, err)
+					return nil, nil, fmt.Errorf("scores.%s.value[%d] %v", name, i, err)
 				}
-				out[fmt.Sprintf("%s_%d", key, i)] = f
+				put(fmt.Sprintf("%s_%d", key, i), f)
 			}
 		default:
 			f, err := inspectValue(val)
 			if err != nil {
-				return nil, fmt.Errorf("scores.%s.value %v", name, err)
+				return nil, nil, fmt.Errorf("scores.%s.value %v", name, err)
 			}
-			out[key] = f
+			put(key, f)
 		}
 	}
-	return out, nil
+	return out, notes, nil
 }

@@ -216,16 +216,8 @@ func TestInspectNonFiniteNumbers(t *testing.T) {
 	a := `{"id": "a", "epoch": 1, "input": "q", "target": "t", "output": {"completion": "x"}, "events": [{"event": "info", "data": {"x": -Infinity, "s": "NaN Infinity"}}],
 		"scores": {"match": {"value": "C"}, "judge": {"value": NaN}}}`
 	b := `{"id": "b", "epoch": 1, "input": "q", "target": "t", "output": {"completion": "x"}, "scores": {"match": {"value": "I"}, "judge": {"value": 0.5}}}`
-	zipPath := writeEval(t, "header.json", header, "samples/a_epoch_1.json", a, "samples/b_epoch_1.json", b)
-	jsonPath := filepath.Join(t.TempDir(), "log.json")
-	os.WriteFile(jsonPath, []byte(strings.Replace(header, `"results"`, `"samples": [`+a+`, `+b+`], "results"`, 1)), 0o644)
-	for _, path := range []string{zipPath, jsonPath} {
-		runs, _, err := importer.LoadRuns(path, importer.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		direct, _ := directRuns(t, path, nil)
-		for how, rs := range map[string][]*eval.Result{"imported": runs[0].Results, "read directly": direct[0]} {
+	for _, path := range inspectLogs(t, header, a, b) {
+		for how, rs := range readBothWays(t, path) {
 			if len(rs) != 2 || rs[0].ID != "a" || rs[0].Scores["match"] != 1.0 || rs[0].Scores["judge"] != nil ||
 				rs[1].Scores["judge"] != 0.5 || rs[0].Output != "x" {
 				t.Errorf("%s, %s: %+v; want a (match 1, judge null), b (judge 0.5)", filepath.Base(path), how, rs)
