@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/gate"
 )
@@ -86,6 +87,11 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 	// The figure and the limit at one precision, so that they read as the decision
 	// compared them ("2.04 pts, over the 2.00 pts allowed", never "2.0 over 2.0").
 	value, limit := gate.FormatComparison(d.Value, d.Threshold, d.Exceeded, d.Mode)
+	if gain, ok := strings.CutPrefix(value, "−"); ok && d.Outcome == gate.Pass {
+		// A negative drop is a gain: "estimated gain 2.5 pts", not "estimated drop −2.5 pts"
+		// (the limit on drops says nothing about it).
+		return s + strings.Replace(d.Statistic, "drop", "gain", 1) + " " + gain + r.newlyFailing()
+	}
 	s += fmt.Sprintf("%s %s", d.Statistic, value)
 	switch {
 	case d.Outcome == gate.Inconclusive && d.Exceeded && d.Rejects && d.Judge != nil && d.Judge.Reason != "":
@@ -108,12 +114,20 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 	default:
 		s += fmt.Sprintf(", within the %s allowed", limit)
 	}
-	if n := r.FailingTotal(); r.Comparison != nil && n == 1 {
-		s += " (1 item newly fails)"
-	} else if r.Comparison != nil && n > 1 {
-		s += fmt.Sprintf(" (%d items newly fail)", n)
+	return s + r.newlyFailing()
+}
+
+// newlyFailing is the headline's count of newly failing items, " (3 items newly fail)",
+// or "" when none does or nothing was compared.
+func (r *Report) newlyFailing() string {
+	switch n := r.FailingTotal(); {
+	case r.Comparison == nil || n == 0:
+		return ""
+	case n == 1:
+		return " (1 item newly fails)"
+	default:
+		return fmt.Sprintf(" (%d items newly fail)", n)
 	}
-	return s
 }
 
 // itemCount is "1 item" or "3 items".

@@ -78,6 +78,9 @@ func (r *Report) dimensionRows(icon icons) []dimRow {
 			if bf := dd.BaseFailures; bf != nil && (wholeItems(d.Failures) > 0 || wholeItems(*bf) > 0) {
 				n := wholeItems(d.Failures)
 				row.status = fmt.Sprintf("%d failing, %s", n, signedCount(n-wholeItems(*bf)))
+				if n == 0 { // none fails now: "✅ 1 fixed", not "0 failing, −1"
+					row.status = fmt.Sprintf("%s %d fixed", icon(gate.Pass), wholeItems(*bf))
+				}
 			}
 			// Both columns and the change are the comparison's: over the compared items
 			// the dimension applies to on both sides, which the report's mean (over the
