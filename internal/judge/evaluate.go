@@ -146,6 +146,9 @@ func (j *Judge) fromCache(unique []int, keys []string, verdicts []Judgment, st *
 		}
 		v.Cached = true
 		st.count(v)
+		st.HitUsage.PromptTokens += v.Usage.PromptTokens
+		st.HitUsage.CompletionTokens += v.Usage.CompletionTokens
+		st.HitUsage.CachedPromptTokens += v.Usage.CachedPromptTokens
 		verdicts[i] = v
 	}
 	return misses, nil

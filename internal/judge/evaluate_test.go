@@ -284,7 +284,9 @@ func TestEvaluateCache(t *testing.T) {
 		t.Errorf("server calls %d after both runs; want 3 (the first run only)", srv.Calls())
 	}
 	wantSt1 := judge.Stats{Requests: 3, Calls: 3, PromptTokens: 300, CompletionTokens: 30}
-	wantSt2 := judge.Stats{Requests: 3, CacheHits: 3}
+	// The second run pays nothing; its hits carry the tokens their entries recorded
+	// (the first run's 300 prompt and 30 completion tokens), to price them as if paid.
+	wantSt2 := judge.Stats{Requests: 3, CacheHits: 3, HitUsage: judge.Usage{PromptTokens: 300, CompletionTokens: 30}}
 	if diff := cmp.Diff([]judge.Stats{wantSt1, wantSt2}, []judge.Stats{st1, st2}); diff != "" {
 		t.Errorf("stats (-want +got):\n%s", diff)
 	}

@@ -81,6 +81,11 @@ type Stats struct {
 	// CachedPromptTokens is the part of PromptTokens served from the provider's
 	// prompt cache.
 	CachedPromptTokens int64 `json:"cached_prompt_tokens,omitempty"`
+	// HitUsage is what the cache hits' verdicts spent when they were made: the tokens
+	// their cache entries recorded (none for a verdict recorded without a model). It
+	// prices the judging as if every verdict were paid, so the cost a gate compares
+	// does not depend on how warm the cache was.
+	HitUsage Usage `json:"hit_usage"`
 }
 
 // nullScores returns a Scores map with every key null.

@@ -23,9 +23,12 @@ type Cost struct {
 	// SystemUSD is the system under test over every run of the check, re-runs of some
 	// items included.
 	SystemUSD *float64 `json:"system_usd"`
-	// JudgeUSD is the judges' calls made by this check, each counted once; cache hits
-	// cost nothing and are counted apart. Absent without a judge.
+	// JudgeUSD is what the judges' calls made by this check cost (paid), each counted
+	// once; JudgingUSD is the judging's cost with the cache hits priced too, as the
+	// judge_cost_usd metric and its gates read it (rubric.JudgeCost.JudgingUSD).
+	// Absent without a judge.
 	JudgeUSD       *float64 `json:"judge_usd,omitempty"`
+	JudgingUSD     *float64 `json:"judging_usd,omitempty"`
 	JudgeCalls     int      `json:"judge_calls,omitempty"`
 	JudgeCacheHits int      `json:"judge_cache_hits,omitempty"`
 	// ExtraUSD is the cost of item re-runs priced outside this check (settle's), added
@@ -78,7 +81,8 @@ func buildCost(sc *rubric.Scored, cmp *baseline.Comparison, table string) *Cost 
 	if jc != nil {
 		c.JudgeCalls, c.JudgeCacheHits = jc.Calls, jc.CacheHits
 		if jc.Known {
-			c.JudgeUSD = &jc.USD
+			all := jc.JudgingUSD()
+			c.JudgeUSD, c.JudgingUSD = &jc.USD, &all
 		}
 	}
 	c.total()
@@ -160,8 +164,12 @@ func (r *Report) costLine() string {
 	if c.PerCorrectUSD != nil {
 		parts = append(parts, pricing.Dollars(*c.PerCorrectUSD)+" per correct answer")
 	}
-	if c.JudgeUSD != nil {
-		parts = append(parts, fmt.Sprintf("judge %s (%d call(s); %d cache hit(s), free)", pricing.Dollars(*c.JudgeUSD), c.JudgeCalls, c.JudgeCacheHits))
+	switch {
+	case c.JudgeUSD != nil && c.JudgeCacheHits > 0 && c.JudgingUSD != nil:
+		parts = append(parts, fmt.Sprintf("judge %s paid (%d call(s)), %s with the cache's %d hit(s) priced",
+			pricing.Dollars(*c.JudgeUSD), c.JudgeCalls, pricing.Dollars(*c.JudgingUSD), c.JudgeCacheHits))
+	case c.JudgeUSD != nil:
+		parts = append(parts, fmt.Sprintf("judge %s (%d call(s))", pricing.Dollars(*c.JudgeUSD), c.JudgeCalls))
 	}
 	if c.ExtraUSD > 0 {
 		parts = append(parts, "re-runs "+pricing.Dollars(c.ExtraUSD))

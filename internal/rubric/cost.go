@@ -6,12 +6,15 @@ import (
 	"sort"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/pricing"
 )
 
 // Cost metric names. cost_usd, cost_per_item_usd and cost_per_correct_usd are per run
-// (the summary holds their mean over runs); judge_cost_usd is the judges' calls made
-// by this check, counted once, with cache hits free.
+// (the summary holds their mean over runs); judge_cost_usd is the cost of this check's
+// judging as if every verdict were paid (JudgeCost.JudgingUSD): the calls made, and
+// the cache hits priced at the tokens their cache entries recorded, so a warm or cold
+// judge cache never moves it.
 const (
 	MetricCostUSD           = "cost_usd"
 	MetricCostPerItemUSD    = "cost_per_item_usd"
@@ -28,15 +31,24 @@ func IsCostMetric(name string) bool { return slices.Contains(CostMetrics, name) 
 // JudgeCost is what the judges' calls of one check cost. A shard's report carries it,
 // so merged shards add up their judges' spend.
 type JudgeCost struct {
-	// USD is the priced calls' cost; Known is false when a judge that made calls has
-	// no price (Unknown then names its model, as Scored.CostUnknown does: "judge m").
-	USD     float64  `json:"usd"`
-	Known   bool     `json:"known"`
-	Unknown []string `json:"unknown,omitempty"`
-	// Calls are the calls made; CacheHits the verdicts that cost nothing.
+	// USD is what the calls made by this check cost (what was paid); CachedUSD prices
+	// the cache hits at the tokens their entries recorded when their verdicts were
+	// made (what they would cost judged again). Known is false when a judge with
+	// tokens to price has no price (Unknown then names its model, as
+	// Scored.CostUnknown does: "judge m").
+	USD       float64  `json:"usd"`
+	CachedUSD float64  `json:"cached_usd,omitempty"`
+	Known     bool     `json:"known"`
+	Unknown   []string `json:"unknown,omitempty"`
+	// Calls are the calls made; CacheHits the verdicts read from the cache.
 	Calls     int `json:"calls"`
 	CacheHits int `json:"cache_hits"`
 }
+
+// JudgingUSD is the one rule for the judging's cost that metrics, gates and baselines
+// read: every verdict priced as if paid (USD + CachedUSD). What was paid (USD) goes
+// into the pull request's total only.
+func (jc *JudgeCost) JudgingUSD() float64 { return Round9(jc.USD + jc.CachedUSD) }
 
 // mergeJudgeCost adds the shards' judge spend up (cache hits and calls as made by each
 // shard's check) and sets judge_cost_usd when every shard's is known. Shards that
@@ -51,6 +63,7 @@ func (sc *Scored) mergeJudgeCost(parts []ShardPart) {
 			jc = &JudgeCost{Known: true}
 		}
 		jc.USD += p.Judge.USD
+		jc.CachedUSD += p.Judge.CachedUSD
 		jc.Known = jc.Known && p.Judge.Known
 		jc.Calls += p.Judge.Calls
 		jc.CacheHits += p.Judge.CacheHits
@@ -64,13 +77,13 @@ func (sc *Scored) mergeJudgeCost(parts []ShardPart) {
 		return
 	}
 	sort.Strings(jc.Unknown)
-	jc.USD = Round9(jc.USD)
+	jc.USD, jc.CachedUSD = Round9(jc.USD), Round9(jc.CachedUSD)
 	sc.JudgeCost = jc
 	sc.CostUnknown = append(sc.CostUnknown, jc.Unknown...)
 	sort.Strings(sc.CostUnknown)
 	sc.CostUnknown = slices.Compact(sc.CostUnknown)
 	if jc.Known {
-		sc.Metrics[MetricJudgeCostUSD] = jc.USD
+		sc.Metrics[MetricJudgeCostUSD] = jc.JudgingUSD()
 	}
 }
 
@@ -154,8 +167,9 @@ func (sc *Scored) setCostUnknown() {
 	sort.Strings(sc.CostUnknown)
 }
 
-// addJudgeCost prices the calls the judges made (each judge's configured model) and
-// sets judge_cost_usd; a judge that made no call cost nothing, whatever its model.
+// addJudgeCost prices the calls the judges made and their cache hits (each judge's
+// configured model) and sets judge_cost_usd; a judge with no tokens to price (no call,
+// only verdicts recorded without a model) cost nothing, whatever its model.
 func (sc *Scored) addJudgeCost() {
 	sc.setCostUnknown()
 	evs := sc.System.Evaluators()
@@ -167,12 +181,13 @@ func (sc *Scored) addJudgeCost() {
 		st := e.Stats
 		jc.Calls += st.Calls
 		jc.CacheHits += st.CacheHits
-		if st.PromptTokens == 0 && st.CompletionTokens == 0 {
+		paid := judge.Usage{PromptTokens: st.PromptTokens, CompletionTokens: st.CompletionTokens, CachedPromptTokens: st.CachedPromptTokens}
+		if paid == (judge.Usage{}) && st.HitUsage == (judge.Usage{}) {
 			continue
 		}
 		model := sc.System.Pricer.Model(e.Metadata.EvaluatorModelID)
-		usd, ok := sc.System.Pricer.Cost(model, pricing.Usage{
-			Input: float64(st.PromptTokens), CachedInput: float64(st.CachedPromptTokens), Output: float64(st.CompletionTokens)})
+		usd, ok := sc.System.Pricer.Cost(model, judgeUsage(paid))
+		hits, _ := sc.System.Pricer.Cost(model, judgeUsage(st.HitUsage))
 		if !ok {
 			jc.Known = false
 			jc.Unknown = append(jc.Unknown, "judge "+model)
@@ -180,11 +195,17 @@ func (sc *Scored) addJudgeCost() {
 			continue
 		}
 		jc.USD += usd
+		jc.CachedUSD += hits
 	}
 	sort.Strings(sc.CostUnknown)
-	jc.USD = Round9(jc.USD)
+	jc.USD, jc.CachedUSD = Round9(jc.USD), Round9(jc.CachedUSD)
 	sc.JudgeCost = jc
 	if jc.Known {
-		sc.Metrics[MetricJudgeCostUSD] = jc.USD
+		sc.Metrics[MetricJudgeCostUSD] = jc.JudgingUSD()
 	}
+}
+
+// judgeUsage is a judge's token counts as the price table reads them.
+func judgeUsage(u judge.Usage) pricing.Usage {
+	return pricing.Usage{Input: float64(u.PromptTokens), CachedInput: float64(u.CachedPromptTokens), Output: float64(u.CompletionTokens)}
 }

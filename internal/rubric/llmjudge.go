@@ -255,6 +255,9 @@ func (sj *sharedJudge) prepare(ctx context.Context, d *Dimension, inputs []*Inpu
 	sj.stats.PromptTokens += st.PromptTokens
 	sj.stats.CompletionTokens += st.CompletionTokens
 	sj.stats.CachedPromptTokens += st.CachedPromptTokens
+	sj.stats.HitUsage.PromptTokens += st.HitUsage.PromptTokens
+	sj.stats.HitUsage.CompletionTokens += st.HitUsage.CompletionTokens
+	sj.stats.HitUsage.CachedPromptTokens += st.HitUsage.CachedPromptTokens
 	if err != nil {
 		return fmt.Errorf("judge %q: %w", sj.name, err)
 	}
