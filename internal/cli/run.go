@@ -84,11 +84,7 @@ func (c *CLI) runCmd(args []string) int {
 	if o.MaxCostUSD > 0 {
 		cfg.Run.MaxCostUSD = o.MaxCostUSD
 	}
-	sys, err := cfg.Run.System(c.Getenv)
-	if err != nil {
-		return c.fail(eval.Errorf(cfg.File, 0, "", "%v", err))
-	}
-	rb, err := newRunBudget(cfg, sys)
+	sys, rb, err := runSystem(cfg, c.Getenv)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -178,23 +174,36 @@ type runBudget struct {
 	price  pricing.Price
 }
 
+// runSystem checks the config's `run:` block as `evalgate run` uses it and builds the
+// system under test and its budget. `evalgate validate` calls it too, so it reports
+// the same errors run would, each at its line of the config.
+func runSystem(cfg *config.Config, getenv func(string) string) (runner.System, *runBudget, error) {
+	sys, err := cfg.Run.System(getenv)
+	if err != nil {
+		return nil, nil, eval.Errorf(cfg.File, cfg.Line("$.run"), "", "%v", err)
+	}
+	rb, err := newRunBudget(cfg, sys)
+	return sys, rb, err
+}
+
 // newRunBudget builds the run's budget from run.max_cost_usd (nil when 0). The
 // system's model must have a price: a budget cannot hold without one.
 func newRunBudget(cfg *config.Config, sys runner.System) (*runBudget, error) {
 	if cfg.Run.MaxCostUSD == 0 {
 		return nil, nil
 	}
+	line := cfg.Line("$.run.max_cost_usd")
 	b, err := pricing.NewBudget(cfg.Run.MaxCostUSD)
 	if err != nil {
-		return nil, eval.Errorf(cfg.File, 0, "", "run: %v", err)
+		return nil, eval.Errorf(cfg.File, line, "", "run: %v", err)
 	}
 	oa, ok := sys.(*runner.OpenAI)
 	if !ok {
-		return nil, eval.Errorf(cfg.File, 0, "", "run: max_cost_usd needs openai mode, whose calls can be priced before they start; an exec command records no tokens")
+		return nil, eval.Errorf(cfg.File, line, "", "run: max_cost_usd needs openai mode, whose calls can be priced before they start; an exec command records no tokens")
 	}
 	price, _, ok := cfg.Prices.Lookup(oa.Model())
 	if !ok {
-		return nil, eval.Errorf(cfg.File, 0, "", "run: max_cost_usd: cost unknown: %s; add its price under `pricing:` (%s has none)", oa.Model(), cfg.Prices.Name())
+		return nil, eval.Errorf(cfg.File, line, "", "run: max_cost_usd: cost unknown: %s; add its price under `pricing:` (%s has none)", oa.Model(), cfg.Prices.Name())
 	}
 	return &runBudget{budget: b, price: price}, nil
 }

@@ -15,7 +15,7 @@ import (
 
 func (c *CLI) validate(args []string) int {
 	var o common
-	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...] [RESULTS...]\n\nChecks the config, the suite and the results given without scoring them, runs the rubric\ntests, and judges the calibration: set (exit 1 when a judge agrees with people less than\ncalibration.min_alpha).\nResults files may also be given as arguments, each as one --results.", c.Stderr)
+	fs := newFlagSet("validate", "validate [--config evalgate.yaml] [--results run.jsonl ...] [RESULTS...]\n\nChecks the config (its run: block as evalgate run would), the suite and the results given\nwithout scoring them, runs the rubric tests, and judges the calibration: set (exit 1\nwhen a judge agrees with people less than calibration.min_alpha).\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&o.Results, "results", "results `file` or quoted pattern to check too (repeatable)")
 	o.Import.register(fs)
@@ -32,6 +32,11 @@ func (c *CLI) validate(args []string) int {
 	l, pending, err := loadForValidate(CheckOptions{CheckPlan: CheckPlan{Config: o.Config, Results: o.Results, Import: imp}, CheckEnv: CheckEnv{Stdin: c.Stdin}})
 	if err != nil {
 		return c.fail(err)
+	}
+	if l.Config.Run != nil { // the errors `evalgate run` would stop on
+		if _, _, err := runSystem(l.Config, c.Getenv); err != nil {
+			return c.fail(err)
+		}
 	}
 	runs := 0
 	if len(l.Paths) > 0 {

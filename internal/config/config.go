@@ -311,6 +311,10 @@ func (c *Config) errAt(path, msg string) error {
 	return &eval.InputError{File: c.File, Line: line, Col: col, Msg: msg}
 }
 
+// Line is the line of a YAML path in the config file ("$.run.max_cost_usd"), or of
+// its nearest ancestor present; 0 when none is.
+func (c *Config) Line(path string) int { return c.lineOf(path) }
+
 func (c *Config) lineOf(path string) int {
 	l, _ := c.position(path)
 	return l
