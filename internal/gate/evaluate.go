@@ -32,7 +32,10 @@ type Result struct {
 	DecidedBy string `json:"decided_by,omitempty"`
 	// Change is, on a max_increase gate (Op OpIncrease), the relative change against the
 	// baseline it was judged by; Threshold is then a relative change too.
-	Change *float64 `json:"change,omitempty"`
+	// ChangeInfinite is set instead of Change when the change is +∞ (a baseline of 0
+	// and more now): JSON has no infinity.
+	Change         *float64 `json:"change,omitempty"`
+	ChangeInfinite bool     `json:"change_infinite,omitempty"`
 	// Estimated is set when Actual is an estimate (a latency percentile from a sketch):
 	// its method and error bound (estimate.go).
 	Estimated *rubric.Estimate `json:"estimated,omitempty"`

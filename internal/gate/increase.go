@@ -56,14 +56,8 @@ func increaseGate(g Gate, sc *rubric.Scored, cmp *baseline.Comparison) Result {
 	}
 	r.Actual = &cand
 	unit := rubric.MetricUnit(g.Metric)
-	change := math.Inf(1)
-	switch {
-	case base > 0:
-		change = rubric.Round9((cand - base) / base)
-	case cand <= 0:
-		change = 0
-	}
-	r.Change = &change
+	change := RelativeChange(base, cand)
+	r.Change, r.ChangeInfinite = JSONChange(change)
 	desc := fmt.Sprintf("%s %s → %s (%s)", g.Metric, rubric.FormatMetric(base, unit), rubric.FormatMetric(cand, unit), FormatChange(change))
 	if change <= r.Threshold {
 		r.Status, r.Message = Pass, desc+" ≤ "+limit
@@ -73,12 +67,46 @@ func increaseGate(g Gate, sc *rubric.Scored, cmp *baseline.Comparison) Result {
 	return r
 }
 
-// FormatChange prints a relative change as "+33 %" ("+∞" from nothing to something).
+// RelativeChange is the one rule for a figure's change against the baseline's, which
+// max_increase gates and the cost line both print: (cand − base) / base; from 0 to
+// more it is +Inf, from 0 to 0 (or less) no change.
+func RelativeChange(base, cand float64) float64 {
+	switch {
+	case base > 0:
+		return rubric.Round9((cand - base) / base)
+	case cand <= 0:
+		return 0
+	}
+	return math.Inf(1)
+}
+
+// JSONChange splits a change into what JSON can carry: the number, or (JSON has no
+// infinity) none and infinite set.
+func JSONChange(x float64) (change *float64, infinite bool) {
+	if math.IsInf(x, 1) {
+		return nil, true
+	}
+	return &x, false
+}
+
+// ChangeText prints a change JSONChange split ("" when there is none).
+func ChangeText(change *float64, infinite bool) string {
+	switch {
+	case infinite:
+		return FormatChange(math.Inf(1))
+	case change != nil:
+		return FormatChange(*change)
+	}
+	return ""
+}
+
+// FormatChange prints a relative change with a real minus sign (U+2212), as scores
+// are: "+33 %", "−4.5 %", "±0 %" ("+∞ %" from nothing to something).
 func FormatChange(x float64) string {
 	if math.IsInf(x, 1) {
 		return "+∞ %"
 	}
-	return strings.TrimSuffix(fmt.Sprintf("%+.1f", x*100), ".0") + " %"
+	return strings.TrimSuffix(signed(x*100, 1), ".0") + " %"
 }
 
 // noData says why a gated metric is absent: the models without a price when it is a

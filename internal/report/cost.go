@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/pricing"
 	"github.com/evalgate/evalgate/internal/rubric"
 )
@@ -39,9 +40,12 @@ type Cost struct {
 	// Unknown lists what has no price ("judge m" for a judge's model).
 	Unknown []string `json:"unknown,omitempty"`
 	// BaselinePerRunUSD is the baseline's cost_usd (nil when the baseline was recorded
-	// before evalgate measured cost); Change is (PerRun − baseline) / baseline.
+	// before evalgate measured cost); Change is (PerRun − baseline) / baseline, as a
+	// max_increase gate on cost_usd reads it (gate.RelativeChange), ChangeInfinite set
+	// instead when the baseline cost $0 and the PR more.
 	BaselinePerRunUSD *float64 `json:"baseline_per_run_usd,omitempty"`
 	Change            *float64 `json:"change,omitempty"`
+	ChangeInfinite    bool     `json:"change_infinite,omitempty"`
 	// BaselineHasCost is false when there is a baseline that records no cost.
 	BaselineHasCost bool `json:"baseline_has_cost"`
 }
@@ -90,9 +94,8 @@ func buildCost(sc *rubric.Scored, cmp *baseline.Comparison, table string) *Cost 
 		if b, ok := cmp.BaselineMetrics[rubric.MetricCostUSD]; ok {
 			c.BaselineHasCost = true
 			c.BaselinePerRunUSD = &b
-			if c.PerRunUSD != nil && b > 0 {
-				ch := rubric.Round9((*c.PerRunUSD - b) / b)
-				c.Change = &ch
+			if c.PerRunUSD != nil {
+				c.Change, c.ChangeInfinite = gate.JSONChange(gate.RelativeChange(b, *c.PerRunUSD))
 			}
 		}
 	}
@@ -144,8 +147,8 @@ func (r *Report) costLine() string {
 	switch {
 	case c.PerRunUSD != nil && c.BaselinePerRunUSD != nil:
 		sut = fmt.Sprintf("cost %s → %s per run", pricing.Dollars(*c.BaselinePerRunUSD), pricing.Dollars(*c.PerRunUSD))
-		if c.Change != nil {
-			sut += " (" + signedPct(*c.Change) + ")"
+		if ch := gate.ChangeText(c.Change, c.ChangeInfinite); ch != "" {
+			sut += " (" + ch + ")"
 		}
 	case c.PerRunUSD != nil:
 		sut = "cost " + pricing.Dollars(*c.PerRunUSD) + " per run"
@@ -188,11 +191,6 @@ func (r *Report) costLine() string {
 	}
 	parts = append(parts, "priced with "+c.Table)
 	return strings.Join(parts, " · ")
-}
-
-// signedPct prints a relative change: "+33 %", "-4.5 %".
-func signedPct(x float64) string {
-	return strings.TrimSuffix(fmt.Sprintf("%+.1f", 100*x), ".0") + " %"
 }
 
 // costRuns are the rows of the HTML report's runs table: each run's file, score, pass

@@ -185,8 +185,8 @@ func (r *Report) gateRows(icon icons) []gateRow {
 				} else if g.Std > 0 {
 					row.actual += fmt.Sprintf(" ± %s", rubric.FormatMetric(g.Std, unit))
 				}
-				if g.Change != nil {
-					row.actual += " (" + gate.FormatChange(*g.Change) + ")"
+				if ch := gate.ChangeText(g.Change, g.ChangeInfinite); ch != "" {
+					row.actual += " (" + ch + ")"
 				}
 				row.actual = estimatedActual(row.actual, g.Estimated)
 			} else if g.Op == gate.OpIncrease && g.Status == gate.Skipped {
