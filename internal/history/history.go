@@ -50,8 +50,9 @@ type Record struct {
 	GradingSystem string             `json:"gradingSystem"`
 	RubricHash    string             `json:"rubric_hash"`
 	// CostUSD is the system under test's cost per run (the mean over the baseline's
-	// runs) and JudgeCostUSD what its judges' calls cost, in US dollars; absent in
-	// records made before evalgate measured cost, or when a model had no price.
+	// runs) and JudgeCostUSD its judging's cost (judge_cost_usd: cache hits priced as
+	// if paid), in US dollars; absent in records made before evalgate measured cost,
+	// or when a model had no price.
 	CostUSD      *float64 `json:"cost_usd,omitempty"`
 	JudgeCostUSD *float64 `json:"judge_cost_usd,omitempty"`
 	// ScoringChanged marks the first record after a change of scoring system (version or
