@@ -71,6 +71,12 @@ type Baseline struct {
 	JudgeCalibration *reliability.Calibration     `json:"judge_calibration,omitempty"`
 	PanelMoments     map[string]reliability.Panel `json:"panel_moments,omitempty"`
 
+	// JudgeCostPricesHits is set in every baseline whose judge_cost_usd prices the
+	// judge cache's hits as if paid (rubric.JudgeCost.JudgingUSD). An older baseline's
+	// is only what its judge calls were paid ($0 with a warm cache): Compare leaves it
+	// out, so a gate on its change is skipped with a notice, never decided on it.
+	JudgeCostPricesHits bool `json:"judge_cost_prices_hits,omitempty"`
+
 	// FormatV1 is set when the file was schema version 1: its items have no per-run
 	// pass bits or spread.
 	FormatV1 bool `json:"-"`

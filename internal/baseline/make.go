@@ -54,6 +54,8 @@ func HeaderOf(sc *rubric.Scored, opts Options) *Baseline {
 		Metrics:       map[string]float64(sc.Metrics),
 		Dimensions:    map[string]float64{},
 		Judges:        sc.System.Fingerprints(),
+
+		JudgeCostPricesHits: true,
 	}
 	var means []float64
 	for _, r := range sc.Runs {

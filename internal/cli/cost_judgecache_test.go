@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/cli"
+	"github.com/evalgate/evalgate/internal/gate"
 )
 
 // TestJudgeCostIgnoresCacheLuck: judge_cost_usd is the judging's cost with every
@@ -43,6 +45,16 @@ func TestJudgeCostIgnoresCacheLuck(t *testing.T) {
 		t.Errorf("baseline made with a warm cache does not record judge_cost_usd 0.0033:\n%.600s", b)
 	}
 
+	// A baseline made before cache hits were priced recorded only what was paid ($0
+	// with a warm cache); it says nothing of the judging's cost, so the gate on its
+	// change is skipped with a notice (as a baseline older than costs), never failed.
+	old := regexp.MustCompile(`,"judge_cost_prices_hits":true|"judge_cost_prices_hits":true,`).ReplaceAllString(readFile(t, base), "")
+	old = regexp.MustCompile(`"judge_cost_usd":[0-9.e-]+`).ReplaceAllString(old, `"judge_cost_usd":0`)
+	if old == readFile(t, base) {
+		t.Fatal("could not make the old baseline")
+	}
+	writeFile(t, filepath.Join(dir, "old.jsonl"), old)
+
 	// A PR with a warm cache pays nothing and still costs $0.0033: change 0 %, pass.
 	// The line says both: $0 paid, $0.0033 with the 3 hits priced.
 	r, code, _ := checkJSON(t, cfg, "--results", results, "--baseline", base)
@@ -59,8 +71,19 @@ func TestJudgeCostIgnoresCacheLuck(t *testing.T) {
 	if err := os.RemoveAll(cache); err != nil {
 		t.Fatal(err)
 	}
+	r, code, _ = checkJSON(t, cfg, "--results", results, "--baseline", filepath.Join(dir, "old.jsonl"))
+	skipped := false
+	for _, g := range r.Gates {
+		skipped = skipped || (g.Metric == "judge_cost_usd" && g.Status == gate.Skipped)
+	}
+	if code != 0 || srv.Calls() != calls+3 || !skipped {
+		t.Errorf("cold PR on an old baseline: exit %d, fake calls %d, gates %+v; want 0, %d, the judge_cost_usd gate skipped", code, srv.Calls(), r.Gates, calls+3)
+	}
+	if err := os.RemoveAll(cache); err != nil {
+		t.Fatal(err)
+	}
 	r, code, _ = checkJSON(t, cfg, "--results", results, "--baseline", base)
-	if code != 0 || srv.Calls() != calls+3 || !nearUSD(r.Summary.Metrics["judge_cost_usd"], 0.0033) {
-		t.Errorf("cold PR: exit %d, fake calls %d, judge_cost_usd %v; want 0, %d, 0.0033; verdict %q", code, srv.Calls(), r.Summary.Metrics["judge_cost_usd"], calls+3, r.Verdict.Reason)
+	if code != 0 || srv.Calls() != calls+6 || !nearUSD(r.Summary.Metrics["judge_cost_usd"], 0.0033) {
+		t.Errorf("cold PR: exit %d, fake calls %d, judge_cost_usd %v; want 0, %d, 0.0033; verdict %q", code, srv.Calls(), r.Summary.Metrics["judge_cost_usd"], calls+6, r.Verdict.Reason)
 	}
 }
