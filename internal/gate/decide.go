@@ -279,14 +279,15 @@ func pVersusAlpha(d RegressionDecision) string {
 	return fmt.Sprintf("%s %s %g", FormatPValue(p, d.Alpha, d.Rejects), rel, d.Alpha)
 }
 
-// evidenceList is "; evidence: q1, q2", or nothing.
+// evidenceList is "; evidence: q1, q2", or nothing. A backtick in an id is written
+// \x60: renderers read backticked parts of a decision's text as code spans.
 func evidenceList(d RegressionDecision) string {
 	if len(d.Evidence) == 0 {
 		return ""
 	}
 	ids := make([]string, 0, len(d.Evidence))
 	for _, e := range d.Evidence {
-		ids = append(ids, e.ID)
+		ids = append(ids, strings.ReplaceAll(e.ID, "`", `\x60`))
 	}
 	return "; evidence: " + strings.Join(ids, ", ")
 }
