@@ -14,9 +14,10 @@ import (
 // quietUsage is the --quiet flag's help, the same on every command that has it.
 const quietUsage = "print no progress on stderr (shown only for long steps: a line redrawn in place at a terminal, a line every few seconds in a CI log)"
 
-// registerQuiet adds --quiet to fs.
+// registerQuiet adds --quiet, and -q for it, to fs.
 func registerQuiet(fs *flag.FlagSet, quiet *bool) {
 	fs.BoolVar(quiet, "quiet", false, quietUsage)
+	fs.BoolVar(quiet, "q", false, "short for --quiet")
 }
 
 // meter starts a progress meter on stderr, on the CLI's clock (tests with a fixed

@@ -74,6 +74,10 @@ func TestProgressOnStderrForLongRuns(t *testing.T) {
 	if stdoutQ == "" {
 		t.Error("--quiet: no report on stdout")
 	}
+	// -q is --quiet, as in most command-line tools.
+	if _, stderrQ, code := runCLI(t, tickingClock(time.Second), append(args, "-q")...); code != ExitPass || stderrQ != "" {
+		t.Errorf("-q: exit %d, stderr %q; want 0 and nothing", code, stderrQ)
+	}
 
 	// A short run (the clock barely moves) prints nothing: goldens stay as they are.
 	_, stderrS, _ := runCLI(t, tickingClock(time.Millisecond), args...)
