@@ -22,6 +22,10 @@ type Event struct {
 	HeadRepo string // owner/name; "" when the fork was deleted
 	BaseRepo string
 	Labels   []string
+	// Label is the label a labeled or unlabeled event applied or removed (label.name).
+	Label string
+	// Sender is the login whose action triggered the event (sender.login).
+	Sender string
 
 	// Release events.
 	ReleaseTag string
@@ -64,6 +68,16 @@ func (e Event) FromPullRequest() bool {
 	return e.Run != nil && (e.Run.Event == "pull_request" || e.Run.Event == "pull_request_target")
 }
 
+// Trigger is what the payload says started the run, which binds the accept label to the
+// commit it was applied to (see github.Acceptance): for every pull request event, nil
+// for a workflow_run, whose payload does not say what started the producer.
+func (e Event) Trigger() *github.Trigger {
+	if e.Name == "workflow_run" {
+		return nil
+	}
+	return &github.Trigger{Action: e.Action, Label: e.Label, Sender: e.Sender}
+}
+
 // IsPR reports whether the event is about a pull request.
 func (e Event) IsPR() bool { return e.PRNumber > 0 }
 
@@ -96,6 +110,12 @@ type eventPayload struct {
 			Name string `json:"name"`
 		} `json:"labels"`
 	} `json:"pull_request"`
+	Label *struct {
+		Name string `json:"name"`
+	} `json:"label"`
+	Sender *struct {
+		Login string `json:"login"`
+	} `json:"sender"`
 	Release *struct {
 		TagName string `json:"tag_name"`
 	} `json:"release"`
@@ -138,6 +158,12 @@ func ParseEvent(name string, payload []byte) (Event, error) {
 		return ev, fmt.Errorf("event payload: %w", err)
 	}
 	ev.Action = p.Action
+	if p.Label != nil {
+		ev.Label = p.Label.Name
+	}
+	if p.Sender != nil {
+		ev.Sender = p.Sender.Login
+	}
 	if r := p.Repository; r != nil {
 		ev.Repository, ev.DefaultBranch = r.FullName, r.DefaultBranch
 	}

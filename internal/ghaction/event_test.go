@@ -26,23 +26,29 @@ func TestParseEvent(t *testing.T) {
 	pr := Event{
 		Name: "pull_request", Action: "opened", Repository: "Codertocat/Hello-World", DefaultBranch: "master",
 		PRNumber: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e",
-		BaseRef: "master", HeadRepo: "Codertocat/Hello-World", BaseRepo: "Codertocat/Hello-World",
+		BaseRef: "master", HeadRepo: "Codertocat/Hello-World", BaseRepo: "Codertocat/Hello-World", Sender: "Codertocat",
 	}
 	synced := pr
 	synced.Action, synced.Labels = "synchronize", []string{"bug"}
+	// A labeled or unlabeled event names the label applied or removed.
+	labeled, unlabeled := synced, synced
+	labeled.Action, labeled.Label = "labeled", "bug"
+	unlabeled.Action, unlabeled.Label = "unlabeled", "bug"
 	tests := []struct {
 		file, name string
 		want       Event
 	}{
 		{"pull_request.opened.json", "pull_request", pr},
 		{"pull_request.synchronize.json", "pull_request", synced},
-		{"release.published.json", "release", Event{Name: "release", Action: "published", Repository: "Codertocat/Hello-World", DefaultBranch: "master", ReleaseTag: "0.0.1"}},
+		{"pull_request.labeled.json", "pull_request", labeled},
+		{"pull_request.unlabeled.json", "pull_request", unlabeled},
+		{"release.published.json", "release", Event{Name: "release", Action: "published", Repository: "Codertocat/Hello-World", DefaultBranch: "master", Sender: "Codertocat", ReleaseTag: "0.0.1"}},
 		// The triggering run names its pull request (same repository) or none (a fork):
 		// the pull request itself is resolved through the API (resolveWorkflowRun).
-		{"workflow_run.completed.json", "workflow_run", Event{Name: "workflow_run", Action: "completed", Repository: "Codertocat/Hello-World", DefaultBranch: "master",
+		{"workflow_run.completed.json", "workflow_run", Event{Name: "workflow_run", Action: "completed", Repository: "Codertocat/Hello-World", DefaultBranch: "master", Sender: "Codertocat",
 			Run: &TriggeringRun{ID: 30433642, Event: "pull_request", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", HeadBranch: "changes", HeadRepo: "Codertocat/Hello-World",
 				PRs: []TriggeringPR{{Number: 2, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821"}}}}},
-		{"workflow_run.completed.fork.json", "workflow_run", Event{Name: "workflow_run", Action: "completed", Repository: "Codertocat/Hello-World", DefaultBranch: "master",
+		{"workflow_run.completed.fork.json", "workflow_run", Event{Name: "workflow_run", Action: "completed", Repository: "Codertocat/Hello-World", DefaultBranch: "master", Sender: "Codertocat",
 			Run: &TriggeringRun{ID: 30433642, Event: "pull_request", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", HeadBranch: "fix-typo", HeadRepo: "forker/Hello-World"}}},
 	}
 	for _, tt := range tests {

@@ -39,14 +39,20 @@ func notices(ev Event, in CheckInput, out *Outcome) string {
 	return b.String()
 }
 
-// staleAcceptance says why a maintainer's label accepts nothing here: it was applied
-// before the head commit reached GitHub or in the same second, or when that happened
-// cannot be told.
+// staleAcceptance says why a maintainer's label accepts nothing here: this run of a
+// pull request event was not started by applying it; or, for a workflow_run, it was
+// applied before the head commit reached GitHub or in the same second, or when that
+// happened cannot be told.
 func staleAcceptance(a github.Acceptance, label string) string {
 	who, lbl, at := report.Escape(a.Labeler), codeSpan(label), a.LabeledAt.UTC().Format(stampLayout)
 	commit := "the head commit"
 	if a.HeadSHA != "" {
 		commit = "commit `" + short(a.HeadSHA) + "`"
+	}
+	if a.Trigger != nil {
+		return fmt.Sprintf("@%s's `%s` label (applied %s) accepts only the commit it was applied to, in the run that applying it started; "+
+			"this run, of %s, was started by %s: remove and re-apply the `%s` label to accept this commit (the workflow must run on `labeled`).",
+			who, lbl, at, commit, startedBy(a.Trigger, label), lbl)
 	}
 	if a.PushedAt.IsZero() {
 		return fmt.Sprintf("@%s's `%s` label (applied %s) does not count: when %s reached GitHub cannot be told "+
@@ -61,6 +67,22 @@ func staleAcceptance(a github.Acceptance, label string) string {
 	return fmt.Sprintf("@%s accepted an earlier commit (the `%s` label was applied %s); %s was pushed after it (%s): "+
 		"remove and re-apply the `%s` label to accept this one.",
 		who, lbl, at, commit, a.PushedAt.UTC().Format(stampLayout), lbl)
+}
+
+// startedBy names what started a run of a pull request event, escaped: the label's
+// application by someone other than its last applier, another label, or an action.
+func startedBy(t *github.Trigger, label string) string {
+	switch {
+	case t.Applied(label):
+		return "an earlier application of the label, by @" + report.Escape(t.Sender)
+	case t.Action == "labeled":
+		return "applying the `" + codeSpan(t.Label) + "` label"
+	case t.Action == "unlabeled":
+		return "removing the `" + codeSpan(t.Label) + "` label"
+	case t.Action == "":
+		return "an event that names no action"
+	}
+	return "`" + codeSpan(t.Action) + "`"
 }
 
 // stampLayout shows GitHub's times in notices.

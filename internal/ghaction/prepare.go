@@ -124,9 +124,11 @@ func (r *runner) prepare(ctx context.Context, gh *github.Client) (CheckInput, er
 		in.ProtectedChanged = protectedChanges(changed, protected, dirs)
 	}
 	if r.in.AcceptLabel != "" {
-		// The head sha is the one the check run goes on (for workflow_run, the commit the
-		// producer tested): the label accepts it only if applied after it was pushed.
-		if in.Acceptance, err = gh.Acceptance(ctx, r.owner, r.repo, r.ev.PRNumber, r.ev.HeadSHA, r.in.AcceptLabel); err != nil {
+		// The head sha is the one the check run goes on. For a pull request event it is the
+		// payload's, and the label accepts it only in the run applying the label started;
+		// for workflow_run it is the commit the producer tested, and the label accepts it
+		// only if applied after it was pushed.
+		if in.Acceptance, err = gh.Acceptance(ctx, r.owner, r.repo, r.ev.PRNumber, r.ev.HeadSHA, r.in.AcceptLabel, r.ev.Trigger()); err != nil {
 			r.a.Warningf("evalgate: cannot tell whether the %q label accepts commit %s: %v", r.in.AcceptLabel, short(r.ev.HeadSHA), err)
 		}
 		if in.Acceptance.Stale() {

@@ -208,7 +208,8 @@ func TestRunPullRequest(t *testing.T) {
 		wantWrites:     []string{"POST /check-runs", "PATCH /check-runs/7", "POST /issues/2/comments"},
 	}, {
 		name:  "a maintainer's label accepts the regression: neutral, and the comment says who",
-		event: "pull_request.synchronize.json",
+		event: "pull_request.labeled.json",
+		edit:  appliedBy("evalgate/accept", "octocat"),
 		api:   fakeOptions{labels: []string{"evalgate/accept"}, labeledBy: "octocat", writers: []string{"octocat"}},
 		check: failing, wantExit: ExitPass,
 		wantConclusion: "neutral",
@@ -217,7 +218,8 @@ func TestRunPullRequest(t *testing.T) {
 		wantWrites:     []string{"POST /check-runs", "PATCH /check-runs/7", "POST /issues/2/comments"},
 	}, {
 		name:  "the label applied by a reader accepts nothing",
-		event: "pull_request.synchronize.json",
+		event: "pull_request.labeled.json",
+		edit:  appliedBy("evalgate/accept", "drive-by"),
 		api:   fakeOptions{labels: []string{"evalgate/accept"}, labeledBy: "drive-by", writers: []string{"octocat"}},
 		check: failing, wantExit: ExitGateFailed,
 		wantConclusion: "failure",
@@ -353,7 +355,7 @@ func TestRunReadsTheGateFromTheBase(t *testing.T) {
 		BaselineSource:   "baselines/tutor.json@f95f852",
 		BaseSHA:          baseSHA,
 		ProtectedChanged: []string{"baselines/new.json", "evalgate.yaml"},
-		Acceptance:       github.Acceptance{HeadSHA: headSHA},
+		Acceptance:       github.Acceptance{Label: "evalgate/accept", HeadSHA: headSHA, Trigger: &github.Trigger{Action: "opened", Sender: "Codertocat"}},
 		AcceptLabel:      "evalgate/accept",
 		ReportDir:        ws,
 		Settle:           true, // the settle input's default, auto

@@ -11,11 +11,16 @@ import (
 )
 
 // Acceptance is what a pull request's accept label says about its head commit. A
-// maintainer accepts what they saw: the label accepts the commits that had reached
-// GitHub when it was applied, never one pushed after it. Both times are GitHub's own
-// (an issue event's and a check suite's); a commit's git dates are the pusher's to
-// choose.
+// maintainer accepts what they saw. For a run of a pull request event (Trigger set) the
+// label accepts the commit it was applied to, and only in the run its application
+// started: GitHub's payload of that run names the label, who applied it and the pull
+// request's head at that moment. For a workflow_run (Trigger nil), whose payload does not
+// say what started the producer, the label accepts the commits that had reached GitHub
+// when it was applied, never one pushed after it. Both times are GitHub's own (an issue
+// event's and a check suite's); a commit's git dates are the pusher's to choose.
 type Acceptance struct {
+	// Label is the accept label asked about.
+	Label string
 	// Labeler is the login of whoever last applied the label, when the pull request
 	// carries it now and that user may write to the repository; "" otherwise.
 	Labeler string
@@ -25,33 +30,66 @@ type Acceptance struct {
 	HeadSHA string
 	// PushedAt is when HeadSHA reached GitHub: the creation of its earliest check suite
 	// (GitHub makes one for every pushed commit an app such as Actions checks). Zero
-	// when it has none, or HeadSHA is "", or it could not be read.
+	// when it has none, or HeadSHA is "", or it could not be read, or Trigger is set
+	// (it is not read then).
 	PushedAt time.Time
+	// Trigger is what started the run, from the payload of a pull request event (whose
+	// pull_request.head.sha is HeadSHA); nil for a workflow_run.
+	Trigger *Trigger
 }
 
-// By is the maintainer whose label accepts the head commit: Labeler, when the label
-// was applied after the head commit reached GitHub; "" otherwise, and when that time
-// is unknown (an acceptance that cannot be tied to the commit does not count). Both
-// times are whole seconds: within the same second GitHub does not say which came
-// first, and a commit pushed just after the label may have been, so it does not count.
+// Trigger is what a pull request event's payload says started the run: its action
+// (labeled, synchronize, opened, ...), the label a labeled or unlabeled event names,
+// and who acted. A re-run of a workflow gets its first run's payload.
+type Trigger struct {
+	Action string // payload action
+	Label  string // payload label.name; "" unless Action is labeled or unlabeled
+	Sender string // payload sender.login
+}
+
+// Applied reports whether the run was started by applying label (case-insensitive, as
+// GitHub compares label names).
+func (t *Trigger) Applied(label string) bool {
+	return t != nil && t.Action == "labeled" && strings.EqualFold(t.Label, label)
+}
+
+// By is the maintainer whose label accepts the head commit; "" when none does. With a
+// Trigger: Labeler, when the run was started by Labeler applying the label (so HeadSHA
+// is the commit it was applied to), in any other run "", even with the label on. Without
+// one: Labeler, when the label was applied after the head commit reached GitHub; "" when
+// not, and when that time is unknown (an acceptance that cannot be tied to the commit
+// does not count). Both times are whole seconds: within the same second GitHub does not
+// say which came first, and a commit pushed just after the label may have been, so it
+// does not count.
 func (a Acceptance) By() string {
-	if a.Labeler == "" || a.PushedAt.IsZero() || !a.LabeledAt.After(a.PushedAt) {
+	if a.Labeler == "" {
+		return ""
+	}
+	if a.Trigger != nil {
+		if a.Trigger.Applied(a.Label) && strings.EqualFold(a.Trigger.Sender, a.Labeler) {
+			return a.Labeler
+		}
+		return ""
+	}
+	if a.PushedAt.IsZero() || !a.LabeledAt.After(a.PushedAt) {
 		return ""
 	}
 	return a.Labeler
 }
 
-// Stale reports a maintainer's label that does not accept the head commit: applied
-// before it was pushed or in the same second, or with its push time unknown.
+// Stale reports a maintainer's label that does not accept the head commit: with a
+// Trigger, a run its application did not start; without one, a label applied before
+// the commit was pushed or in the same second, or with the push time unknown.
 func (a Acceptance) Stale() bool { return a.Labeler != "" && a.By() == "" }
 
 // Acceptance reads what label on pull request n says about its head commit headSHA:
 // who last applied it, if the pull request carries it now and that user may write
-// (permission admin, maintain or write), and when headSHA reached GitHub. An error
-// reading the push time comes with the labeler filled in, so the caller can say whose
-// acceptance did not count.
-func (c *Client) Acceptance(ctx context.Context, owner, repo string, n int, headSHA, label string) (Acceptance, error) {
-	acc := Acceptance{HeadSHA: headSHA}
+// (permission admin, maintain or write), and, when trigger is nil, when headSHA reached
+// GitHub. trigger is what started the run, from a pull request event's payload (nil for
+// a workflow_run). An error reading the push time comes with the labeler filled in, so
+// the caller can say whose acceptance did not count.
+func (c *Client) Acceptance(ctx context.Context, owner, repo string, n int, headSHA, label string, trigger *Trigger) (Acceptance, error) {
+	acc := Acceptance{Label: label, HeadSHA: headSHA, Trigger: trigger}
 	pr, err := c.PullRequest(ctx, owner, repo, n)
 	if err != nil {
 		return acc, err
@@ -68,7 +106,7 @@ func (c *Client) Acceptance(ctx context.Context, owner, repo string, n int, head
 		return acc, err
 	}
 	acc.Labeler, acc.LabeledAt = login, at
-	if headSHA != "" {
+	if headSHA != "" && trigger == nil {
 		acc.PushedAt, err = c.pushedAt(ctx, owner, repo, headSHA)
 	}
 	return acc, err

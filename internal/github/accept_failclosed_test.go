@@ -68,7 +68,7 @@ func TestAcceptanceFailsClosed(t *testing.T) {
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 				defer cancel()
-				got, err := c.Acceptance(ctx, "o", "r", 7, acceptHead, label)
+				got, err := c.Acceptance(ctx, "o", "r", 7, acceptHead, label, nil)
 				if got.By() != "" || err == nil {
 					t.Errorf("Acceptance = %+v, %v: By %q; want nothing accepted and an error", got, err, got.By())
 				}

@@ -230,7 +230,7 @@ func TestAcceptance(t *testing.T) {
 			if tt.head == "-" {
 				head = ""
 			}
-			got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, head, label)
+			got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, head, label, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +248,7 @@ func TestAcceptance(t *testing.T) {
 func TestAcceptanceStaleKeepsBothTimes(t *testing.T) {
 	t.Parallel()
 	f := acceptFake(t, []string{"evalgate/accept"}, []*gh.IssueEvent{labeled("maintainer", "evalgate/accept", labeledEarly)}, suitesAt(pushed))
-	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, "evalgate/accept")
+	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, "evalgate/accept", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestAcceptanceReadsEverySuitePage(t *testing.T) {
 	}
 	times = append(times, pushed)
 	f := acceptFake(t, []string{"evalgate/accept"}, []*gh.IssueEvent{labeled("dev", "evalgate/accept", labeledAfter)}, suitesAt(times...))
-	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, "evalgate/accept")
+	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, "evalgate/accept", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestAcceptanceSuitesUnreadable(t *testing.T) {
 	f.handle("GET /repos/o/r/commits/{ref}/check-suites", func(w http.ResponseWriter, r *http.Request) {
 		reply(t, w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
 	})
-	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, "evalgate/accept")
+	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, "evalgate/accept", nil)
 	if !errors.Is(err, ErrReadOnly) || got.By() != "" || !got.Stale() || got.Labeler != "maintainer" {
 		t.Errorf("Acceptance = %+v, %v; want maintainer's label not counted and a 403 error", got, err)
 	}
@@ -320,7 +320,7 @@ func TestAcceptanceReadsEveryEventPage(t *testing.T) {
 	events = append(events, labeled("maintainer", label, labeledEarly),
 		unlabeled("maintainer", label, labeledEarly.Add(time.Minute)), labeled("dev", label, labeledAfter))
 	f := acceptFake(t, []string{label}, events, suitesAt(pushed))
-	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, label)
+	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, label, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,5 +329,55 @@ func TestAcceptanceReadsEveryEventPage(t *testing.T) {
 	}
 	if n := f.count("GET /repos/o/r/issues/7/events"); n != 2 {
 		t.Errorf("%d pages of events read, want 2", n)
+	}
+}
+
+// With a Trigger (a pull request event's run) the label accepts the head commit only in
+// the run its last application started, whatever the times: no check suite is read.
+// A label applied at 09:55, before the head's push at 10:00, accepts it in that run
+// (the payload's head is the commit it was applied to); one applied at 10:05 accepts
+// nothing in a synchronize run.
+func TestAcceptanceBoundToTheLabelingRun(t *testing.T) {
+	t.Parallel()
+	const label = "evalgate/accept"
+	tests := []struct {
+		name      string
+		events    []*gh.IssueEvent
+		trigger   Trigger
+		want      string
+		wantStale bool
+	}{
+		{"the run applying the label", []*gh.IssueEvent{labeled("dev", label, labeledEarly)}, Trigger{"labeled", label, "dev"}, "dev", false},
+		{"the label's name and login in other case", []*gh.IssueEvent{labeled("dev", label, labeledEarly)}, Trigger{"labeled", "EvalGate/Accept", "Dev"}, "dev", false},
+		{"a synchronize run with the label on", []*gh.IssueEvent{labeled("dev", label, labeledAfter)}, Trigger{"synchronize", "", "dev"}, "", true},
+		{"the run applying another label", []*gh.IssueEvent{labeled("dev", label, labeledAfter)}, Trigger{"labeled", "bug", "dev"}, "", true},
+		{"the run of an application since superseded by another writer's", []*gh.IssueEvent{labeled("maintainer", label, labeledEarly), unlabeled("dev", label, labeledAfter), labeled("dev", label, labeledAfter.Add(time.Second))},
+			Trigger{"labeled", label, "maintainer"}, "", true},
+		{"the run applying it, by a reader", []*gh.IssueEvent{labeled("reader", label, labeledAfter)}, Trigger{"labeled", label, "reader"}, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := acceptFake(t, []string{label}, tt.events, nil)
+			trig := tt.trigger
+			got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, label, &trig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.By() != tt.want || got.Stale() != tt.wantStale {
+				t.Errorf("Acceptance = %+v: By %q, Stale %v; want %q, %v", got, got.By(), got.Stale(), tt.want, tt.wantStale)
+			}
+			for _, r := range f.requests() {
+				if strings.Contains(r, "check-suites") {
+					t.Errorf("read %s; the time rule is not used here", r)
+				}
+			}
+		})
+	}
+	// Without a label on the pull request, a labeled run's payload accepts nothing.
+	f := acceptFake(t, nil, []*gh.IssueEvent{labeled("dev", label, labeledEarly)}, nil)
+	got, err := f.client(time.Now()).Acceptance(context.Background(), "o", "r", 7, acceptHead, label, &Trigger{"labeled", label, "dev"})
+	if err != nil || got.By() != "" || got.Stale() {
+		t.Errorf("label removed since: Acceptance = %+v, %v; want nothing", got, err)
 	}
 }

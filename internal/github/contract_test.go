@@ -164,7 +164,7 @@ func TestContract(t *testing.T) {
 		{name: "delete duplicate comment", run: func() error { _, err := c.gh.Issues.DeleteComment(ctx, "o", "r", 1); return err }},
 		{name: "PullRequest", run: func() error { _, err := c.PullRequest(ctx, "o", "r", 1); return err }},
 		{name: "ChangedFiles", run: func() error { _, err := c.ChangedFiles(ctx, "o", "r", 1); return err }},
-		{name: "Acceptance", run: func() error { _, err := c.Acceptance(ctx, "o", "r", 1, pub.HeadSHA, "bug"); return err }},
+		{name: "Acceptance", run: func() error { _, err := c.Acceptance(ctx, "o", "r", 1, pub.HeadSHA, "bug", nil); return err }},
 		{name: "head commit's check suites", run: func() error { _, err := c.pushedAt(ctx, "o", "r", pub.HeadSHA); return err }},
 		{name: "collaborator permission", run: func() error { _, err := c.canWrite(ctx, "o", "r", "octocat"); return err }},
 		{name: "FileAtRef", decodeOK: true, run: func() error {
