@@ -869,8 +869,16 @@ func TestActionE2E(t *testing.T) {
 		// items lost 4.5 pts between them in each of the pull request's three runs, a drop
 		// that stands out from the runs' spread as well as from its items' noise; one run
 		// alone would be inconclusive, as a bad run could explain it).
+		// The run the maintainer's applying the label started: the acceptance is bound
+		// to the commit it was applied to, the payload's head.
+		applied := func(login string) func(map[string]any) {
+			return func(ev map[string]any) {
+				ev["label"].(map[string]any)["name"] = "evalgate/accept"
+				ev["sender"].(map[string]any)["login"] = login
+			}
+		}
 		spec := prSpec("pull_request.labeled", "", nil)
-		spec.event = "pull_request.synchronize"
+		spec.edit = applied("maintainer")
 		spec.inputs["results"] = threeRuns
 		spec.setup = func(t *testing.T, ws string) { writeThreeRuns(t, ws) }
 
@@ -892,7 +900,21 @@ func TestActionE2E(t *testing.T) {
 		}
 		wantReport(t, run, "accepted", "0.93")
 
+		// A push's run with the maintainer's label on accepts nothing, and says to
+		// re-apply the label.
+		pushed := spec
+		pushed.event, pushed.edit = "pull_request.synchronize", nil
+		f = newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), labels: []string{"evalgate/accept"}, labeledBy: "maintainer", writers: []string{"maintainer"}})
+		run = runAction(t, bin, f, pushed)
+		wantExit(t, run, 1)
+		wantOutputs(t, run, map[string]string{"verdict": "fail"})
+		wantCheckRun(t, f, 1, "failure", "blocked")
+		if c := onlyComment(t, f); !strings.Contains(c, "accepts only the commit it was applied to") || strings.Contains(c, "accepted by") {
+			t.Errorf("a push's run with the label on: the comment does not say the label accepts only the commit it was applied to:\n%s", c)
+		}
+
 		// The same label applied by someone who cannot write accepts nothing.
+		spec.edit = applied("drive-by")
 		f = newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), labels: []string{"evalgate/accept"}, labeledBy: "drive-by", writers: []string{"maintainer"}})
 		run = runAction(t, bin, f, spec)
 		wantExit(t, run, 1)

@@ -69,10 +69,12 @@ type CheckInput struct {
 	// the top of the comment; the callback may show it in the report too.
 	ProtectedChanged []string
 	// Acceptance is what AcceptLabel says about the head commit. Acceptance.By() is the
-	// maintainer who accepted it (write access, label applied after the commit was
+	// maintainer who accepted it (write access; this run started by applying the label
+	// to the commit, or under workflow_run the label applied after the commit was
 	// pushed), or "": pass it to the gate (gate.Inputs), where, when the regression gate
-	// is the only one that blocks, the verdict is gate.Accepted. A stale label (applied
-	// before the push) accepts nothing; Run says so at the top of the comment.
+	// is the only one that blocks, the verdict is gate.Accepted. A stale label (on, but
+	// not applied in this run's start, or before the push) accepts nothing; Run says so
+	// at the top of the comment.
 	Acceptance  github.Acceptance
 	AcceptLabel string
 	// RequireBaseline is the require-baseline input: pass it to the gate
