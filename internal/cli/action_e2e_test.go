@@ -748,6 +748,15 @@ func prSpec(event, results string, inputs map[string]string) actionSpec {
 	return actionSpec{eventName: "pull_request", event: event, inputs: in}
 }
 
+// appliedBy edits pull_request.labeled (a real payload: the label "bug" applied) into
+// login applying label: the run that starts accepts the payload's head commit.
+func appliedBy(label, login string) func(map[string]any) {
+	return func(ev map[string]any) {
+		ev["label"].(map[string]any)["name"] = label
+		ev["sender"].(map[string]any)["login"] = login
+	}
+}
+
 func commentURL(id int) string {
 	return fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", e2eOwner, e2eRepo, e2ePR, id)
 }
@@ -871,14 +880,8 @@ func TestActionE2E(t *testing.T) {
 		// alone would be inconclusive, as a bad run could explain it).
 		// The run the maintainer's applying the label started: the acceptance is bound
 		// to the commit it was applied to, the payload's head.
-		applied := func(login string) func(map[string]any) {
-			return func(ev map[string]any) {
-				ev["label"].(map[string]any)["name"] = "evalgate/accept"
-				ev["sender"].(map[string]any)["login"] = login
-			}
-		}
 		spec := prSpec("pull_request.labeled", "", nil)
-		spec.edit = applied("maintainer")
+		spec.edit = appliedBy("evalgate/accept", "maintainer")
 		spec.inputs["results"] = threeRuns
 		spec.setup = func(t *testing.T, ws string) { writeThreeRuns(t, ws) }
 
@@ -914,7 +917,7 @@ func TestActionE2E(t *testing.T) {
 		}
 
 		// The same label applied by someone who cannot write accepts nothing.
-		spec.edit = applied("drive-by")
+		spec.edit = appliedBy("evalgate/accept", "drive-by")
 		f = newFakeGitHub(t, fakeRepo{baseFiles: baseFiles(t), labels: []string{"evalgate/accept"}, labeledBy: "drive-by", writers: []string{"maintainer"}})
 		run = runAction(t, bin, f, spec)
 		wantExit(t, run, 1)

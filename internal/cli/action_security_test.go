@@ -189,8 +189,11 @@ func TestGateSecurity(t *testing.T) {
 
 			for _, accepted := range []bool{false, true} {
 				repo := fakeRepo{baseFiles: files, changed: []string{"evalgate.yaml"}}
+				spec := spec
 				if accepted {
+					// The run the maintainer's applying the label started.
 					repo.labels, repo.labeledBy, repo.writers = []string{"evalgate/accept"}, "maintainer", []string{"maintainer"}
+					spec.event, spec.edit = "pull_request.labeled", appliedBy("evalgate/accept", "maintainer")
 				}
 				f := newFakeGitHub(t, repo)
 				run := runAction(t, "", f, spec)
