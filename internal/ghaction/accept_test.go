@@ -254,4 +254,16 @@ func TestStaleAcceptanceNotice(t *testing.T) {
 	if !strings.Contains(got, `@x\*y\_z accepted`) || strings.Contains(got, "a`b") {
 		t.Errorf("untrusted login or label not escaped:\n%s", got)
 	}
+	// A pull request event's run: the payload's label, action and sender are escaped too.
+	for _, trig := range []github.Trigger{{Action: "labeled", Label: "a`b", Sender: "p*q_r"}, {Action: "labeled", Label: "c`d"}, {Action: "unlabeled", Label: "c`d"}, {Action: "syn`c"}} {
+		acc := github.Acceptance{Label: "a`b", Labeler: "x*y_z", LabeledAt: labeled, HeadSHA: laterSHA, Trigger: &trig}
+		got := notices(Event{}, CheckInput{Acceptance: acc, AcceptLabel: "a`b"}, &Outcome{Verdict: gate.Fail, Blocks: true})
+		if !strings.HasPrefix(got, "> [!WARNING]\n> @x\\*y\\_z's `a'b` label (applied 2026-11-27 10:05:00 UTC) accepts only the commit it was applied to") ||
+			strings.Contains(got, "a`b") || strings.Contains(got, "c`d") || strings.Contains(got, "syn`c") || strings.Contains(got, "x*y") || strings.Contains(got, "p*q") {
+			t.Errorf("%+v: untrusted login, label or action not escaped:\n%s", trig, got)
+		}
+		if trig.Sender != "" && !strings.Contains(got, `by @p\*q\_r:`) {
+			t.Errorf("%+v: the notice does not name whose earlier application started the run:\n%s", trig, got)
+		}
+	}
 }
