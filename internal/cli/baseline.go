@@ -153,7 +153,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	for i := range b.Runs {
 		b.Runs[i].File = relTo(filepath.Dir(out), b.Runs[i].File)
 	}
-	c.warnUnbumped(out, b)
+	c.warnUnbumped(cfg, out, b)
 	if streamed {
 		// The recorded outputs go beside the baseline, copied from the results files.
 		if b.OutputsFile, err = baseline.SaveOutputsFrom(out, l.streamedFiles()); err != nil {
@@ -186,9 +186,14 @@ func (l *Loaded) scoreAll(ctx context.Context, so rubric.ScoreOptions, m *progre
 }
 
 // warnUnbumped says on stderr when b, about to be written at out, changes the
-// rubric without bumping the scoring version (unbumpedScoring).
-func (c *CLI) warnUnbumped(out string, b *baseline.Baseline) {
-	if w := unbumpedScoring(out, b); w != "" {
+// rubric without bumping the scoring version since the baseline before it there, or
+// the config's (unbumpedScoring).
+func (c *CLI) warnUnbumped(cfg *config.Config, out string, b *baseline.Baseline) {
+	configured := ""
+	if cfg.Baseline != "" {
+		configured = cfg.Path(cfg.Baseline)
+	}
+	if w := unbumpedScoring(out, configured, b); w != "" {
 		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
 	}
 }
@@ -277,7 +282,7 @@ func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline
 		f, _ := filepath.Abs(b.Runs[i].File)
 		b.Runs[i].File = relTo(filepath.Dir(absOut), f)
 	}
-	c.warnUnbumped(out, b)
+	c.warnUnbumped(cfg, out, b)
 	if err := baseline.SaveScored(out, b, sc); err != nil {
 		return "", nil, err
 	}

@@ -14,9 +14,18 @@ import (
 // unbumpedScoring is what `evalgate baseline` warns before writing b at out when the
 // rubric changed since the previous baseline there (else since the history's last
 // record) while the scoring version did not: scores either side are then not
-// comparable, and nothing else would say so. Empty when the scoring is unchanged, was
-// bumped, or there is nothing before.
-func unbumpedScoring(out string, b *baseline.Baseline) string {
+// comparable, and nothing else would say so. With nothing before at out (--out names
+// a new file), the config's own baseline, configured, is the one before. Empty when the
+// scoring is unchanged, was bumped, or there is nothing before.
+func unbumpedScoring(out, configured string, b *baseline.Baseline) string {
+	if w := unbumpedAt(out, b); w != "" || configured == "" || baseline.FileName(configured) == out {
+		return w
+	}
+	return unbumpedAt(baseline.FileName(configured), b)
+}
+
+// unbumpedAt is unbumpedScoring against what is at out: its baseline, else its history.
+func unbumpedAt(out string, b *baseline.Baseline) string {
 	version, hash, from := "", "", ""
 	prev, _ := baseline.Find(out) // the previous one may have the old name, X.json
 	if _, err := os.Stat(prev); errors.Is(err, fs.ErrNotExist) {
