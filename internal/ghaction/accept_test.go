@@ -223,7 +223,7 @@ func TestStaleAcceptanceNotice(t *testing.T) {
 		name: "pushed after the label",
 		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA, PushedAt: labeled.Add(5 * time.Minute)},
 		want: "> [!WARNING]\n> @octocat accepted an earlier commit (the `evalgate/accept` label was applied 2026-11-27 10:05:00 UTC); " +
-			"commit `0b1d2c3` was pushed after it (2026-11-27 10:10:00 UTC): remove and re-apply the `evalgate/accept` label to accept this one.\n\n",
+			"commit `0b1d2c3` was pushed after it (2026-11-27 10:10:00 UTC): remove and re-apply the `evalgate/accept` label, then re-run this workflow, to accept this one.\n\n",
 	}, {
 		name: "no check suite: the push time is unknown",
 		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA},
@@ -234,7 +234,7 @@ func TestStaleAcceptanceNotice(t *testing.T) {
 		name: "pushed in the same second as the label",
 		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA, PushedAt: labeled},
 		want: "> [!WARNING]\n> @octocat's `evalgate/accept` label was applied in the same second as commit `0b1d2c3` reached GitHub (2026-11-27 10:05:00 UTC), " +
-			"so the label cannot be shown to be newer than the commit: remove and re-apply the `evalgate/accept` label to accept it.\n\n",
+			"so the label cannot be shown to be newer than the commit: remove and re-apply the `evalgate/accept` label, then re-run this workflow, to accept it.\n\n",
 	}, {
 		name: "accepted: no notice here",
 		acc:  github.Acceptance{Labeler: "octocat", LabeledAt: labeled, HeadSHA: laterSHA, PushedAt: labeled.Add(-time.Second)},

@@ -61,11 +61,11 @@ func staleAcceptance(a github.Acceptance, label string) string {
 	}
 	if a.LabeledAt.Equal(a.PushedAt) {
 		return fmt.Sprintf("@%s's `%s` label was applied in the same second as %s reached GitHub (%s), so the label cannot be shown to be newer than the commit: "+
-			"remove and re-apply the `%s` label to accept it.",
+			"remove and re-apply the `%s` label, then re-run this workflow, to accept it.",
 			who, lbl, commit, at, lbl)
 	}
 	return fmt.Sprintf("@%s accepted an earlier commit (the `%s` label was applied %s); %s was pushed after it (%s): "+
-		"remove and re-apply the `%s` label to accept this one.",
+		"remove and re-apply the `%s` label, then re-run this workflow, to accept this one.",
 		who, lbl, at, commit, a.PushedAt.UTC().Format(stampLayout), lbl)
 }
 
