@@ -24,7 +24,15 @@ func ReliabilityLines(m *reliability.Measurement, floor float64) []string {
 		if d.Judge != "" {
 			fmt.Fprintf(&b, " (%s)", d.Judge)
 		}
-		fmt.Fprintf(&b, ": self-agreement α %s (%s), exact agreement %s, verdict std %.3f", fmtAlpha(d.Alpha), d.Level, fmtShare(d.Exact), math.Sqrt(d.Variance))
+		if d.Alpha == nil {
+			// Every verdict of the sample was the same value: α's expected disagreement is
+			// 0, so α is undefined; the judge never disagreed with itself, and the gate does
+			// not hold the dimension under the floor.
+			fmt.Fprintf(&b, ": self-agreement α undefined (%s: every verdict of the sample the same, so not under the floor)", d.Level)
+		} else {
+			fmt.Fprintf(&b, ": self-agreement α %s (%s)", fmtAlpha(d.Alpha), d.Level)
+		}
+		fmt.Fprintf(&b, ", exact agreement %s, verdict std %.3f", fmtShare(d.Exact), math.Sqrt(d.Variance))
 		if d.InterReviewer != nil {
 			fmt.Fprintf(&b, ", inter-reviewer α %s", fmtAlpha(d.InterReviewer))
 		}
