@@ -69,11 +69,23 @@ func TestValidateChecksTheJudgesAgreementWithPeople(t *testing.T) {
 	}
 
 	withCalibration(t, cfg, "0.7", calibrationLabels)
-	if code, stdout, stderr := runWithEnv(t, env, "validate", "--config", cfg); code != cli.ExitPass || !strings.Contains(stdout, "meets calibration.min_alpha 0.7") {
+	code, stdout, stderr = runWithEnv(t, env, "validate", "--config", cfg)
+	if code != cli.ExitPass || !strings.Contains(stdout, "meets calibration.min_alpha 0.7") {
 		t.Errorf("validate with α 0.761 over min_alpha 0.7: exit %d; want 0 and the line saying so\n%s\n%s", code, stdout, stderr)
 	}
 	if srv.Calls() != 6 {
 		t.Errorf("a second validate made %d more calls; want 0 (the verdicts are cached)", srv.Calls()-6)
+	}
+	// validate judges the set, so it shows the judge's progress on stderr ("judge: ...")
+	// like every command that calls a judge, and --quiet (-q) turns it off there too.
+	if !strings.Contains(stderr, "judge:") {
+		t.Errorf("validate showed no judge progress on stderr: %q", stderr)
+	}
+	for _, flag := range []string{"--quiet", "-q"} {
+		code, stdout, stderr := runWithEnv(t, env, "validate", flag, "--config", cfg)
+		if code != cli.ExitPass || strings.Contains(stderr, "judge:") || !strings.Contains(stdout, "meets calibration.min_alpha 0.7") {
+			t.Errorf("validate %s: exit %d, stderr %q; want 0, the calibration line, and no progress\n%s", flag, code, stderr, stdout)
+		}
 	}
 
 	bad := strings.Replace(calibrationLabels, "labels: {accuracy: 0}}", "labels: {accuracy: 3}}", 1)

@@ -19,6 +19,7 @@ func (c *CLI) validate(args []string) int {
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&o.Results, "results", "results `file` or quoted pattern to check too (repeatable)")
 	o.Import.register(fs)
+	registerQuiet(fs, &o.Quiet) // the calibration set is judged: its progress
 	files, code, ok := parseWithFiles(fs, args, true)
 	if !ok {
 		return code
