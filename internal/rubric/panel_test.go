@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -125,8 +126,13 @@ func TestPanelZNormalizationRemovesAReviewersBias(t *testing.T) {
 	v := scoreQuality(t, sys, 6)
 	check("quality 6", *v.Raw, 37.0/6+math.Sqrt(0.35))
 	check("quality 6 normalized", v.Norm, (37.0/6+math.Sqrt(0.35))/10)
-	if !strings.Contains(v.Note, "a 6 (z-normalized 6.76), b 8 (z-normalized 6.76), c 6 (z-normalized 6.76)") {
-		t.Errorf("the note should keep each reviewer's raw and normalized score: %q", v.Note)
+	const note = "reviewers: a 6 (z-normalized 6.76), b 8 (z-normalized 6.76), c 6 (z-normalized 6.76); mean 6.758"
+	if v.Note != note {
+		t.Errorf("the note should keep each reviewer's raw and normalized score: %q; want %q", v.Note, note)
+	}
+	// docs/judge.md shows this note as the report's, word for word.
+	if doc, err := os.ReadFile("../../docs/judge.md"); err != nil || !strings.Contains(string(doc), "`"+note+"`") {
+		t.Errorf("docs/judge.md does not show the panel's note as the report words it (%v): want `%s`", err, note)
 	}
 	if srv.Calls() != calls {
 		t.Errorf("quality 6 was judged before by every reviewer: %d new call(s); want 0 (cached per reviewer)", srv.Calls()-calls)
