@@ -19,13 +19,17 @@ func (c *CLI) judgeCheck(args []string) int {
 	fs := newFlagSet("judge-check", "judge-check [--config evalgate.yaml] [--results run.jsonl] [--sample 50] [--repeats 3] [--format table|markdown|json]\n\nRe-judges a sample of one run's outputs several times with the judge cache bypassed (it\ncalls the judges' models) and prints each judged dimension's self-agreement: Krippendorff's\nα, exact agreement and verdict noise; and the agreement with people on the calibration: set.\nevalgate baseline measures and stores the same.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&o.Results, "results", "results `file` whose outputs are re-judged (the first one given; default: the config's first)")
-	fs.IntVar(&chk.Sample, "sample", 0, "outputs re-judged (default 50, or all if fewer)")
-	fs.IntVar(&chk.Repeats, "repeats", 0, "judgments of each sampled output, cache bypassed (default 3)")
+	fs.IntVar(&chk.Sample, "sample", reliability.DefaultSample, "outputs re-judged (all if fewer; at least 2)")
+	fs.IntVar(&chk.Repeats, "repeats", reliability.DefaultRepeats, "judgments of each sampled output, cache bypassed (at least 2)")
 	fs.StringVar(&o.Format, "format", "table", "output format: table, markdown or json")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "llm_judge: items judged at once (default: the judge's, else 8)")
 	registerQuiet(fs, &o.Quiet)
 	if code, ok := parse(fs, args); !ok {
 		return code
+	}
+	if chk.Sample < 2 || chk.Repeats < 2 { // agreement needs two outputs judged twice
+		fmt.Fprintf(c.Stderr, "evalgate: --sample %d --repeats %d; want at least 2 of each: agreement is measured between judgments of several outputs\n", chk.Sample, chk.Repeats)
+		return ExitBadInput
 	}
 	if o.Format != "table" && o.Format != "markdown" && o.Format != "json" {
 		fmt.Fprintf(c.Stderr, "evalgate: --format %q; want table, markdown or json\n", o.Format)
