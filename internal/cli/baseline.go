@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/history"
 	"github.com/evalgate/evalgate/internal/importer"
 	"github.com/evalgate/evalgate/internal/progress"
+	"github.com/evalgate/evalgate/internal/reliability"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -51,8 +52,8 @@ func (c *CLI) baseline(args []string) int {
 	fs.StringVar(&o.SHA, "sha", c.Getenv("GITHUB_SHA"), "source commit recorded in the baseline (default $GITHUB_SHA)")
 	fs.BoolVar(&o.judge.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
 	fs.BoolVar(&o.judge.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error")
-	fs.IntVar(&o.check.Sample, "judge-sample", 0, "llm_judge: outputs re-judged to measure the judges' reliability (default 50, or all if fewer)")
-	fs.IntVar(&o.check.Repeats, "judge-repeats", 0, "llm_judge: judgments of each sampled output, cache bypassed (default 3)")
+	fs.IntVar(&o.check.Sample, "judge-sample", reliability.DefaultSample, "llm_judge: outputs re-judged to measure the judges' reliability (all if fewer; at least 2)")
+	fs.IntVar(&o.check.Repeats, "judge-repeats", reliability.DefaultRepeats, "llm_judge: judgments of each sampled output, cache bypassed (at least 2)")
 	fs.BoolVar(&o.check.Skip, "no-judge-check", false, "llm_judge: do not measure the judges' reliability")
 	o.judge.Import.register(fs)
 	registerQuiet(fs, &o.judge.Quiet)
@@ -63,6 +64,10 @@ func (c *CLI) baseline(args []string) int {
 		return code
 	}
 	results = append(results, files...)
+	if !o.check.Skip && (o.check.Sample < 2 || o.check.Repeats < 2) { // agreement needs two outputs judged twice
+		fmt.Fprintf(c.Stderr, "evalgate: --judge-sample %d --judge-repeats %d; want at least 2 of each (or --no-judge-check): agreement is measured between judgments of several outputs\n", o.check.Sample, o.check.Repeats)
+		return ExitBadInput
+	}
 	o.MaxMemory = limitMemory(maxMem)
 	imp, err := o.judge.Import.options(c.Stderr)
 	if err != nil {

@@ -17,3 +17,17 @@ func TestJudgeCheckRefusesTooFewSamplesOrRepeats(t *testing.T) {
 		}
 	}
 }
+
+// baseline's --judge-sample and --judge-repeats likewise (unless --no-judge-check).
+func TestBaselineRefusesTooFewJudgeSamplesOrRepeats(t *testing.T) {
+	for _, args := range [][]string{{"--judge-repeats", "0"}, {"--judge-sample", "1"}} {
+		_, stderr, code := runCLI(t, time.Now, append([]string{"baseline", "--config", "does-not-exist.yaml", "--out", "x.jsonl"}, args...)...)
+		if code != ExitBadInput || !strings.Contains(stderr, "want at least 2 of each") {
+			t.Errorf("baseline %v: exit %d, stderr %q; want 2 and the reason", args, code, stderr)
+		}
+	}
+	_, stderr, _ := runCLI(t, time.Now, "baseline", "--config", "does-not-exist.yaml", "--out", "x.jsonl", "--judge-repeats", "0", "--no-judge-check")
+	if strings.Contains(stderr, "want at least 2 of each") {
+		t.Errorf("--no-judge-check: the repeats were still checked: %q", stderr)
+	}
+}
