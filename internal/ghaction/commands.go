@@ -1,8 +1,11 @@
 package ghaction
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/sethvargo/go-githubactions"
@@ -51,8 +54,25 @@ func (c *commands) file(ch Channel, what string, f func()) {
 	f()
 }
 
+// setOutput writes one output to GITHUB_OUTPUT as a "name<<DELIM" block. The
+// delimiter is random and not in value, as actions/toolkit makes it:
+// go-githubactions' SetOutput uses a fixed, public one, so a value holding it (a grade
+// name a first adoption's config chose, say) could end the block and set other outputs.
 func (c *commands) setOutput(name, value string) {
-	c.file(ChannelOutputs, "output "+strconv.Quote(name), func() { c.a.SetOutput(name, value) })
+	c.file(ChannelOutputs, "output "+strconv.Quote(name), func() {
+		delim := outputDelimiter()
+		for strings.Contains(value, delim) {
+			delim = outputDelimiter()
+		}
+		c.a.IssueFileCommand(&githubactions.Command{Name: "output", Message: name + "<<" + delim + "\n" + value + "\n" + delim})
+	})
+}
+
+// outputDelimiter is a fresh delimiter for a GITHUB_OUTPUT block.
+func outputDelimiter() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return "ghadelimiter_" + hex.EncodeToString(b)
 }
 
 // addSummary appends markdown to the job summary, cut below GitHub's limit.

@@ -72,3 +72,55 @@ func TestUnwritableOutputIsReported(t *testing.T) {
 		t.Errorf("failed channels %q, log:\n%s", c.failures.list(), out)
 	}
 }
+
+// An output value is written between delimiters it cannot hold: a value with line
+// breaks and go-githubactions' fixed, public delimiter (a grade name a first adoption's
+// config chose, say) stays one output and sets no other.
+func TestOutputValueCannotSetAnotherOutput(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "output")
+	c, _ := newCommands(map[string]string{"GITHUB_OUTPUT": file})
+	evil := "A\n_GitHubActionsFileCommandDelimeter_\nverdict<<X\npass\nX\nz<<_GitHubActionsFileCommandDelimeter_\nz"
+	c.setOutput("verdict", "fail")
+	c.setOutput("grade", evil)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseOutputFile(string(b))
+	if err != nil {
+		t.Fatalf("%v in:\n%s", err, b)
+	}
+	want := map[string]string{"verdict": "fail", "grade": evil}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("outputs %q; want %q\nfile:\n%s", got, want, b)
+	}
+}
+
+// parseOutputFile reads a GITHUB_OUTPUT file as the runner does: "name=value" lines and
+// "name<<DELIM" blocks ending at a line that is DELIM; a later value replaces an
+// earlier one.
+func parseOutputFile(s string) (map[string]string, error) {
+	out := map[string]string{}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if name, delim, ok := strings.Cut(l, "<<"); ok && !strings.Contains(name, "=") {
+			var val []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				val = append(val, lines[i])
+			}
+			if i == len(lines) {
+				return nil, fmt.Errorf("output %q: no closing %q", name, delim)
+			}
+			out[name] = strings.Join(val, "\n")
+			continue
+		}
+		name, val, ok := strings.Cut(l, "=")
+		if !ok {
+			return nil, fmt.Errorf("line %q is no output", l)
+		}
+		out[name] = val
+	}
+	return out, nil
+}
