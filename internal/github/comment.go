@@ -30,7 +30,8 @@ import (
 //     later run's (a run never writes over a later run's body, and rewrites its own
 //     if an earlier run's write landed over it);
 //   - the newer stickies, duplicates of a race, are deleted, but for a later run's,
-//     which that run deletes once its body is in the oldest.
+//     which that run deletes once its body is in the oldest; when the oldest holds a
+//     later run's body, only this run's own duplicates are.
 //
 // A run writes only its own body, never text copied from another comment: a comment
 // that carries the marker and a later stamp but was not written by evalgate (another
@@ -142,9 +143,12 @@ func (s *sticky) converge(ctx context.Context, found []*gh.IssueComment) (string
 			return "", fmt.Errorf("%s: the comment is not listed after writing it (deleted meanwhile?)", s.op("update the comment on"))
 		}
 		keep := found[0]
-		if s.stamp.before(stampOf(keep.GetBody())) {
+		later := s.stamp.before(stampOf(keep.GetBody()))
+		if later {
 			// A later run's body: it is that run's to keep. This run writes nothing
-			// over it, and deletes only its own kind of duplicate below.
+			// over it, and deletes only its own duplicates below: that run deletes
+			// the others once its body is in keep, and when the stamp is forged (another
+			// workflow posting as the same bot) the sticky of an earlier run stays.
 		} else if keep.GetBody() != s.body {
 			if s.writes == maxStickyWrites {
 				return keep.GetHTMLURL(), fmt.Errorf("%s: it kept changing under %d writes (several runs at once?)", s.op("update the comment on"), s.writes)
@@ -155,8 +159,8 @@ func (s *sticky) converge(ctx context.Context, found []*gh.IssueComment) (string
 			continue
 		}
 		for _, dup := range found[1:] {
-			if s.stamp.before(stampOf(dup.GetBody())) {
-				continue // a later run's: it moves its body into keep and deletes this itself
+			if d := stampOf(dup.GetBody()); s.stamp.before(d) || (later && d != s.stamp) {
+				continue // a later run's (it moves its body into keep and deletes this itself), or not ours to judge
 			}
 			// Best effort: a duplicate left behind is only cosmetic, and the next run
 			// tries again. (Another run may have deleted it already: a 404.)

@@ -64,3 +64,26 @@ func TestUpsertCommentNeverCopiesAForgedLaterStamp(t *testing.T) {
 		})
 	}
 }
+
+// A forged later-stamped comment older than the action's sticky is the oldest marker
+// comment, so this run writes nothing over it; it deletes nothing either: the sticky an
+// earlier run wrote is not a duplicate of this run's and stays (a real later run, whose
+// body would be in the oldest, deletes the earlier runs' duplicates itself).
+func TestUpsertCommentKeepsTheStickyBehindAnOlderForgedOne(t *testing.T) {
+	t.Parallel()
+	forged := testMarker + "\n## ✅ all gates passed\n<!-- evalgate:run=999999999999.1 -->"
+	real := testMarker + "\nscore 0.91\n<!-- evalgate:run=90.1 -->"
+	f := newFake(t)
+	s := newCommentStore(t, f, forged, real)
+	p := publication("score 0.42", CommentAlways)
+	p.RunID, p.RunAttempt = 100, 1
+	if _, err := f.client(time.Now()).UpsertComment(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.touched) != 0 {
+		t.Errorf("writes %q; want none", s.touched)
+	}
+	if c := s.find("1002"); c == nil || c.GetBody() != real {
+		t.Errorf("the sticky of run 90 was deleted or edited: %v", c)
+	}
+}
