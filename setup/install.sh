@@ -9,6 +9,7 @@
 #                      port) only; optional. Redirects are followed here, one by one: one
 #                      to another origin (GitHub sends downloads to its storage host) goes
 #                      without the token and is reported; one from https to http is refused.
+#                      curl reads it from its stdin, never from its command line.
 #
 # It downloads evalgate_<os>_<arch>.tar.gz and checksums.txt, checks the archive's
 # SHA-256 (sha256sum, else shasum -a 256) before unpacking anything, and keeps the binary
@@ -64,18 +65,23 @@ origin() {
   printf '%s://%s:%s' "$scheme" "$hostport" "$port"
 }
 token_origin=$(origin "$base")
+# The token as a double-quoted string of curl's config: backslashes and quotes escaped.
+token_quoted=${token//\\/\\\\}
+token_quoted=${token_quoted//\"/\\\"}
 
 # fetch URL FILE downloads URL into FILE, following up to 10 redirects itself so that the
 # token only ever goes to the base URL's origin; fetched_url is the last URL. It fails
 # (returns 1) when curl does; it stops the script on a redirect it refuses.
 fetch() {
-  local url=$1 out=$2 hops=0 args result code next from to
+  local url=$1 out=$2 hops=0 auth result code next from to
   while :; do
-    args=("${curl_args[@]}")
+    # The header goes to curl through its config on stdin, never on its command line,
+    # which any process on the runner can read (ps, /proc/PID/cmdline).
+    auth=
     if [ -n "$token" ] && [ "$(origin "$url")" = "$token_origin" ]; then
-      args+=(--header "Authorization: Bearer $token")
+      auth="header = \"Authorization: Bearer $token_quoted\""
     fi
-    result=$(curl "${args[@]}" --output "$out" --write-out '%{http_code} %{redirect_url}' "$url") || return 1
+    result=$(printf '%s\n' "$auth" | curl --config - "${curl_args[@]}" --output "$out" --write-out '%{http_code} %{redirect_url}' "$url") || return 1
     code=${result%% *} next=${result#* }
     case $code in
       301 | 302 | 303 | 307 | 308) ;;
