@@ -51,6 +51,13 @@ func (r *runner) check(ctx context.Context, check CheckFunc) int {
 		if err == nil && out == nil {
 			err = errors.New("the check returned no outcome")
 		}
+		if err == nil && out.verdict().Conclusion() != gate.ConclusionFailure {
+			var pulls openPulls
+			if gh != nil {
+				pulls = gh
+			}
+			err = r.checkSharedHead(ctx, pulls, p.headSHA)
+		}
 	}
 	if err != nil {
 		err = r.budget.explain(err)

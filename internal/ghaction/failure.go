@@ -69,7 +69,11 @@ func remedy(err error, budget *timeBudget) string {
 	var be *BaseError
 	var re *readError
 	var ee *eventError
+	var she *sharedHeadError
 	switch {
+	case errors.As(err, &she):
+		return "close the other pull requests from this commit, or push a new commit to this one, then re-run this job: " +
+			"each check run is shown on every pull request whose head is its commit."
 	case errors.As(err, &be):
 		return fmt.Sprintf("`%s` is broken on the base branch. A pull request is judged by the gate already merged, never by its own copy, "+
 			"so fix `%s` on the base branch first (`evalgate validate` checks a config locally), then re-run this job.", codeSpan(be.Path), codeSpan(be.Path))

@@ -69,6 +69,8 @@ type fakeOptions struct {
 	// prNotPermitted answers POST pulls as GitHub does when Actions may not open pull
 	// requests.
 	prNotPermitted bool
+	// openPRs are the open pull requests GET pulls lists (without a head filter).
+	openPRs []*gh.PullRequest
 }
 
 func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
@@ -230,7 +232,11 @@ func newFakeAPI(t *testing.T, o fakeOptions) *fakeAPI {
 		f.reply(w, http.StatusOK, &gh.RepositoryContentResponse{})
 	})
 	f.mux.HandleFunc("GET "+prefix+"/pulls", func(w http.ResponseWriter, r *http.Request) {
-		f.reply(w, http.StatusOK, []any{})
+		out := []*gh.PullRequest{}
+		if r.URL.Query().Get("head") == "" {
+			out = append(out, o.openPRs...)
+		}
+		f.reply(w, http.StatusOK, out)
 	})
 	f.mux.HandleFunc("POST "+prefix+"/pulls", func(w http.ResponseWriter, r *http.Request) {
 		in := decodeBody[gh.NewPullRequest](t, r)

@@ -179,6 +179,10 @@ func TestContract(t *testing.T) {
 			_, _, err := c.FindPullRequest(ctx, "o", "r", "forker/r", "fix-typo", pub.HeadSHA)
 			return err
 		}},
+		{name: "OpenPullRequestsAt", run: func() error {
+			_, err := c.OpenPullRequestsAt(ctx, "o", "r", pub.HeadSHA)
+			return err
+		}},
 		{name: "OpenRefreshPR, branch exists", run: refresh},
 		{name: "OpenRefreshPR, new branch", run: refresh, prefer: map[string]int{
 			"GET /repos/o/r/git/ref/heads/evalgate/refresh-baseline": http.StatusNotFound,

@@ -39,3 +39,24 @@ func (c *Client) FindPullRequest(ctx context.Context, owner, repo, headRepo, hea
 	}
 	return PullRequest{}, false, nil
 }
+
+// OpenPullRequestsAt lists the open pull requests into owner/repo whose head is commit
+// sha, from any repository. A check run belongs to a commit, not to a pull request, so
+// every one of them shows the check runs made for sha. It lists all open pull requests
+// (https://docs.github.com/rest/pulls/pulls#list-pull-requests): GitHub's list by
+// commit leaves out those from forks.
+func (c *Client) OpenPullRequestsAt(ctx context.Context, owner, repo, sha string) ([]PullRequest, error) {
+	prs, err := listAll(ctx, func(ctx context.Context, o gh.ListOptions) ([]*gh.PullRequest, *gh.Response, error) {
+		return c.gh.PullRequests.List(ctx, owner, repo, &gh.PullRequestListOptions{State: "open", ListOptions: o})
+	})
+	if err != nil {
+		return nil, classify(err, fmt.Sprintf("list the open pull requests of %s/%s", owner, repo))
+	}
+	var out []PullRequest
+	for _, pr := range prs {
+		if pr.GetHead().GetSHA() == sha {
+			out = append(out, pullRequestOf(pr))
+		}
+	}
+	return out, nil
+}

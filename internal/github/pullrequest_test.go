@@ -136,3 +136,37 @@ func TestFileAtRefLarge(t *testing.T) {
 		t.Errorf("FileAtRef = %d bytes, %v; want %d bytes", len(got), err, len(big))
 	}
 }
+
+// OpenPullRequestsAt finds, over every page of the open pull requests, those whose head
+// is the commit: a fork's too (GitHub's list by commit leaves those out).
+func TestOpenPullRequestsAt(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	var prs []*gh.PullRequest
+	for i := range 130 { // 2 pages of 100
+		sha := fmt.Sprintf("other%03d", i)
+		base, head := "main", "o/r"
+		switch i {
+		case 3:
+			sha = "abc"
+		case 120:
+			sha, base, head = "abc", "v1", "forker/r"
+		}
+		prs = append(prs, &gh.PullRequest{Number: gh.Int(i + 1), State: gh.String("open"),
+			Head: &gh.PullRequestBranch{SHA: gh.String(sha), Repo: &gh.Repository{FullName: gh.String(head)}},
+			Base: &gh.PullRequestBranch{Ref: gh.String(base), Repo: &gh.Repository{FullName: gh.String("o/r")}}})
+	}
+	f.handle("GET /repos/o/r/pulls", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("state") != "open" {
+			t.Errorf("state %q; want open", r.URL.Query().Get("state"))
+		}
+		reply(t, w, http.StatusOK, paginate(w, r, prs))
+	})
+	got, err := f.client(time.Now()).OpenPullRequestsAt(context.Background(), "o", "r", "abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Number != 4 || got[1].Number != 121 || got[1].BaseRef != "v1" || got[1].HeadRepo != "forker/r" {
+		t.Errorf("OpenPullRequestsAt = %+v; want #4 and #121 (from forker/r into v1)", got)
+	}
+}
