@@ -5,6 +5,8 @@
 #   EVALGATE_VERSION   v1.2.3, 1.2.3 or latest (default latest)
 #   EVALGATE_BASE_URL  the releases: <base>/download/<tag>/<asset>, and <base>/latest
 #                      redirects to <base>/tag/<tag> (default: evalgate's GitHub releases)
+#   EVALGATE_GITHUB_TOKEN  the workflow's token: EVALGATE_TOKEN when that is empty and
+#                      the base URL is on GITHUB_SERVER_URL's origin (never sent to a mirror)
 #   EVALGATE_TOKEN     sent as a bearer token to the base URL's origin (scheme, host and
 #                      port) only; optional. Redirects are followed here, one by one: one
 #                      to another origin (GitHub sends downloads to its storage host) goes
@@ -64,6 +66,13 @@ origin() {
   fi
   printf '%s://%s:%s' "$scheme" "$hostport" "$port"
 }
+# The workflow's own token (EVALGATE_GITHUB_TOKEN, used when the token input is left
+# empty) goes only to this GitHub's releases (GITHUB_SERVER_URL's origin), never to a
+# mirror that base-url names: a mirror gets a token only when one is given for it.
+if [ -z "$token" ] && [ -n "${EVALGATE_GITHUB_TOKEN:-}" ] &&
+  [ "$(origin "$base")" = "$(origin "${GITHUB_SERVER_URL:-https://github.com}")" ]; then
+  token=$EVALGATE_GITHUB_TOKEN
+fi
 token_origin=$(origin "$base")
 # The token as a double-quoted string of curl's config: backslashes and quotes escaped.
 token_quoted=${token//\\/\\\\}

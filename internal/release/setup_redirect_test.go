@@ -188,3 +188,46 @@ func TestSetupKeepsTheTokenOffTheCommandLine(t *testing.T) {
 		t.Errorf("Authorization = %q; want %q", f.sawToken, "Bearer "+token)
 	}
 }
+
+// The workflow's own token (the token input left empty) goes only to this GitHub's
+// releases, never to a mirror that base-url names; a token given for the mirror does.
+func TestSetupSendsTheWorkflowTokenToThisGitHubOnly(t *testing.T) {
+	t.Parallel()
+	// The setup action hands install.sh the workflow's token apart from the input, whose
+	// default is empty: were the default ${{ github.token }}, it would go to any mirror.
+	b, err := os.ReadFile("../../setup/action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := load(t, "../../setup/action.yml").Inputs["token"].Default; d != "" {
+		t.Errorf("the setup action's token input defaults to %q; want empty", d)
+	}
+	if !strings.Contains(string(b), "EVALGATE_GITHUB_TOKEN: ${{ github.token }}") {
+		t.Errorf("setup/action.yml does not pass the workflow's token as EVALGATE_GITHUB_TOKEN")
+	}
+	for _, tt := range []struct {
+		name, token, server string
+		want                string // the Authorization the server saw
+	}{
+		{name: "a mirror, the token input empty", server: "https://github.com", want: ""},
+		{name: "a mirror with its own token", token: "mirror-token", server: "https://github.com", want: "Bearer mirror-token"},
+		{name: "this GitHub (GITHUB_SERVER_URL)", server: "SELF", want: "Bearer ghs_workflow"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f, srv := newFakeRelease(t, "v1.2.3", false)
+			server := tt.server
+			if server == "SELF" {
+				server = srv.URL
+			}
+			in := runInstall(t, srv.URL, "v1.2.3", tt.token, t.TempDir(), "",
+				"EVALGATE_GITHUB_TOKEN=ghs_workflow", "GITHUB_SERVER_URL="+server)
+			if in.err != nil {
+				t.Fatalf("install: %v\nstdout:\n%s\nstderr:\n%s", in.err, in.stdout, in.stderr)
+			}
+			if f.sawToken != tt.want {
+				t.Errorf("Authorization = %q; want %q", f.sawToken, tt.want)
+			}
+		})
+	}
+}
