@@ -74,10 +74,9 @@ type workflowDoc struct {
 const maxWorkflowBytes = 1 << 20
 
 // findGateStep finds, in a workflow file, the evalgate check step (isEvalgateAction,
-// self being the action's own repository) whose check-name is checkName (any evalgate
-// check step when only one has no other name) and returns its gate inputs with
-// action.yml's defaults filled in. ok is false when the workflow has
-// no such step. A step whose config, working-directory or baseline is an expression
+// self being the action's own repository) whose check-name (action.yml's default when
+// unset) is checkName, and returns its gate inputs with action.yml's defaults filled
+// in. ok is false when the workflow has no such step. A step whose config, working-directory or baseline is an expression
 // (${{ ... }}) cannot be read: that is an error, since the gate would then be chosen by
 // what the running workflow says.
 func findGateStep(data []byte, checkName, self string) (g gateInputs, ok bool, err error) {
