@@ -13,7 +13,7 @@ import (
 // the commit, so #3's pass would show on #2 too. In a privileged run (the fork's only
 // way to a check run) a passing verdict on a commit that an open pull request into
 // another branch shares concludes failure instead, naming it; one into the same branch,
-// or this pull request itself, changes nothing.
+// or this pull request itself, changes nothing; nor does anything under pull_request.
 func TestRunRefusesAHeadSharedWithAPullRequestIntoAnotherBranch(t *testing.T) {
 	t.Parallel()
 	pr := func(n int, sha, base string) *gh.PullRequest {
@@ -35,6 +35,7 @@ func TestRunRefusesAHeadSharedWithAPullRequestIntoAnotherBranch(t *testing.T) {
 		{"another pull request into another branch", "pull_request_target", []*gh.PullRequest{pr(2, headSHA, "master"), pr(3, headSHA, "v0-legacy")}, "failure"},
 		{"another pull request into the same branch", "pull_request_target", []*gh.PullRequest{pr(2, headSHA, "master"), pr(4, headSHA, "master")}, "success"},
 		{"another branch's pull request at another commit", "pull_request_target", []*gh.PullRequest{pr(2, headSHA, "master"), pr(3, laterSHA, "v0-legacy")}, "success"},
+		{"workflow_run: another pull request into another branch", "workflow_run", []*gh.PullRequest{pr(2, headSHA, "master"), pr(3, headSHA, "v0-legacy")}, "failure"},
 		// Under pull_request a fork's run writes no check run, and a pull request from
 		// this repository can edit the workflow (the threat model): nothing is listed.
 		{"pull_request from this repository", "pull_request", []*gh.PullRequest{pr(2, headSHA, "master"), pr(3, headSHA, "v0-legacy")}, "success"},
@@ -42,11 +43,14 @@ func TestRunRefusesAHeadSharedWithAPullRequestIntoAnotherBranch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			api := newFakeAPI(t, fakeOptions{baseFiles: baseFiles, openPRs: tt.open})
-			edit := fork
-			if tt.event == "pull_request" {
+			edit, file := fork, "pull_request.opened.json"
+			switch tt.event {
+			case "pull_request":
 				edit = nil
+			case "workflow_run":
+				edit, file = nil, "workflow_run.completed.json"
 			}
-			env := newActionEnv(t, api.srv.URL, tt.event, "pull_request.opened.json", edit, nil)
+			env := newActionEnv(t, api.srv.URL, tt.event, file, edit, nil)
 			code := env.run(fakeCheck(&seen{}, passing), nil)
 			if len(api.updates) == 0 {
 				t.Fatalf("no check run concluded; log:\n%s", env.stdout.String())
