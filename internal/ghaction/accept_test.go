@@ -267,3 +267,15 @@ func TestStaleAcceptanceNotice(t *testing.T) {
 		}
 	}
 }
+
+// A path the pull request changes is its own to name: in the notice's code span a bidi
+// override ("Trojan Source") or a control character shows as such instead of
+// reordering or hiding what the maintainer reads.
+func TestNoticeShowsHiddenCharactersInPaths(t *testing.T) {
+	t.Parallel()
+	in := CheckInput{BaseConfig: "evalgate.yaml", ProtectedChanged: []string{"baselines/x\u202enosj.tset\x1b[2K.json"}}
+	got := notices(Event{BaseSHA: baseSHA}, in, &Outcome{Verdict: gate.Pass})
+	if !strings.Contains(got, "`baselines/xU+202Enosj.tset\\x1b[2K.json`") {
+		t.Errorf("notice:\n%s\nwant the path with U+202E and \\x1b shown", got)
+	}
+}

@@ -97,9 +97,10 @@ func quotedList(paths []string) string {
 	return strings.Join(quoted, ", ")
 }
 
-// codeSpan makes s safe inside a single-backtick code span.
+// codeSpan makes s safe inside a single-backtick code span, its hidden characters
+// (controls, bidi overrides) shown as report.Visible shows them.
 func codeSpan(s string) string {
-	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(s)
+	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(report.Visible(s))
 }
 
 func short(sha string) string {
