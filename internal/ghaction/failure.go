@@ -71,6 +71,9 @@ func remedy(err error, budget *timeBudget) string {
 	var ee *eventError
 	var she *sharedHeadError
 	switch {
+	case errors.As(err, &she) && she.err != nil:
+		return "re-run this job: a pass is published only once no open pull request into another branch is known to share this commit " +
+			"(listing the open pull requests needs `pull-requests: read`, which `pull-requests: write` includes)."
 	case errors.As(err, &she):
 		return "close the other pull requests from this commit, or push a new commit to this one, then re-run this job: " +
 			"each check run is shown on every pull request whose head is its commit."

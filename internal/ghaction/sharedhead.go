@@ -22,9 +22,13 @@ type sharedHeadError struct {
 	sha    string
 	base   string // this pull request's base branch
 	others []github.PullRequest
+	err    error // the listing failed: whether others share it cannot be told (not unwrapped: shown as one line)
 }
 
 func (e *sharedHeadError) Error() string {
+	if e.err != nil {
+		return fmt.Sprintf("cannot tell whether pull requests into other branches share commit %s (a pass here would show on them too): %v", short(e.sha), e.err)
+	}
 	var names []string
 	for _, pr := range e.others {
 		names = append(names, fmt.Sprintf("#%d into %s", pr.Number, pr.BaseRef))
@@ -40,7 +44,8 @@ func (e *sharedHeadError) Error() string {
 // another base branch shares: a fork could otherwise open a second pull request from
 // the same commit into a branch with a weaker gate (or none) and have its pass shown on
 // the first. It runs once the verdict is in, just before publishing, and only for a
-// verdict that would not fail. A listing that fails is warned about and passes.
+// verdict that would not fail. A listing that fails fails the check too (exit 3): a pass
+// is only published once no such pull request is known.
 func (r *runner) checkSharedHead(ctx context.Context, gh openPulls, headSHA string) error {
 	if !r.ev.Privileged() || !r.ev.IsPR() || gh == nil || headSHA == "" {
 		return nil
@@ -49,8 +54,7 @@ func (r *runner) checkSharedHead(ctx context.Context, gh openPulls, headSHA stri
 	defer done()
 	prs, err := gh.OpenPullRequestsAt(bctx, r.owner, r.repo, headSHA)
 	if err != nil {
-		r.a.Warningf("evalgate: cannot tell whether other pull requests share commit %s: %v", short(headSHA), r.budget.explain(err))
-		return nil
+		return &sharedHeadError{sha: headSHA, err: r.budget.explain(err)}
 	}
 	var others []github.PullRequest
 	for _, pr := range prs {
@@ -63,3 +67,6 @@ func (r *runner) checkSharedHead(ctx context.Context, gh openPulls, headSHA stri
 	}
 	return &sharedHeadError{sha: headSHA, base: r.ev.BaseRef, others: others}
 }
+
+// CouldNotRun marks a failed listing as a failure to run (exit 3), not bad input.
+func (e *sharedHeadError) CouldNotRun() bool { return e.err != nil }

@@ -1,6 +1,7 @@
 package ghaction
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
@@ -29,9 +30,10 @@ func TestRunRefusesAHeadSharedWithAPullRequestIntoAnotherBranch(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name, event string
-		open        []*gh.PullRequest
-		want        string // the check run's conclusion
+		open        []*gh.PullRequest // nil: the listing is refused (403)
+		want        string            // the check run's conclusion
 	}{
+		{"the open pull requests cannot be listed", "pull_request_target", nil, "failure"},
 		{"another pull request into another branch", "pull_request_target", []*gh.PullRequest{pr(2, headSHA, "master"), pr(3, headSHA, "v0-legacy")}, "failure"},
 		{"another pull request into the same branch", "pull_request_target", []*gh.PullRequest{pr(2, headSHA, "master"), pr(4, headSHA, "master")}, "success"},
 		{"another branch's pull request at another commit", "pull_request_target", []*gh.PullRequest{pr(2, headSHA, "master"), pr(3, laterSHA, "v0-legacy")}, "success"},
@@ -42,7 +44,19 @@ func TestRunRefusesAHeadSharedWithAPullRequestIntoAnotherBranch(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			api := newFakeAPI(t, fakeOptions{baseFiles: baseFiles, openPRs: tt.open})
+			o := fakeOptions{baseFiles: baseFiles, openPRs: tt.open}
+			if tt.open == nil {
+				o.fault = func(w http.ResponseWriter, r *http.Request, _ func(http.ResponseWriter, *http.Request)) bool {
+					if r.Method != http.MethodGet || r.URL.Path != prefix+"/pulls" {
+						return false
+					}
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusForbidden)
+					_, _ = w.Write([]byte(`{"message":"Resource not accessible by integration"}`))
+					return true
+				}
+			}
+			api := newFakeAPI(t, o)
 			edit, file := fork, "pull_request.opened.json"
 			switch tt.event {
 			case "pull_request":
@@ -62,11 +76,15 @@ func TestRunRefusesAHeadSharedWithAPullRequestIntoAnotherBranch(t *testing.T) {
 			if tt.want != "failure" {
 				return
 			}
-			if code != ExitBadInput {
-				t.Errorf("exit %d; want %d", code, ExitBadInput)
+			want, wantCode := "commit ec26c3e is also the head of pull request \\#3 into v0-legacy", ExitBadInput
+			if tt.open == nil {
+				want, wantCode = "cannot tell whether pull requests into other branches share commit ec26c3e", ExitCouldNotRun
 			}
-			if s := u.GetOutput().GetSummary(); !strings.Contains(s, "commit ec26c3e is also the head of pull request \\#3 into v0-legacy") {
-				t.Errorf("the check run does not name the other pull request:\n%s", s)
+			if code != wantCode {
+				t.Errorf("exit %d; want %d", code, wantCode)
+			}
+			if s := u.GetOutput().GetSummary(); !strings.Contains(s, want) {
+				t.Errorf("the check run does not say %q:\n%s", want, s)
 			}
 		})
 	}
