@@ -3,7 +3,6 @@ package baseline
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -268,11 +267,7 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 		return nil, err
 	}
 	c.Rescored, c.ScoringUnbumped = rescored, unbumped
-	c.BaselineMetrics = b.Metrics
-	if _, ok := b.Metrics[rubric.MetricJudgeCostUSD]; ok && !b.JudgeCostPricesHits {
-		c.BaselineMetrics = maps.Clone(b.Metrics) // paid only: cache luck, not the judging's cost
-		delete(c.BaselineMetrics, rubric.MetricJudgeCostUSD)
-	}
+	c.BaselineMetrics = b.ComparableMetrics()
 	if !rescored { // re-scored, the baseline's recorded failure counts are another rubric's
 		for i := range c.Dimensions {
 			if f, ok := b.Metrics[rubric.DimensionMetric(c.Dimensions[i].Name, rubric.SuffixFailures)]; ok {

@@ -16,7 +16,7 @@ import (
 )
 
 func (c *CLI) compare(args []string) int {
-	fs := newFlagSet("compare", "compare [--format "+report.FormatChoices(report.ComparisonFormats)+"] [--max-drop 0.02] [--method evidence|plain|significance] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A, as\ncheck compares a pull request with its baseline (a release-to-release diff): exit 1 when\nthe drop blocks.", c.Stderr)
+	fs := newFlagSet("compare", "compare [--format "+report.FormatChoices(report.ComparisonFormats)+"] [--max-drop 0.02] [--method evidence|plain|significance] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A, as\ncheck compares a pull request with its baseline (a release-to-release diff): exit 1 when\nthe drop blocks. When B recorded a cost, check's cost line shows it beside A's\n(docs/cost.md).", c.Stderr)
 	format := fs.String("format", report.FormatTable, "output format: "+strings.Join(report.ComparisonFormats, ", "))
 	maxDrop := fs.Float64("max-drop", gate.DefaultMaxDrop, "allowed drop of the mean, absolute points (0.02 = 2 pts)")
 	method := fs.String("method", gate.MethodEvidence, "decision method: evidence, plain or significance")
@@ -53,7 +53,8 @@ func (c *CLI) compare(args []string) int {
 		return c.fail(err)
 	}
 	v := rg.Compare(cmp)
-	if err := report.RenderComparison(c.Stdout, cmp, v, fs.Arg(0), fs.Arg(1), *format); err != nil {
+	cost := report.SnapshotCost(a.ComparableMetrics(), b.ComparableMetrics())
+	if err := report.RenderComparison(c.Stdout, cmp, v, cost, fs.Arg(0), fs.Arg(1), *format); err != nil {
 		return c.fail(err)
 	}
 	return v.ExitCode()
@@ -94,9 +95,10 @@ func reportSnapshot(path string, data []byte) (*baseline.Baseline, error) {
 		GradingSystem string `json:"gradingSystem"`
 		RubricHash    string `json:"rubric_hash"`
 		Summary       struct {
-			Mean float64 `json:"mean"`
-			Std  float64 `json:"std"`
-			Runs int     `json:"runs"`
+			Mean    float64            `json:"mean"`
+			Std     float64            `json:"std"`
+			Runs    int                `json:"runs"`
+			Metrics map[string]float64 `json:"metrics"`
 		} `json:"summary"`
 		Dimensions []struct {
 			Name string  `json:"name"`
@@ -118,7 +120,10 @@ func reportSnapshot(path string, data []byte) (*baseline.Baseline, error) {
 	}
 	b := &baseline.Baseline{SchemaVersion: baseline.SchemaVersion, Suite: r.Suite, ScoringSystem: r.ScoringSystem,
 		GradingSystem: r.GradingSystem, RubricHash: r.RubricHash, Mean: r.Summary.Mean, Std: r.Summary.Std,
-		Dimensions: map[string]float64{}}
+		Metrics: r.Summary.Metrics, Dimensions: map[string]float64{},
+		// A report's judge_cost_usd is the judging's cost, cache hits priced, as a new
+		// baseline's (rubric.JudgeCost.JudgingUSD).
+		JudgeCostPricesHits: true}
 	for i := 0; i < max(r.Summary.Runs, 1); i++ {
 		b.Runs = append(b.Runs, baseline.RunAggregate{})
 	}

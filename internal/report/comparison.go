@@ -9,15 +9,17 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 )
 
-// RenderComparison writes a release-to-release diff (`evalgate compare A B`).
-func RenderComparison(w io.Writer, c *baseline.Comparison, v *gate.Verdict, a, b, format string) error {
+// RenderComparison writes a release-to-release diff (`evalgate compare A B`); cost is
+// B's beside A's (SnapshotCost), nil when B recorded none.
+func RenderComparison(w io.Writer, c *baseline.Comparison, v *gate.Verdict, cost *Cost, a, b, format string) error {
 	switch format {
 	case FormatJSON:
 		return writeJSON(w, struct {
 			*baseline.Comparison
 			Regression *gate.RegressionDecision `json:"regression"`
 			Verdict    *gate.Verdict            `json:"verdict"`
-		}{c, v.Regression, v})
+			Cost       *Cost                    `json:"cost,omitempty"`
+		}{c, v.Regression, v, cost})
 	case FormatTable, FormatMarkdown:
 	default:
 		return fmt.Errorf("unknown format %q; want %s", format, strings.Join(ComparisonFormats, ", "))
@@ -39,8 +41,12 @@ func RenderComparison(w io.Writer, c *baseline.Comparison, v *gate.Verdict, a, b
 	for _, n := range c.Notes {
 		fmt.Fprintf(&sb, "note: %s\n", esc(n))
 	}
-	fmt.Fprintf(&sb, "\nscore %.3f → %.3f · Δ %s, 95%% CI [%s, %s], p = %.3g · %d item(s) compared\n\n", c.Base, c.Cand,
+	fmt.Fprintf(&sb, "\nscore %.3f → %.3f · Δ %s, 95%% CI [%s, %s], p = %.3g · %d item(s) compared\n", c.Base, c.Cand,
 		gate.FormatDelta(c.Delta, c.RelDelta, gate.Absolute), gate.FormatPts(c.CI.Lo), gate.FormatPts(c.CI.Hi), c.PValue, c.Compared)
+	if l := cost.Line(true); l != "" { // trusted text: saved runs' figures, no model names
+		fmt.Fprintf(&sb, "%s\n", l)
+	}
+	sb.WriteString("\n")
 	rows := [][]string{}
 	for _, d := range c.Dimensions {
 		rows = append(rows, []string{esc(d.Name), fmt.Sprintf("%.3f", d.Base), fmt.Sprintf("%.3f", d.Cand), gate.FormatPts(d.Delta)})

@@ -48,6 +48,13 @@ type Cost struct {
 	ChangeInfinite    bool     `json:"change_infinite,omitempty"`
 	// BaselineHasCost is false when there is a baseline that records no cost.
 	BaselineHasCost bool `json:"baseline_has_cost"`
+	// BaselineJudgingUSD is the baseline's judge_cost_usd, cache hits priced (absent
+	// when it records none, or only what its calls were paid:
+	// baseline.ComparableMetrics); JudgingChange is the change to JudgingUSD, as
+	// Change is to PerRunUSD.
+	BaselineJudgingUSD    *float64 `json:"baseline_judging_usd,omitempty"`
+	JudgingChange         *float64 `json:"judging_change,omitempty"`
+	JudgingChangeInfinite bool     `json:"judging_change_infinite,omitempty"`
 }
 
 // buildCost prices the check; nil when nothing recorded tokens and no judge called a
@@ -91,15 +98,46 @@ func buildCost(sc *rubric.Scored, cmp *baseline.Comparison, table string) *Cost 
 	}
 	c.total()
 	if cmp != nil {
-		if b, ok := cmp.BaselineMetrics[rubric.MetricCostUSD]; ok {
-			c.BaselineHasCost = true
-			c.BaselinePerRunUSD = &b
-			if c.PerRunUSD != nil {
-				c.Change, c.ChangeInfinite = gate.JSONChange(gate.RelativeChange(b, *c.PerRunUSD))
-			}
-		}
+		c.setBaseline(cmp.BaselineMetrics)
 	}
 	return c
+}
+
+// SnapshotCost is the cost of saved run B beside saved run A (`evalgate compare`'s),
+// read from the metrics each recorded (baseline.ComparableMetrics): B's per-run cost
+// and judging's cost, and their change from A's. Nil when B recorded neither. It knows
+// no price table (each run was priced when it was checked) and no judge calls.
+func SnapshotCost(a, b map[string]float64) *Cost {
+	get := func(name string) *float64 {
+		if v, ok := b[name]; ok {
+			return &v
+		}
+		return nil
+	}
+	c := &Cost{PerRunUSD: get(rubric.MetricCostUSD), PerItemUSD: get(rubric.MetricCostPerItemUSD),
+		PerCorrectUSD: get(rubric.MetricCostPerCorrectUSD), JudgingUSD: get(rubric.MetricJudgeCostUSD)}
+	if c.PerRunUSD == nil && c.JudgingUSD == nil {
+		return nil
+	}
+	c.setBaseline(a)
+	return c
+}
+
+// setBaseline sets what the baseline's metrics say of cost, and the changes to it.
+func (c *Cost) setBaseline(metrics map[string]float64) {
+	if b, ok := metrics[rubric.MetricCostUSD]; ok {
+		c.BaselineHasCost = true
+		c.BaselinePerRunUSD = &b
+		if c.PerRunUSD != nil {
+			c.Change, c.ChangeInfinite = gate.JSONChange(gate.RelativeChange(b, *c.PerRunUSD))
+		}
+	}
+	if b, ok := metrics[rubric.MetricJudgeCostUSD]; ok {
+		c.BaselineJudgingUSD = &b
+		if c.JudgingUSD != nil {
+			c.JudgingChange, c.JudgingChangeInfinite = gate.JSONChange(gate.RelativeChange(b, *c.JudgingUSD))
+		}
+	}
 }
 
 // total sets TotalUSD when every part is known.
@@ -137,8 +175,12 @@ func (c *Cost) AddReruns(usd float64) {
 
 // costLine is the report's one line on cost, the same in every format:
 // "cost $0.84 → $1.12 per run (+33 %) · $0.0011 per item · … · priced with …".
-func (r *Report) costLine() string {
-	c := r.Cost
+func (r *Report) costLine() string { return r.Cost.Line(r.Comparison != nil) }
+
+// Line is the one line on cost, as check's report and compare's print it; compared
+// says there is a baseline (whose lack of cost the line then mentions). "" for a nil
+// Cost.
+func (c *Cost) Line(compared bool) string {
 	if c == nil {
 		return ""
 	}
@@ -152,7 +194,7 @@ func (r *Report) costLine() string {
 		}
 	case c.PerRunUSD != nil:
 		sut = "cost " + pricing.Dollars(*c.PerRunUSD) + " per run"
-		if r.Comparison != nil && !c.BaselineHasCost {
+		if compared && !c.BaselineHasCost {
 			sut += " (the baseline records no cost)"
 		}
 	case c.SystemUSD != nil:
@@ -173,6 +215,14 @@ func (r *Report) costLine() string {
 			pricing.Dollars(*c.JudgeUSD), c.JudgeCalls, pricing.Dollars(*c.JudgingUSD), c.JudgeCacheHits))
 	case c.JudgeUSD != nil:
 		parts = append(parts, fmt.Sprintf("judge %s (%d call(s))", pricing.Dollars(*c.JudgeUSD), c.JudgeCalls))
+	case c.JudgingUSD != nil && c.BaselineJudgingUSD != nil: // saved runs (SnapshotCost): no calls known
+		j := fmt.Sprintf("judging %s → %s", pricing.Dollars(*c.BaselineJudgingUSD), pricing.Dollars(*c.JudgingUSD))
+		if ch := gate.ChangeText(c.JudgingChange, c.JudgingChangeInfinite); ch != "" {
+			j += " (" + ch + ")"
+		}
+		parts = append(parts, j+", cache hits priced")
+	case c.JudgingUSD != nil:
+		parts = append(parts, "judging "+pricing.Dollars(*c.JudgingUSD)+", cache hits priced")
 	}
 	if c.ExtraUSD > 0 {
 		parts = append(parts, "re-runs "+pricing.Dollars(c.ExtraUSD))
@@ -189,7 +239,9 @@ func (r *Report) costLine() string {
 		names := strings.ReplaceAll(strings.Join(c.Unknown, ", "), "`", `\x60`)
 		parts = append(parts, "cost unknown: "+names+" (add the price under `pricing:`)")
 	}
-	parts = append(parts, "priced with "+c.Table)
+	if c.Table != "" {
+		parts = append(parts, "priced with "+c.Table)
+	}
 	return strings.Join(parts, " · ")
 }
 
