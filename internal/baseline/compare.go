@@ -62,9 +62,12 @@ type Comparison struct {
 	// candidate's scoring system (seed 004: a scoring change triggers re-scoring).
 	Rescored bool `json:"rescored"`
 	// ScoringUnbumped says the rubric changed while its version did not, and names the
-	// version to write; empty otherwise. Reports show it at the top.
-	ScoringUnbumped string   `json:"scoring_unbumped,omitempty"`
-	Notes           []string `json:"notes,omitempty"`
+	// version to write; empty otherwise. Unbumped is the same, typed: reports show it at
+	// the top, within the changed-judge warning when a changed judge is why the rubric
+	// moved.
+	ScoringUnbumped string    `json:"scoring_unbumped,omitempty"`
+	Unbumped        *Unbumped `json:"-"`
+	Notes           []string  `json:"notes,omitempty"`
 	// JudgeChanges are the judges that differ from the ones the baseline was made with;
 	// OldJudge is then the comparison with the baseline's own (old-judge) figures,
 	// shown beside the like-for-like one and never used for the verdict.
@@ -238,7 +241,8 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 	}
 	sys := cand.System
 	var notes []string
-	rescored, unbumped := false, ""
+	rescored := false
+	var unbumped *Unbumped
 	switch {
 	case b.RubricHash != sys.Hash() || b.ScoringSystem != sys.Version:
 		runs, err := rescoreInto(ctx, cand, b, file, bs, rec, opts)
@@ -248,8 +252,7 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 		rescored = true
 		if b.ScoringSystem == sys.Version {
 			// Only the rubric hash moved: say so, rather than "1.0.0 → 1.0.0".
-			unbumped = fmt.Sprintf("the scoring changed but its version did not (still %s; rubric sha256 %.12s → %.12s): the baseline's recorded runs (%d) were re-scored under the new rubric; when the change is meant, write `version: %s` under `scoring:`",
-				sys.Version, b.RubricHash, sys.Hash(), runs, rubric.NextVersion(sys.Version))
+			unbumped = &Unbumped{Version: sys.Version, FromHash: b.RubricHash, ToHash: sys.Hash(), Runs: runs}
 		} else {
 			notes = append(notes, fmt.Sprintf("scoring changed (%s → %s%s): the baseline's %d recorded run(s) were re-scored under %s",
 				b.ScoringSystem, sys.Version, hashNote(b.RubricHash, sys.Hash()), runs, sys.Version))
@@ -266,7 +269,10 @@ func compareScored(ctx context.Context, cand *rubric.Scored, b *Baseline, file s
 	if err != nil {
 		return nil, err
 	}
-	c.Rescored, c.ScoringUnbumped = rescored, unbumped
+	c.Rescored, c.Unbumped = rescored, unbumped
+	if unbumped != nil {
+		c.ScoringUnbumped = unbumped.String()
+	}
 	c.BaselineMetrics = b.ComparableMetrics()
 	if !rescored { // re-scored, the baseline's recorded failure counts are another rubric's
 		for i := range c.Dimensions {

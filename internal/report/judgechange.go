@@ -8,11 +8,14 @@ import (
 // judgeChangeNotice is the one line that says the judge differs from the baseline's:
 // what changed, that the baseline's recorded outputs were re-judged by the new judge
 // for the comparison, and the old-judge comparison beside it (never used for the
-// verdict). Empty when the judges are the baseline's.
-func (r *Report) judgeChangeNotice() string {
+// verdict). When the change moved the rubric while its scoring version stayed
+// (Comparison.Unbumped), the line says that too and what to do, and takesUnbumped is
+// set: the scoring-unbumped warning would repeat it. Empty when the judges are the
+// baseline's.
+func (r *Report) judgeChangeNotice() (s string, takesUnbumped bool) {
 	c := r.Comparison
 	if c == nil || len(c.JudgeChanges) == 0 {
-		return ""
+		return "", false
 	}
 	parts := make([]string, len(c.JudgeChanges))
 	rejudged := false
@@ -20,7 +23,7 @@ func (r *Report) judgeChangeNotice() string {
 		parts[i] = ch.String()
 		rejudged = rejudged || ch.Rejudgeable
 	}
-	s := "⚠ changed judge: " + strings.Join(parts, "; ")
+	s = "⚠ changed judge: " + strings.Join(parts, "; ")
 	if rejudged && c.Rescored {
 		s += ". The baseline's recorded outputs were re-judged by the new judge, and the comparison is like with like"
 	} else {
@@ -29,7 +32,12 @@ func (r *Report) judgeChangeNotice() string {
 	if o := c.OldJudge; o != nil {
 		s += fmt.Sprintf(" (with the old judge's recorded baseline %.3f the change would read %s: mixed judges, not used for the verdict)", o.Base, signedPts(o.Delta))
 	}
-	return s
+	if u := c.Unbumped; u != nil && rejudged && c.Rescored {
+		// The judge is part of the rubric, so its change moved the rubric hash.
+		s += fmt.Sprintf(". The judge is part of the scoring, whose version did not change (still %s; %s): %s", u.Version, u.Hashes(), u.Advice())
+		takesUnbumped = true
+	}
+	return s, takesUnbumped
 }
 
 // signedPts is a delta in points with its sign: "−6.6 pts".

@@ -12,7 +12,8 @@ import (
 //  1. NoticeAccepted: a maintainer accepted the regression
 //  2. NoticeProposedGate: the pull request changes its own gate
 //  3. NoticeJudgeChanged: a judge differs from the baseline's
-//  4. NoticeScoringUnbumped: the scoring changed without a version bump
+//  4. NoticeScoringUnbumped: the scoring changed without a version bump (said in the
+//     changed-judge warning instead when the judge's change is what moved it)
 //  5. NoticeNoBaseline: the regression gate did not run
 //  6. NoticeCost: what the run cost, and its budget
 //  7. NoticeNote: everything else (re-scoring, suite changes, estimates, deprecations)
@@ -84,8 +85,9 @@ func (r *Report) deriveNotices() {
 	if v.AcceptedBy != "" {
 		r.AddNotice(NoticeAccepted, v.Reason)
 	}
-	r.AddWarning(NoticeJudgeChanged, r.judgeChangeNotice())
-	if c := r.Comparison; c != nil && c.ScoringUnbumped != "" {
+	judge, unbumpedSaid := r.judgeChangeNotice()
+	r.AddWarning(NoticeJudgeChanged, judge)
+	if c := r.Comparison; c != nil && c.ScoringUnbumped != "" && !unbumpedSaid {
 		r.AddWarning(NoticeScoringUnbumped, c.ScoringUnbumped)
 	}
 	switch {
