@@ -79,13 +79,17 @@ func (o *common) register(fs *flag.FlagSet, withBaseline bool) {
 
 // judgeEnv builds the judges' environment from the judge flags: progress on stderr,
 // and the cache and concurrency overrides.
-func (c *CLI) judgeEnv(o *common) *rubric.Env {
+func (c *CLI) judgeEnv(o *common) *rubric.Env { return c.judgeEnvAs(o, "") }
+
+// judgeEnvAs is judgeEnv with the judges' progress labelled label (the judge's own
+// label when empty).
+func (c *CLI) judgeEnvAs(o *common, label string) *rubric.Env {
 	progressTo := c.Stderr
 	if o.Quiet {
 		progressTo = io.Discard
 	}
 	return &rubric.Env{Judges: &rubric.Judges{
-		Options: []judge.Option{judge.WithGetenv(c.Getenv), live.Progress(progressTo, progress.StderrIsTerminal), live.Calls()},
+		Options: []judge.Option{judge.WithGetenv(c.Getenv), live.ProgressAs(progressTo, progress.StderrIsTerminal, label), live.Calls()},
 		Override: func(cfg *judge.Config) {
 			if o.NoCache {
 				cfg.NoCache = true

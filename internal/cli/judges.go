@@ -22,11 +22,12 @@ type judgeCheckFlags struct {
 }
 
 // freshJudges builds the config's scoring system again with every judge's cache
-// bypassed, for one repeat of a reliability check. A judge in replay mode cannot be
-// asked again: that is an error naming it.
-func (c *CLI) freshJudges(cfg *config.Config, o *common) func() (*rubric.System, error) {
-	return func() (*rubric.System, error) {
-		env := c.judgeEnv(o)
+// bypassed, for one repeat of a reliability check, whose judges' progress says which
+// ("judge reliability, repeat 2 of 3"). A judge in replay mode cannot be asked again:
+// that is an error naming it.
+func (c *CLI) freshJudges(cfg *config.Config, o *common) func(repeat, repeats int) (*rubric.System, error) {
+	return func(repeat, repeats int) (*rubric.System, error) {
+		env := c.judgeEnvAs(o, fmt.Sprintf("judge reliability, repeat %d of %d", repeat, repeats))
 		user := env.Judges.Override
 		var replay []string
 		env.Judges.Override = func(j *judge.Config) {

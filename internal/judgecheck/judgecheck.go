@@ -23,8 +23,10 @@ import (
 // their cache.
 type Options struct {
 	// Fresh builds the scoring system again with every judge's cache bypassed (no_cache):
-	// each repeat is judged by a system built afresh, so no verdict is reused.
-	Fresh func() (*rubric.System, error)
+	// each repeat is judged by a system built afresh, so no verdict is reused. It is
+	// told which repeat it builds for, the repeat-th (from 1) of repeats, so its judges'
+	// progress can say so.
+	Fresh func(repeat, repeats int) (*rubric.System, error)
 	// Items and Results are the outputs to sample from, pairwise (one run's).
 	Items   []*eval.Item
 	Results []*eval.Result
@@ -61,7 +63,7 @@ func Measure(ctx context.Context, o Options) (*reliability.Measurement, error) {
 	var sys *rubric.System
 	var repeats [][]rubric.Judged // [repeat][judged dimension]
 	for r := 0; r < o.Repeats; r++ {
-		s, err := o.Fresh()
+		s, err := o.Fresh(r+1, o.Repeats)
 		if err != nil {
 			return nil, err
 		}

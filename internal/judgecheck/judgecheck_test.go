@@ -65,8 +65,8 @@ func outputs(t *testing.T, n int) ([]*eval.Item, []*eval.Result) {
 	return items, run.Results
 }
 
-func fresh(t *testing.T, srv *chattest.Server) func() (*rubric.System, error) {
-	return func() (*rubric.System, error) {
+func fresh(t *testing.T, srv *chattest.Server) func(int, int) (*rubric.System, error) {
+	return func(int, int) (*rubric.System, error) {
 		sys := &rubric.System{Version: "scoringSystem/1.0.0", Dimensions: []rubric.Dimension{
 			{Name: "accuracy", Weight: 0.6, Scorer: "llm_judge", Key: "accuracy_score", Scale: "0-2"},
 			{Name: "length", Weight: 0.4, Scorer: "word_budget", MaxWords: 50},

@@ -22,8 +22,17 @@ import (
 // Progress reports a judge's progress on w: a bar when isTerminal() is true, plain
 // lines otherwise (progress.Bar).
 func Progress(w io.Writer, isTerminal func() bool) judge.Option {
-	return judge.WithProgress(w, func(label string, total int) judge.Bar {
-		return progress.NewBar(w, isTerminal, label, total)
+	return ProgressAs(w, isTerminal, "")
+}
+
+// ProgressAs is Progress with the bar labelled label instead of the judge's own label
+// ("judge"), when label is not empty: "judge reliability, repeat 2 of 3".
+func ProgressAs(w io.Writer, isTerminal func() bool, label string) judge.Option {
+	return judge.WithProgress(w, func(own string, total int) judge.Bar {
+		if label != "" {
+			own = label
+		}
+		return progress.NewBar(w, isTerminal, own, total)
 	})
 }
 
