@@ -14,6 +14,13 @@ import (
 // when set, replaces promptfoo's reason for the failed assertion.
 func pfReasonCheck(t *testing.T, reason string) string {
 	t.Helper()
+	return pfEditedCheck(t, reason, nil)
+}
+
+// pfEditedCheck is pfReasonCheck with edit (when set) changing the "wrong capital"
+// record on both sides first.
+func pfEditedCheck(t *testing.T, reason string, edit func(rec map[string]any)) string {
+	t.Helper()
 	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join("..", "importer", "testdata", "promptfoo", "results-0.123.1.jsonl"))
 	if err != nil {
@@ -28,6 +35,9 @@ func pfReasonCheck(t *testing.T, reason string) string {
 		if rec["testCase"].(map[string]any)["description"] != "wrong capital" {
 			base, pr = append(base, line), append(pr, line)
 			continue
+		}
+		if edit != nil {
+			edit(rec)
 		}
 		gr := rec["gradingResult"].(map[string]any)
 		comps := gr["componentResults"].([]any)

@@ -31,6 +31,11 @@ type Result struct {
 	// '4'"); the `recorded` scorer gives it as the value's note. Each is cut to
 	// MaxNoteRunes.
 	ScoreNotes map[string]string
+	// ExpectedAssertion is what the tool held the output to, as text (promptfoo's one
+	// `contains` assertion: "contains: 14 days"), for an item that names no reference
+	// answer: the report shows it as the item's expected text. Cut to MaxNoteRunes. A
+	// result's field, so an item's hash never covers it.
+	ExpectedAssertion string
 	// Fields holds the remaining fields: suite fields carried on the record (prompt,
 	// expected, ...) and recorded values at the top level.
 	Fields map[string]any
@@ -86,7 +91,7 @@ func numberLimit(key string) (float64, string) {
 var resultKeys = map[string]bool{
 	"id": true, "output": true, "latency_e2e_ms": true, "latency_model_ms": true,
 	"input_tokens": true, "output_tokens": true, "cached_input_tokens": true, "timed_out": true, "error": true,
-	"model": true, "scores": true, "score_notes": true,
+	"model": true, "scores": true, "score_notes": true, "expected_assertion": true,
 }
 
 // MaxNoteRunes bounds a recorded value's note (score_notes): another tool's reason is
@@ -207,15 +212,18 @@ func (r *Result) set(file string, line int, k string, v any) error {
 			return bad(k, v, "true or false")
 		}
 		r.TimedOut = b
-	case "error", "model":
+	case "error", "model", "expected_assertion":
 		s, ok := v.(string)
 		if !ok {
 			return bad(k, v, "a string")
 		}
-		if k == "error" {
+		switch k {
+		case "error":
 			r.Error = s
-		} else {
+		case "model":
 			r.Model = s
+		default:
+			r.ExpectedAssertion = ClipNote(s)
 		}
 	case "scores":
 		m, ok := v.(map[string]any)

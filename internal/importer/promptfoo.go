@@ -254,7 +254,7 @@ var (
 		"promptIdx": nil,
 	}}
 	pfReadKeys = keys{paths: eval.Paths{
-		"testCase":  {"description": nil, "vars": nil, "metadata": nil, "assert": {"metric": nil, "type": nil}},
+		"testCase":  {"description": nil, "vars": nil, "metadata": nil, "assert": {"metric": nil, "type": nil, "value": nil}},
 		"vars":      nil,
 		"provider":  pfNameKeys.paths["provider"],
 		"prompt":    pfNameKeys.paths["prompt"],
@@ -671,6 +671,11 @@ func pfConvert(path string, line int, where, id string, rec map[string]any, unma
 		out["score_notes"] = notes
 	}
 	pfSuiteFields(rec, out)
+	if _, ok := out["expected"]; !ok {
+		if e := pfExpectedAssertion(rec); e != "" {
+			out["expected_assertion"] = e
+		}
+	}
 	return out, nil
 }
 

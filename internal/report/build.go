@@ -147,7 +147,7 @@ func sumOver(sc *rubric.Scored, metric string) float64 {
 func buildItem(sc *rubric.Scored, is *rubric.ItemScore) Item {
 	sys := sc.System
 	it := Item{ID: is.Item.ID, Line: is.Item.Line, Tags: is.Item.Tags, Prompt: is.Item.Prompt,
-		Expected: expectedOf(is.Item, sys), Score: is.Score, Pass: is.Pass, PassRuns: is.PassRuns,
+		Expected: expectedOf(is.Item, nil, sys), Score: is.Score, Pass: is.Pass, PassRuns: is.PassRuns,
 		Runs: is.Runs, CappedBy: is.CappedBy, Why: is.Why, Missing: is.Missing == is.Runs, MissingRuns: is.Missing, Pending: is.Pending}
 	for d, dim := range sys.Dimensions {
 		it.Breakdown = append(it.Breakdown, KV{dim.Name, is.Breakdown[d]})
@@ -202,8 +202,10 @@ func sampleFields(r *eval.Result) []KV {
 	return out
 }
 
-// expectedOf is the item's reference answer as seed 000 shows it.
-func expectedOf(it *eval.Item, sys *rubric.System) any {
+// expectedOf is the item's reference answer as seed 000 shows it; when the item names
+// none, what its result says the tool held the output to (res: its shown sample, nil
+// when none; eval.Result.ExpectedAssertion).
+func expectedOf(it *eval.Item, res *eval.Result, sys *rubric.System) any {
 	for _, d := range sys.Dimensions {
 		if d.Expected != "" {
 			if v, ok := it.Field(d.Expected); ok {
@@ -215,6 +217,9 @@ func expectedOf(it *eval.Item, sys *rubric.System) any {
 		if v, ok := it.Fields[k]; ok {
 			return v
 		}
+	}
+	if res != nil && res.ExpectedAssertion != "" {
+		return res.ExpectedAssertion
 	}
 	return nil
 }

@@ -108,7 +108,11 @@ type detailParts struct {
 // rubric.ScoreOptions.Capture and safe to call in parallel.
 func (s *ItemStream) Capture(it *eval.Item, sm *rubric.Sample) ([]byte, error) {
 	var d Item
-	d.Prompt, d.Expected = it.Prompt, expectedOf(it, s.sys)
+	var res *eval.Result
+	if sm != nil {
+		res = sm.Result
+	}
+	d.Prompt, d.Expected = it.Prompt, expectedOf(it, res, s.sys)
 	if sm != nil {
 		if sm.Result != nil {
 			d.Got = sm.Result.Output
