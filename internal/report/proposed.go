@@ -96,7 +96,8 @@ func (r *Report) mdProposed(MarkdownOptions) []block {
 			Escape(p.AcceptedBy), code(p.AcceptLabel), cfg, Escape(p.Short()))
 	} else {
 		fmt.Fprintf(&b, "> [!IMPORTANT]\n> **Proposed gate:** this pull request changes its own gate %s: %s; %s. "+
-			"The verdict below is the base commit's gate; the proposed one applies once merged, or now if a maintainer adds the %s label.\n",
+			"The verdict below is the base commit's gate; the proposed one applies once merged, or to this commit alone if a maintainer with write access applies the %s label while it is the head: "+
+			"the label counts only in the run that applying it starts (under <code>workflow_run</code>, re-run this workflow once it is on), and a later push needs it removed and applied again.\n",
 			cfg, Escape(p.Short()), under, code(p.AcceptLabel))
 	}
 	list := func(what string, ids []string, total int) {
