@@ -484,7 +484,7 @@ func TestEvaluateProgress(t *testing.T) {
 	var buf strings.Builder
 	var mu sync.Mutex
 	w := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return buf.Write(p) })
-	j, _ := newJudge(t, srv, nil, live.Progress(w, func() bool { return false }))
+	j, _ := newJudge(t, srv, nil, live.ProgressAs(w, func() bool { return false }, ""))
 	if _, _, err := j.Evaluate(context.Background(), []judge.Request{req("a"), req("b")}); err != nil {
 		t.Fatal(err)
 	}

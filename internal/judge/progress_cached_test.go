@@ -25,7 +25,7 @@ func TestAllCachedIsOneLineForAPanel(t *testing.T) {
 		}
 	}
 	var buf strings.Builder
-	progress := live.Progress(&buf, func() bool { return false })
+	progress := live.ProgressAs(&buf, func() bool { return false }, "")
 	for _, d := range dirs {
 		j, _ := newJudge(t, srv, func(c *judge.Config) { c.CacheDir = d }, progress)
 		for range 2 { // two batches each

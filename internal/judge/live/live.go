@@ -1,7 +1,7 @@
 // Package live is what a judge needs of the world to call its model: the client that
 // sends its prompts to an OpenAI-compatible chat completions endpoint (through package
 // chat) and the progress bar over those calls. The CLI plugs them into each judge
-// (Calls, Progress); package judge, and everything that only reads judgments, links
+// (Calls, ProgressAs); package judge, and everything that only reads judgments, links
 // neither.
 package live
 
@@ -19,14 +19,9 @@ import (
 	"github.com/evalgate/evalgate/internal/progress"
 )
 
-// Progress reports a judge's progress on w: a bar when isTerminal() is true, plain
-// lines otherwise (progress.Bar).
-func Progress(w io.Writer, isTerminal func() bool) judge.Option {
-	return ProgressAs(w, isTerminal, "")
-}
-
-// ProgressAs is Progress with the bar labelled label instead of the judge's own label
-// ("judge"), when label is not empty: "judge reliability, repeat 2 of 3".
+// ProgressAs reports a judge's progress on w: a bar when isTerminal() is true, plain
+// lines otherwise (progress.Bar). The bar is labelled label instead of the judge's own
+// label ("judge") when label is not empty: "judge reliability, repeat 2 of 3".
 func ProgressAs(w io.Writer, isTerminal func() bool, label string) judge.Option {
 	return judge.WithProgress(w, func(own string, total int) judge.Bar {
 		if label != "" {
