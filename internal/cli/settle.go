@@ -71,11 +71,6 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	if err != nil {
 		return nil, err
 	}
-	if so.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, so.Timeout)
-		defer cancel()
-	}
 	d := &settleDecider{opts: opts, rr: rr, frozen: frozen}
 	defer d.close()
 	// A look at the gate's own level first: it measures the suite and its runs, which
@@ -92,7 +87,7 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	}
 	res, err := settle.Run(ctx, d, rr, settle.Options{
 		Items: d.items, ItemRuns: d.itemRuns, Budget: so.Budget, MaxCostUSD: so.MaxCostUSD,
-		Timeout: so.Timeout, Now: so.Now,
+		Timeout: so.Timeout, Now: so.Now, // the rounds' limit: the looks are never cut by it
 	})
 	if err != nil {
 		return nil, err
@@ -579,7 +574,7 @@ func (f *settleFlags) register(fs *flag.FlagSet) {
 		f.Budget, f.budgetSet = n, true
 		return nil
 	})
-	fs.DurationVar(&f.Timeout, "settle-timeout", 0, "wall-clock `limit` of settling, e.g. 10m (default: the config's settle.timeout, else none)")
+	fs.DurationVar(&f.Timeout, "settle-timeout", 0, "wall-clock `limit` of the re-runs, e.g. 10m: its clock starts after the first look, which scoring the results is never cut by (default: the config's settle.timeout, else none)")
 	fs.Float64Var(&f.MaxCostUSD, "settle-max-cost-usd", 0, "US `dollars` the re-runs may cost (default: the config's settle.max_cost_usd, else no cap)")
 	fs.StringVar(&f.Dir, "settle-dir", "", "`folder` for the re-runs' results files (default: a new temporary folder, kept; with SOURCE_DATE_EPOCH or --run-id one named by the inputs, so the report is the same)")
 }

@@ -11,7 +11,7 @@ import (
 //
 //	settle:
 //	  budget: 10         # extra item-runs (default: 20 % of the suite, rounded up, at least 8)
-//	  timeout: 10m       # wall-clock limit (default: none)
+//	  timeout: 10m       # wall-clock limit of the re-runs, not of the scoring (default: none)
 //	  max_cost_usd: 0.50 # dollars the re-runs may cost (default: none)
 type Config struct {
 	Budget     int           `yaml:"budget" json:"budget,omitempty"`

@@ -77,7 +77,8 @@ type Options struct {
 	Budget int
 	// MaxCostUSD caps the re-runs' cost in dollars (0: no cap).
 	MaxCostUSD float64
-	// Timeout caps the wall-clock time, read from Now (0: no limit).
+	// Timeout caps the wall-clock time of the rounds, from when the first look has
+	// decided, read from Now (0: no limit). The looks themselves are never cut by it.
 	Timeout time.Duration
 	Now     func() time.Time
 	// Alpha is the total one-sided level (gate.Alpha when 0).
@@ -168,7 +169,8 @@ type Result struct {
 	// MaxCostUSD (0: no cap).
 	CostUSD    *float64 `json:"cost_usd,omitempty"`
 	MaxCostUSD float64  `json:"max_cost_usd,omitempty"`
-	// Elapsed is the wall-clock time taken, of Timeout (0: no limit); 0 in a report
+	// Elapsed is the wall-clock time the rounds took (from the first look's decision),
+	// of Timeout (0: no limit); 0 in a report
 	// pinned by SOURCE_DATE_EPOCH or --run-id, which records no wall-clock time.
 	Elapsed time.Duration `json:"elapsed_ns"`
 	Timeout time.Duration `json:"timeout_ns,omitempty"`
@@ -178,6 +180,11 @@ type Result struct {
 // inconclusive and no limit is reached, re-runs the evidence items (or, when it names
 // none, others, the least re-run first) and decides again at the next look's level. A Rerun error that
 // is the context's ends settling as timed out; any other error is returned.
+//
+// Timeout limits the rounds alone: its clock starts when the first look has decided,
+// and only the re-runs run under its deadline. The first look (the check's own
+// scoring) and the look after each round are never cut by it: a look cut midway would
+// fail the check rather than settle it less.
 func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) {
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget(len(o.Items))
@@ -191,7 +198,6 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 	if o.ItemRuns <= 0 {
 		o.ItemRuns = max(1, len(o.Items))
 	}
-	start := o.Now()
 	res := Result{Budget: o.Budget, MaxCostUSD: o.MaxCostUSD, Timeout: o.Timeout}
 	frac := func(used int) float64 { return float64(o.ItemRuns+used) / float64(o.ItemRuns+o.Budget) }
 	sp := NewSpending(o.Alpha)
@@ -202,6 +208,13 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 		return res, err
 	}
 	res.Initial, res.Figure, res.Outcome = look.Outcome, look.Figure, look.Outcome
+	start := o.Now()
+	rctx := ctx // the re-runs' context: under the timeout's deadline
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
 	first := look.TotalUSD
 	reruns := map[string]int{}
 	perRun := costPerItemRun(first, o.ItemRuns)
@@ -227,7 +240,7 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 			maxUSD = o.MaxCostUSD - valueOr(res.CostUSD)
 		}
 		cut := false
-		if err := r.Rerun(ctx, len(res.Rounds)+1, ids, maxUSD); err != nil {
+		if err := r.Rerun(rctx, len(res.Rounds)+1, ids, maxUSD); err != nil {
 			var cannot *CannotRerun
 			if errors.As(err, &cannot) {
 				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), Unsettleable, cannot.Why
@@ -242,8 +255,8 @@ func Run(ctx context.Context, d Decider, r Rerunner, o Options) (Result, error) 
 				ids, cut = ids[:min(cc.Ran, len(ids))], true
 				err = nil
 			}
-			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), TimedOut, stoppedWhy(ctx.Err(), len(res.Rounds)+1)
+			if rctx.Err() != nil && errors.Is(err, rctx.Err()) {
+				res.Elapsed, res.Stop, res.Why = o.Now().Sub(start), TimedOut, stoppedWhy(rctx.Err(), len(res.Rounds)+1)
 				return res, nil
 			}
 			if err != nil {

@@ -332,3 +332,61 @@ func TestRunCostCut(t *testing.T) {
 		t.Errorf("refused round: %+v, %v; want cost spent, still inconclusive, nothing re-run", res, err)
 	}
 }
+
+// slowFirstDecider's first look (the check's own scoring) takes first on the fake
+// clock, and every look records whether its context had a deadline.
+type slowFirstDecider struct {
+	now       *time.Time
+	first     time.Duration
+	looks     int
+	deadlines int
+}
+
+func (d *slowFirstDecider) Look(ctx context.Context, _ float64) (Look, error) {
+	if d.looks++; d.looks == 1 {
+		*d.now = d.now.Add(d.first)
+	}
+	if _, ok := ctx.Deadline(); ok {
+		d.deadlines++
+	}
+	return inconclusive("c"), nil
+}
+
+// deadlineRerunner moves the fake clock on by step per round and records whether each
+// round's context had a deadline.
+type deadlineRerunner struct {
+	now       *time.Time
+	step      time.Duration
+	rounds    int
+	deadlines int
+}
+
+func (r *deadlineRerunner) Rerun(ctx context.Context, _ int, _ []string, _ float64) error {
+	r.rounds++
+	if _, ok := ctx.Deadline(); ok {
+		r.deadlines++
+	}
+	*r.now = r.now.Add(r.step)
+	return nil
+}
+
+// --settle-timeout limits the rounds, not the check: a first look that takes 20 min
+// (a slow judge scoring the pull request's runs) leaves the 10-min limit whole for the
+// rounds. Rounds start at 0, 4 and 8 min of the limit's clock (8 < 10), and at 12 min
+// it stops. Only the re-runs run under the deadline; no look does. Before, the clock
+// started before the first look, so settling timed out at once, without a round.
+func TestRunTimeoutLimitsTheRoundsAlone(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := &slowFirstDecider{now: &now, first: 20 * time.Minute}
+	r := &deadlineRerunner{now: &now, step: 4 * time.Minute}
+	res, err := Run(context.Background(), d, r, Options{Items: items10, Budget: 100, Timeout: 10 * time.Minute, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != TimedOut || len(res.Rounds) != 3 || res.Elapsed != 12*time.Minute {
+		t.Errorf("result %+v; want timed out after 3 rounds, 12m of rounds (the first look's 20m not counted)", res)
+	}
+	if r.deadlines != r.rounds || d.deadlines != 0 {
+		t.Errorf("%d of %d rounds and %d of %d looks ran under a deadline; want every round, no look", r.deadlines, r.rounds, d.deadlines, d.looks)
+	}
+}
