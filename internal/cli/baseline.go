@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/config"
@@ -37,12 +38,14 @@ type BaselineOptions struct {
 	// StreamAbove overrides the results size above which the release is streamed
 	// (StreamAbove; negative: always, as for compressed results).
 	StreamAbove int64
+	// now is when the baseline is made (MakeBaseline sets it: reportTime).
+	now time.Time
 }
 
 func (c *CLI) baseline(args []string) int {
 	var o BaselineOptions
 	var results multiFlag
-	fs := newFlagSet("baseline", "baseline [--config evalgate.yaml] (--results run1.jsonl --results run2.jsonl --results run3.jsonl | --report merged.json) [--out baselines/SUITE.jsonl] [RESULTS...]\n\nWrites the stable distribution of a release from its runs (3 or more): each item's mean,\nspread and passes, and the judges' reliability; pull requests are compared with it. It also\nappends a line to the score's history beside it (SUITE.history.jsonl) and updates index.json.\nResults files may also be given as arguments, each as one --results.", c.Stderr)
+	fs := newFlagSet("baseline", "baseline [--config evalgate.yaml] (--results run1.jsonl --results run2.jsonl --results run3.jsonl | --report merged.json) [--out baselines/SUITE.jsonl] [RESULTS...]\n\nWrites the stable distribution of a release from its runs (3 or more): each item's mean,\nspread and passes, and the judges' reliability; pull requests are compared with it. It also\nappends a line to the score's history beside it (SUITE.history.jsonl) and updates index.json.\nWith SOURCE_DATE_EPOCH set, that is the time they record, so the same runs write the same files.\nResults files may also be given as arguments, each as one --results.", c.Stderr)
 	fs.StringVar(&o.Config, "config", "evalgate.yaml", "config `file`")
 	fs.Var(&results, "results", "results `file` of one release run, or a quoted pattern (repeatable; use ≥ 3 runs)")
 	var reports multiFlag
@@ -91,7 +94,16 @@ func (c *CLI) baseline(args []string) int {
 
 // MakeBaseline scores a release's runs and writes the stable distribution and the
 // baselines index beside it. It returns the path written.
+//
+// The baseline records when it was made (created_at, also its history line's date and
+// the index's): SOURCE_DATE_EPOCH when set, as check's reports, so two baselines of the
+// same runs are byte-identical, with their history and index, however the clock moved;
+// else the clock. A bad SOURCE_DATE_EPOCH is refused before anything is scored.
 func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *baseline.Baseline, error) {
+	var err error
+	if o.now, err = c.reportTime(""); err != nil {
+		return "", nil, err
+	}
 	if len(o.Reports) > 0 {
 		return c.baselineFromReports(o)
 	}
@@ -143,7 +155,7 @@ func (c *CLI) MakeBaseline(ctx context.Context, o BaselineOptions) (string, *bas
 	if err != nil {
 		return "", nil, err
 	}
-	bo := c.baselineOptions(cfg, sc, o)
+	bo := baselineOptions(cfg, sc, o)
 	var b *baseline.Baseline
 	if streamed {
 		b = baseline.HeaderOf(sc, bo)
@@ -217,13 +229,13 @@ func baselineOut(cfg *config.Config, out string) (path, named string, err error)
 }
 
 // baselineOptions are the baseline's source, versions and grade (graded as a release,
-// without a baseline).
-func (c *CLI) baselineOptions(cfg *config.Config, sc *rubric.Scored, o BaselineOptions) baseline.Options {
+// without a baseline), and when it was made (o.now).
+func baselineOptions(cfg *config.Config, sc *rubric.Scored, o BaselineOptions) baseline.Options {
 	grade := ""
 	if v := cfg.Grading.Evaluate(sc, nil, gate.Inputs{}); v.Grade != nil {
 		grade = v.Grade.Grade
 	}
-	return baseline.Options{Source: baseline.Source{Ref: o.Ref, SHA: o.SHA}, GradingSystem: cfg.Grading.Version, Grade: grade, Now: c.Now()}
+	return baseline.Options{Source: baseline.Source{Ref: o.Ref, SHA: o.SHA}, GradingSystem: cfg.Grading.Version, Grade: grade, Now: o.now}
 }
 
 // recordBaseline updates what goes with a baseline just written at out, asked for as
@@ -279,7 +291,7 @@ func (c *CLI) baselineFromReports(o BaselineOptions) (string, *baseline.Baseline
 	if w := gate.ThinBaseline(len(sc.Runs)); w != "" {
 		fmt.Fprintf(c.Stderr, "warning: %s\n", w)
 	}
-	b := baseline.HeaderOf(sc, c.baselineOptions(cfg, sc, o))
+	b := baseline.HeaderOf(sc, baselineOptions(cfg, sc, o))
 	b.Suite = cfg.SuiteName(sc.Suite)
 	absOut, _ := filepath.Abs(out)
 	for i := range b.Runs {

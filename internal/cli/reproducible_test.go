@@ -67,3 +67,79 @@ func TestReportsReproducible(t *testing.T) {
 		t.Errorf("bad SOURCE_DATE_EPOCH: exit %d, %q; want 2 naming it", code, stderr.String())
 	}
 }
+
+// With SOURCE_DATE_EPOCH set, two baselines of the same runs are byte-identical, with
+// the history line and the index written beside them, though the clock moved a day
+// between them, as check's reports are; without it the baseline's created_at follows
+// the clock, so the test can fail. A bad SOURCE_DATE_EPOCH is refused (exit 2) and
+// nothing is written. Before, baseline read the clock whatever SOURCE_DATE_EPOCH said.
+func TestBaselineReproducible(t *testing.T) {
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	ex, err := filepath.Abs("../../examples/tutor-capstone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// run writes the example's baseline from its three release runs into a new folder
+	// and returns the folder's files, by name.
+	run := func(env map[string]string, want int) map[string][]byte {
+		t.Helper()
+		dir := t.TempDir()
+		var stderr bytes.Buffer
+		c := &cli.CLI{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &stderr,
+			Getenv: func(k string) string { return env[k] }, Now: func() time.Time { return clock },
+			GitSHA: func() string { return "0000000" }}
+		args := []string{"evalgate", "baseline", "--config", filepath.Join(ex, "evalgate.yaml"), "--no-judge-check",
+			"--results", filepath.Join(ex, "release/run1.jsonl"), "--results", filepath.Join(ex, "release/run2.jsonl"),
+			"--results", filepath.Join(ex, "release/run3.jsonl"), "--out", filepath.Join(dir, "tutor.jsonl")}
+		if code := c.Main(args); code != want {
+			t.Fatalf("exit %d; want %d: %s", code, want, stderr.String())
+		}
+		files := map[string][]byte{}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[e.Name()] = b
+		}
+		return files
+	}
+	same := func(a, b map[string][]byte) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for name, data := range a {
+			if !bytes.Equal(data, b[name]) {
+				return false
+			}
+		}
+		return true
+	}
+	pinned := map[string]string{"SOURCE_DATE_EPOCH": "1767225600"} // 2026-01-01T00:00:00Z
+	a := run(pinned, gate.ExitPass)
+	clock = clock.Add(24*time.Hour + 1234567*time.Nanosecond)
+	b := run(pinned, gate.ExitPass)
+	for _, name := range []string{"tutor.jsonl", "tutor.history.jsonl", "index.json"} {
+		if a[name] == nil {
+			t.Errorf("no %s written", name)
+		}
+	}
+	if !same(a, b) {
+		t.Errorf("baselines differ with SOURCE_DATE_EPOCH set and the clock moved")
+	}
+	if !bytes.Contains(a["tutor.jsonl"], []byte(`"created_at":"2026-01-01T00:00:00Z"`)) {
+		t.Errorf("created_at is not SOURCE_DATE_EPOCH's:\n%.600s", a["tutor.jsonl"])
+	}
+	c := run(nil, gate.ExitPass)
+	clock = clock.Add(time.Second)
+	if same(c, run(nil, gate.ExitPass)) {
+		t.Error("identical without SOURCE_DATE_EPOCH though the clock moved: the test cannot fail")
+	}
+	if got := run(map[string]string{"SOURCE_DATE_EPOCH": "yesterday"}, gate.ExitBadInput); len(got) != 0 {
+		t.Errorf("a bad SOURCE_DATE_EPOCH wrote %d file(s)", len(got))
+	}
+}
