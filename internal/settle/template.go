@@ -29,7 +29,8 @@ func containsPlaceholder(arg, p string) bool { return strings.Contains(arg, p) }
 // selectors, in the form the tool reads them:
 //   - promptfoo (--filter-pattern, a regular expression over test descriptions): one
 //     argument matching exactly those descriptions, ^(?:a|b)$, each quoted;
-//   - Inspect (--sample-id): one argument, the sample ids joined by commas;
+//   - Inspect (--sample-id): one argument, the sample ids joined by commas
+//     (InspectSampleID: an id Inspect cannot read back is a *CannotRerun);
 //   - lm-eval (--samples, JSON by task): {"task":[doc ids]} from selectors "task:doc";
 //   - any other tool: one argument per selector when {ids} is a whole argument, else
 //     the selectors joined by commas.
@@ -70,12 +71,14 @@ func joinSelectors(tool string, selectors []string) (string, error) {
 		}
 		return "^(?:" + strings.Join(q, "|") + ")$", nil
 	case ToolInspect:
-		for _, s := range selectors {
-			if strings.Contains(s, ",") {
-				return "", fmt.Errorf("rerun: Inspect sample id %q holds a comma, which --sample-id reads as a separator", s)
+		q := make([]string, len(selectors))
+		for i, s := range selectors {
+			var err error
+			if q[i], err = InspectSampleID(s); err != nil {
+				return "", err
 			}
 		}
-		return strings.Join(selectors, ","), nil
+		return strings.Join(q, ","), nil
 	case ToolLMEval:
 		byTask := map[string][]int{}
 		for _, s := range selectors {
