@@ -106,9 +106,18 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		return ExitBadInput
 	}
 	var r *report.Report
-	if st.On {
+	switch {
+	case st.On && c.privilegedWorkflow():
+		// As the action: a privileged workflow never runs a command a pull request could
+		// have written, and settle runs the config's. The report gives the command for
+		// the unprivileged job instead.
+		fmt.Fprintf(c.Stderr, "evalgate: --settle: not settling: GITHUB_EVENT_NAME is %s, a privileged workflow; the report says where to settle\n", c.Getenv(eventName))
+		if r, err = Check(context.Background(), copts); err == nil && wantsSettle(r) {
+			r.AddWarning(report.NoticeNote, privilegedSettleNotice(r.Command+" --settle"+st.limits()))
+		}
+	case st.On:
 		r, err = c.checkSettled(context.Background(), copts, st.options(c))
-	} else {
+	default:
 		r, err = Check(context.Background(), copts)
 	}
 	if err != nil {

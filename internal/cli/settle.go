@@ -596,6 +596,32 @@ func (f *settleFlags) check(sh eval.Shard) error {
 	return nil
 }
 
+// limits are the settle limits given as flags, as they would be typed again (with a
+// leading space; "" for none), so a command that settles elsewhere keeps them.
+func (f *settleFlags) limits() string {
+	var b strings.Builder
+	if f.budgetSet {
+		b.WriteString(" " + shellFlag("--settle-budget", strconv.Itoa(f.Budget)))
+	}
+	if f.Timeout != 0 {
+		b.WriteString(" " + shellFlag("--settle-timeout", f.Timeout.String()))
+	}
+	if f.MaxCostUSD != 0 {
+		b.WriteString(" " + shellFlag("--settle-max-cost-usd", strconv.FormatFloat(f.MaxCostUSD, 'f', -1, 64)))
+	}
+	return b.String()
+}
+
+// eventName is the variable that names the event that started a GitHub workflow.
+const eventName = "GITHUB_EVENT_NAME"
+
+// privilegedWorkflow says whether evalgate runs in a privileged GitHub workflow
+// (workflow_run or pull_request_target: the base repository's secrets and a write
+// token, whatever the pull request's origin), as the action reads it.
+func (c *CLI) privilegedWorkflow() bool {
+	return ghaction.Event{Name: strings.TrimSpace(c.Getenv(eventName))}.Privileged()
+}
+
 func (f *settleFlags) options(c *CLI) settleOptions {
 	return settleOptions{Budget: f.Budget, Timeout: f.Timeout, MaxCostUSD: f.MaxCostUSD, Dir: f.Dir, Now: c.Now}
 }
