@@ -97,13 +97,25 @@ func (c *CLI) checkSettled(ctx context.Context, opts CheckOptions, so settleOpti
 	}
 	r := d.take()
 	r.SetSettle(&res)
-	if g := r.Regression; g != nil && g.Outcome == gate.Inconclusive && res.Stop == settle.BudgetSpent {
-		// The budget is spent: the next step is settling on, from the re-runs kept, with
-		// a larger budget (twice this one), not re-running the evidence by hand.
-		g.RerunCommand = r.Command + " --settle " + shellFlag("--settle-budget", strconv.Itoa(2*res.Budget))
+	if g := r.Regression; g != nil && g.Outcome == gate.Inconclusive {
+		switch res.Stop {
+		case settle.BudgetSpent:
+			// The budget is spent: the next step is settling on, from the re-runs kept,
+			// with a larger budget (twice this one), not re-running the evidence by hand.
+			g.RerunCommand = r.Command + " --settle " + shellFlag("--settle-budget", strconv.Itoa(2*res.Budget))
+		case settle.Unsettleable:
+			// Settle cannot conclude it as the config and items stand (a tool that cannot
+			// select an item, a judge under the reliability floor): the same command would
+			// stop the same way, so the report does not offer it again.
+			g.RerunCommand, g.RerunHint = "", unsettleableHint
+		}
 	}
 	return r, nil
 }
+
+// unsettleableHint is what the report says to do once settle has stopped as "cannot
+// settle" (after "To settle it, ").
+const unsettleableHint = "first fix what stopped settle (the settle note says what): settling again as things stand stops the same way; then check again with `--settle`"
 
 // spoolStdin saves standard input, when results names it (--results -), to stdin.jsonl
 // in the settle folder and names that file instead: every look reads the results
