@@ -22,7 +22,7 @@ func budgetNotices(paths []string) ([]string, error) {
 		if n == nil {
 			continue
 		}
-		out = append(out, fmt.Sprintf("run %s was cut by its budget: %s spent of max_cost_usd %s; %d of %d items never ran and count as missing. Finish it with `evalgate run --resume --max-cost-usd` and a larger budget.",
+		out = append(out, fmt.Sprintf("run %s was cut by its budget: %s spent of max_cost_usd %s; %d of %d items never ran and count as missing. Finish it by running it again with --resume and a larger --max-cost-usd: only the items not run run.",
 			p, pricing.Dollars(n.SpentUSD), pricing.Dollars(n.MaxCostUSD), n.NotRun, n.Items))
 	}
 	return out, nil
@@ -38,7 +38,7 @@ func budgetCutRefusal(paths []string) error {
 			return err
 		}
 		if n != nil {
-			return fmt.Errorf("%s: its run was cut by its budget (%d of %d items never ran; %s spent of max_cost_usd %s), and a baseline would count those items as failing. Finish it first: `evalgate run --resume --max-cost-usd` with a larger budget",
+			return fmt.Errorf("%s: its run was cut by its budget (%d of %d items never ran; %s spent of max_cost_usd %s), and a baseline would count those items as failing. Finish it first by running it again with --resume and a larger --max-cost-usd",
 				p, n.NotRun, n.Items, pricing.Dollars(n.SpentUSD), pricing.Dollars(n.MaxCostUSD))
 		}
 	}
@@ -59,7 +59,7 @@ func emptyCutRun(paths []string) error {
 			return err
 		}
 		if n != nil {
-			return eval.Errorf(p, 0, "", "its run was cut by its budget before any item ran (%s spent of max_cost_usd %s, which cannot cover one more item's worst case; %d of %d items not run). Finish it with `evalgate run --resume --max-cost-usd` and a larger budget",
+			return eval.Errorf(p, 0, "", "its run was cut by its budget before any item ran (%s spent of max_cost_usd %s, which cannot cover one more item's worst case; %d of %d items not run). Finish it by running it again with --resume and a larger --max-cost-usd",
 				pricing.Dollars(n.SpentUSD), pricing.Dollars(n.MaxCostUSD), n.NotRun, n.Items)
 		}
 	}

@@ -100,13 +100,14 @@ func (c *CLI) runCmd(args []string) int {
 		}
 		path = cfg.Path(cfg.Results[0])
 	}
-	code, _ := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, "run", o.Quiet, rb)
+	code, _ := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, "run", o.Quiet, rb, resumeCommand(o))
 	return code
 }
 
 // runOnce runs the suite once into path (appending to it with resume) and reports;
-// cut says its budget stopped it (the exit code is then 0: what ran is valid).
-func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, path string, resume bool, label string, quiet bool, rb *runBudget) (code int, cut bool) {
+// cut says its budget stopped it (the exit code is then 0: what ran is valid). again
+// is the command that goes on where it stops (resumeCommand).
+func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config, suite *eval.Suite, path string, resume bool, label string, quiet bool, rb *runBudget, again string) (code int, cut bool) {
 	items := make([]runner.Item, 0, suite.Len())
 	var f *os.File
 	var err error
@@ -146,7 +147,7 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 	}
 	sum, err := runner.Run(ctx, sys, items, f, opts)
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "evalgate run: stopped after %d result(s), kept in %s (rerun with --resume)\n", sum.Written, path)
+		fmt.Fprintf(c.Stderr, "evalgate run: stopped after %d result(s), kept in %s; go on with `%s`\n", sum.Written, path, again)
 		return c.fail(err), false
 	}
 	if err := f.Close(); err != nil {
@@ -157,8 +158,8 @@ func (c *CLI) runOnce(ctx context.Context, sys runner.System, cfg *config.Config
 		if err := runner.WriteBudgetNote(path, note); err != nil {
 			return c.fail(err), false
 		}
-		fmt.Fprintf(c.Stdout, "wrote %s: %d result(s), %d timed out, %d error(s); cut by its budget: %s spent of max_cost_usd %s, %d item(s) not run (go on with --resume and a larger --max-cost-usd)\n",
-			path, sum.Written, sum.TimedOut, sum.Errors, pricing.Dollars(note.SpentUSD), pricing.Dollars(note.MaxCostUSD), sum.NotRun)
+		fmt.Fprintf(c.Stdout, "wrote %s: %d result(s), %d timed out, %d error(s); cut by its budget: %s spent of max_cost_usd %s, %d item(s) not run; go on with `%s` (give --max-cost-usd a budget for the items not run)\n",
+			path, sum.Written, sum.TimedOut, sum.Errors, pricing.Dollars(note.SpentUSD), pricing.Dollars(note.MaxCostUSD), sum.NotRun, again)
 		return ExitPass, true
 	}
 	if err := runner.RemoveBudgetNote(path); err != nil {

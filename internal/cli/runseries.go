@@ -28,9 +28,9 @@ func (c *CLI) runSeries(ctx context.Context, sys runner.System, cfg *config.Conf
 			fmt.Fprintf(c.Stderr, "%s: %s holds every item, skipped\n", label, path)
 			continue
 		}
-		code, cut := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, label, o.Quiet, rb)
+		code, cut := c.runOnce(ctx, sys, cfg, suite, path, o.Resume, label, o.Quiet, rb, resumeCommand(o))
 		if code != ExitPass || cut {
-			fmt.Fprintf(c.Stderr, "evalgate run: stopped in run %d of %d; `evalgate run --runs %d --out-dir %s --resume` goes on from there\n", k, o.Runs, o.Runs, o.OutDir)
+			fmt.Fprintf(c.Stderr, "evalgate run: stopped in run %d of %d; `%s` goes on from there\n", k, o.Runs, resumeCommand(o))
 			return code
 		}
 	}

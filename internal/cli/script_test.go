@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/evalgate/evalgate/internal/cli"
+	"github.com/evalgate/evalgate/internal/testdata/chattest"
 )
 
 // TestMain makes this test binary double as the evalgate command, so testscript's
@@ -25,7 +26,11 @@ func TestMain(m *testing.M) {
 // TestScript runs testdata/script/*.txtar end to end. Besides testscript's commands,
 // `exitcode N program [args...]` runs a program and asserts its exact exit code (exec
 // and ! exec only tell zero from non-zero; evalgate's 1 and 2 mean different things).
+//
+// $CHAT_URL is a fake OpenAI-compatible API on loopback (answer: 10 prompt and 5
+// completion tokens a call), for scripts whose `run:` block is in openai mode.
 func TestScript(t *testing.T) {
+	chat := chattest.New(t, "/v1", answer)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -36,6 +41,7 @@ func TestScript(t *testing.T) {
 				return err
 			}
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("CHAT_URL", chat.BaseURL())
 			// Stdout is not a terminal: lines are unwrapped, as in a CI log. How tables fit
 			// a terminal is checked by TestTableWidth and terminal.txtar (which sets
 			// COLUMNS).
