@@ -59,11 +59,17 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		}
 	}
 	if *reportIn != "" {
-		if len(o.Results) > 0 || sh.Count > 0 {
+		switch {
+		case len(o.Results) > 0 || sh.Count > 0:
 			fmt.Fprintf(c.Stderr, "evalgate: --report gates on a report already scored: drop --results and --shard\n")
 			return ExitBadInput
+		case len(rerun) > 0 || st.On || st.budgetSet || st.Timeout != 0 || st.MaxCostUSD != 0 || st.Dir != "":
+			// A saved report holds scores, not results files: there is nothing to add a
+			// re-run to, and nothing settle could re-run items of and score again.
+			fmt.Fprintf(c.Stderr, "evalgate: --report re-renders a report already scored, which --rerun and --settle cannot add runs to: drop them, or check the results files with --results (and --rerun or --settle)\n")
+			return ExitBadInput
 		}
-		return c.gateReports(o, []string{*reportIn}, scoreOnly)
+		return c.gateReports(o, []string{*reportIn}, scoreOnly, reportPin{RunID: *runID, CodeVersion: *codeVersion})
 	}
 	imp, err := o.Import.options(c.Stderr)
 	if err != nil {

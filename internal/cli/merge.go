@@ -74,26 +74,34 @@ func (c *CLI) merge(args []string) int {
 		fmt.Fprintln(c.Stderr, "evalgate merge: give the shards' JSON reports (evalgate score --shard i/n --format json --out FILE)")
 		return ExitBadInput
 	}
-	return c.gateReports(o, reports, *noBase)
+	return c.gateReports(o, reports, *noBase, reportPin{})
 }
 
+// reportPin is what check --report records as given: --run-id (the report's run_id,
+// and the time pinned as check pins it) and --code-version; "" for the defaults.
+type reportPin struct{ RunID, CodeVersion string }
+
 // gateReports runs checkReports and emits the report, exit code as check's.
-func (c *CLI) gateReports(o common, paths []string, noBaseline bool) int {
+func (c *CLI) gateReports(o common, paths []string, noBaseline bool, pin reportPin) int {
 	if err := checkFormat(o.Format); err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
 	}
-	now, err := c.reportTime("")
+	now, err := c.reportTime(pin.RunID)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "evalgate: %v\n", err)
 		return ExitBadInput
+	}
+	if pin.CodeVersion == "" {
+		pin.CodeVersion = c.codeVersion()
 	}
 	r, err := checkReports(context.Background(), CheckOptions{
 		CheckPlan: CheckPlan{
 			Config:      o.Config,
 			Baseline:    o.Baseline,
 			NoBaseline:  noBaseline,
-			CodeVersion: c.codeVersion(),
+			RunID:       pin.RunID,
+			CodeVersion: pin.CodeVersion,
 		},
 		CheckEnv: CheckEnv{
 			Now:       now,

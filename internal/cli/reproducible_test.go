@@ -143,3 +143,58 @@ func TestBaselineReproducible(t *testing.T) {
 		t.Errorf("a bad SOURCE_DATE_EPOCH wrote %d file(s)", len(got))
 	}
 }
+
+// check --report (a report already scored, here the whole suite as one shard) records
+// --run-id and --code-version as check does from results, and --run-id pins the time:
+// two renderings with the clock moved are byte-identical. --settle, its limits and
+// --rerun cannot add runs to a saved report: each is refused with exit 2, and no
+// report is written. Before, --report dropped --run-id and --code-version (a clock
+// hash and the git SHA instead) and ignored --settle and --rerun.
+func TestCheckReportHonoursPinsAndRefusesReruns(t *testing.T) {
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	dir := t.TempDir()
+	cfg := "../../examples/tutor-capstone/evalgate.yaml"
+	run := func(want int, args ...string) string {
+		t.Helper()
+		var stderr bytes.Buffer
+		c := &cli.CLI{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &stderr,
+			Getenv: func(string) string { return "" }, Now: func() time.Time { return clock },
+			GitSHA: func() string { return "0000000" }}
+		if code := c.Main(append([]string{"evalgate"}, args...)); code != want {
+			t.Fatalf("evalgate %s: exit %d; want %d: %s", strings.Join(args, " "), code, want, stderr.String())
+		}
+		return stderr.String()
+	}
+	saved := filepath.Join(dir, "saved.json")
+	run(gate.ExitPass, "score", "--config", cfg, "--results", "../../examples/tutor-capstone/results/regressed.jsonl",
+		"--shard", "1/1", "--format", "json", "--out", saved)
+	render := func(out string) []byte {
+		t.Helper()
+		run(gate.ExitFail, "check", "--config", cfg, "--report", saved, "--run-id", "pr-42", "--code-version", "abc123", "--format", "json", "--out", out)
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a := render(filepath.Join(dir, "a.json"))
+	clock = clock.Add(24*time.Hour + time.Second)
+	if !bytes.Equal(a, render(filepath.Join(dir, "b.json"))) {
+		t.Error("check --report --run-id: reports differ with the clock moved")
+	}
+	for _, want := range []string{`"run_id": "pr-42"`, `"timestamp_utc": "1970-01-01T00:00:00Z"`, `"code_version": "abc123"`} {
+		if !bytes.Contains(a, []byte(want)) {
+			t.Errorf("check --report: no %s in\n%.800s", want, a)
+		}
+	}
+	for _, extra := range [][]string{{"--settle"}, {"--settle-budget", "3"}, {"--rerun", saved}} {
+		out := filepath.Join(dir, "refused.json")
+		msg := run(gate.ExitBadInput, append([]string{"check", "--config", cfg, "--report", saved, "--format", "json", "--out", out}, extra...)...)
+		if !strings.Contains(msg, "--report re-renders a report already scored, which --rerun and --settle cannot add runs to") {
+			t.Errorf("check --report %s: %q; want it refused, saying why", strings.Join(extra, " "), msg)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("check --report %s wrote a report", strings.Join(extra, " "))
+		}
+	}
+}
