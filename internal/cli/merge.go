@@ -31,6 +31,14 @@ func (l *Loaded) checkReports(ctx context.Context, opts CheckOptions, paths []st
 	sc, items, first := m.Scored, m.Items, m.First
 	l.Index, l.Paths = sc.Suite, first.Metadata.ResultsFiles
 	l.fromResults = first.ShardState.SuiteFromResults
+	if sh := opts.shown(); len(sh.Results) == 0 && len(l.Paths) > 0 {
+		// A report already scored is never settled, and holds no results to re-run
+		// items into: the commands it prints to settle name the results files it was
+		// scored from, as recorded, never a bare `check --settle` (which would check the
+		// config's own results, or none).
+		sh.Results = append([]string(nil), l.Paths...)
+		opts.Shown = &sh
+	}
 	stream, err := report.NewItemStream(&l.Config.Scoring)
 	if err != nil {
 		return nil, err
