@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/report"
@@ -117,8 +118,8 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 		// As the action: a privileged workflow never runs a command a pull request could
 		// have written, and settle runs the config's. The report gives the command for
 		// the unprivileged job instead.
-		fmt.Fprintf(c.Stderr, "evalgate: --settle: not settling: GITHUB_EVENT_NAME is %s, a privileged workflow; the report says where to settle\n", c.Getenv(eventName))
-		if r, err = Check(context.Background(), copts); err == nil && wantsSettle(r) {
+		fmt.Fprintf(c.Stderr, "evalgate: --settle: not settling: GITHUB_EVENT_NAME is %s, a privileged workflow; the report says where to settle\n", strings.TrimSpace(c.Getenv(eventName)))
+		if r, err = Check(context.Background(), copts); err == nil && wantsSettle(r) && !cannotRerun(r) {
 			r.AddWarning(report.NoticeNote, privilegedSettleNotice(r.Command+" --settle"+st.limits()))
 		}
 	case st.On:

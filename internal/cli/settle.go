@@ -624,6 +624,14 @@ func (f *settleFlags) limits() string {
 	return b.String()
 }
 
+// cannotRerun says the report found that the config cannot re-run the items that
+// carried its verdict (no `rerun:` command, no `run:` block for evalgate's results):
+// it says what to add instead of a command, and `--settle` would refuse.
+func cannotRerun(r *report.Report) bool {
+	g := r.Regression
+	return g != nil && g.RerunCommand == "" && g.RerunHint != ""
+}
+
 // eventName is the variable that names the event that started a GitHub workflow.
 const eventName = "GITHUB_EVENT_NAME"
 
