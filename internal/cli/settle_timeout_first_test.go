@@ -3,28 +3,32 @@ package cli_test
 import (
 	"encoding/json"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/cli"
 )
 
-// --settle-timeout limits the re-runs, not the check: a judge that takes 150 ms a call
-// scores the pull request's 8 outputs, two at a time, in about 600 ms, twice the
-// 300 ms limit, and the check still scores them, settles (its first round's re-run, an
-// exec `run:` block, takes a few milliseconds) and concludes. Before, the limit was the
-// whole check's: the first scoring was cut at 300 ms and the check failed to run
-// (exit 3) without settling.
+// --settle-timeout limits the re-runs, not the check: the judge takes 2.5 s over an
+// output it has never seen (the pull request's broken answer, first scored by the
+// check), longer than the 2 s limit, and answers at once after that (the re-runs'
+// outputs are the same text, judged afresh). The check still scores the pull request,
+// settles within the limit (each round's re-run, an exec `run:` block, takes
+// milliseconds) and concludes: fail. Before, the limit was the whole check's: the
+// first scoring was cut at 2 s and the check failed to run (exit 3) without settling.
 func TestSettleTimeoutDoesNotCutTheFirstScoring(t *testing.T) {
-	srv := scoringJudge(t, func(_ string, truth, _ int, _ string) int {
-		time.Sleep(150 * time.Millisecond)
+	var slow atomic.Bool
+	srv := scoringJudge(t, func(_ string, truth, asked int, _ string) int {
+		if slow.Load() && asked == 0 {
+			time.Sleep(2500 * time.Millisecond)
+		}
 		return truth
 	})
 	mustRun, pr := judgedSettleProject(t, srv)
 
-	// The pull request's outputs are judged for the first time here (the cache holds
-	// the baseline's alone), at 150 ms a call.
-	out := mustRun(cli.ExitGateFailed, "check", "--results", pr, "--settle", "--settle-timeout", "300ms",
+	slow.Store(true)
+	out := mustRun(cli.ExitGateFailed, "check", "--results", pr, "--settle", "--settle-timeout", "2s",
 		"--settle-dir", filepath.Join(filepath.Dir(pr), "settled"), "--format", "json")
 	var r struct {
 		Settle struct {
