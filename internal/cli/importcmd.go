@@ -198,7 +198,7 @@ func importFile(path, outDir string, opts importer.Options) (_ string, err error
 		for _, d := range meta.Dimensions {
 			names = append(names, d.Key)
 		}
-		fmt.Fprintf(&b, "recorded scores: %s (weight them as `scorer: recorded` dimensions; `evalgate init --from %s` writes a starter config)\n", strings.Join(names, ", "), path)
+		fmt.Fprintf(&b, "recorded scores: %s (weight them as `scorer: recorded` dimensions; `evalgate init --from %s` writes a starter config)\n", strings.Join(names, ", "), shellQuote(path))
 	}
 	return b.String(), nil
 }
