@@ -25,12 +25,10 @@ func (d *fakeDecider) Look(_ context.Context, level float64) (Look, error) {
 	return d.looks[i], nil
 }
 
-// fakeRerunner records the rounds and moves a fake clock on by step per round.
+// fakeRerunner records the rounds.
 type fakeRerunner struct {
 	rounds [][]string
 	maxUSD []float64
-	now    *time.Time
-	step   time.Duration
 	err    error
 }
 
@@ -40,9 +38,6 @@ func (r *fakeRerunner) Rerun(_ context.Context, round int, ids []string, maxUSD 
 	}
 	r.rounds = append(r.rounds, ids)
 	r.maxUSD = append(r.maxUSD, maxUSD)
-	if r.now != nil {
-		*r.now = r.now.Add(r.step)
-	}
 	return nil
 }
 
@@ -149,17 +144,27 @@ func TestDefaultBudget(t *testing.T) {
 	}
 }
 
+// --settle-timeout limits the rounds, not the check: a first look that takes 20 min
+// (a slow judge scoring the pull request's runs) leaves the 10-min limit whole for the
+// rounds, as a first look that takes no time does. Rounds start at 0, 4 and 8 min of
+// the limit's clock (8 < 10), and at 12 min it stops. Only the re-runs run under the
+// deadline; no look does. Before, the clock started before the first look, so with a
+// 20-min first look settling timed out at once, without a round.
 func TestRunTimeout(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	d := &fakeDecider{looks: []Look{inconclusive("c")}}
-	r := &fakeRerunner{now: &now, step: 4 * time.Minute}
-	res, err := Run(context.Background(), d, r, Options{Items: items10, Budget: 100, Timeout: 10 * time.Minute, Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Rounds start at 0, 4 and 8 min (8 < 10); at 12 min it stops.
-	if res.Stop != TimedOut || len(res.Rounds) != 3 || res.Elapsed != 12*time.Minute {
-		t.Errorf("result %+v; want timed out after 3 rounds at 12m", res)
+	for _, first := range []time.Duration{0, 20 * time.Minute} {
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		d := &slowFirstDecider{now: &now, first: first}
+		r := &deadlineRerunner{now: &now, step: 4 * time.Minute}
+		res, err := Run(context.Background(), d, r, Options{Items: items10, Budget: 100, Timeout: 10 * time.Minute, Now: func() time.Time { return now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stop != TimedOut || len(res.Rounds) != 3 || res.Elapsed != 12*time.Minute {
+			t.Errorf("first look %v: result %+v; want timed out after 3 rounds, 12m of rounds (the first look not counted)", first, res)
+		}
+		if r.deadlines != r.rounds || d.deadlines != 0 {
+			t.Errorf("first look %v: %d of %d rounds and %d of %d looks ran under a deadline; want every round, no look", first, r.deadlines, r.rounds, d.deadlines, d.looks)
+		}
 	}
 }
 
@@ -368,25 +373,4 @@ func (r *deadlineRerunner) Rerun(ctx context.Context, _ int, _ []string, _ float
 	}
 	*r.now = r.now.Add(r.step)
 	return nil
-}
-
-// --settle-timeout limits the rounds, not the check: a first look that takes 20 min
-// (a slow judge scoring the pull request's runs) leaves the 10-min limit whole for the
-// rounds. Rounds start at 0, 4 and 8 min of the limit's clock (8 < 10), and at 12 min
-// it stops. Only the re-runs run under the deadline; no look does. Before, the clock
-// started before the first look, so settling timed out at once, without a round.
-func TestRunTimeoutLimitsTheRoundsAlone(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	d := &slowFirstDecider{now: &now, first: 20 * time.Minute}
-	r := &deadlineRerunner{now: &now, step: 4 * time.Minute}
-	res, err := Run(context.Background(), d, r, Options{Items: items10, Budget: 100, Timeout: 10 * time.Minute, Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Stop != TimedOut || len(res.Rounds) != 3 || res.Elapsed != 12*time.Minute {
-		t.Errorf("result %+v; want timed out after 3 rounds, 12m of rounds (the first look's 20m not counted)", res)
-	}
-	if r.deadlines != r.rounds || d.deadlines != 0 {
-		t.Errorf("%d of %d rounds and %d of %d looks ran under a deadline; want every round, no look", r.deadlines, r.rounds, d.deadlines, d.looks)
-	}
 }
