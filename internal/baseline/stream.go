@@ -101,6 +101,10 @@ func Open(path string) (*Reader, error) {
 		}
 		return nil, eval.Errorf(path, 0, "", "not a baseline file: it is empty")
 	}
+	if err := refuseNewer(path, line); err != nil {
+		f.Close()
+		return nil, err
+	}
 	var probe struct {
 		SchemaVersion *int `json:"schema_version"`
 	}
@@ -144,6 +148,9 @@ func (r *Reader) openV1() (*Reader, error) {
 		return nil, err
 	}
 	if err := safeio.CheckJSONDepth(r.path, data, 1); err != nil {
+		return nil, err
+	}
+	if err := refuseNewer(r.path, data); err != nil {
 		return nil, err
 	}
 	var b Baseline

@@ -170,7 +170,18 @@ func badCases(t *testing.T) []badCase {
 
 		// Baselines.
 		{name: "baseline_not_a_baseline", want: `baseline\.json:5: not a baseline file: json: unknown field "scores"`},
-		{name: "baseline_wrong_schema_version", want: `baseline\.json(:1)?: baseline schema_version 7; this evalgate reads 1`},
+		{name: "baseline_wrong_schema_version", want: `baseline\.json:1: baseline schema_version 7 was written by a newer evalgate \(this one reads versions up to 2\): upgrade evalgate`},
+		// A later format's header, with a field this evalgate has never heard of and
+		// one it reads differently: refused for its version, not for either field.
+		{name: "baseline_newer_schema_version", files: map[string]string{
+			"evalgate.yaml": config + "baseline: baseline.jsonl\n",
+			"baseline.jsonl": `{"schema_version":3,"suite":"bad-base","scoringSystem":"scoringSystem/1.0.0","source":{},"items":{"count":1},"item_encoding":"columns"}` + "\n" +
+				`{"ids":["c-01"],"scores":[1]}` + "\n"},
+			want: `baseline\.jsonl:1: baseline schema_version 3 was written by a newer evalgate \(this one reads versions up to 2\): upgrade evalgate to read it`},
+		{name: "baseline_older_unknown_schema_version", files: map[string]string{
+			"evalgate.yaml": config + "baseline: baseline.json\n",
+			"baseline.json": `{"schema_version": 0, "suite": "bad-base", "mean": 0.97}`},
+			want: `baseline\.json: baseline schema_version 0; this evalgate reads 1 and 2`},
 
 		// Usage.
 		{name: "unknown_format", args: []string{"--format", "xml"}, want: `unknown --format "xml"; did you mean "html"\? want table, markdown, json, junit, html`},
