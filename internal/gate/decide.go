@@ -297,6 +297,8 @@ func evidenceList(d RegressionDecision) string {
 func shortDecidedBy(d RegressionDecision) string {
 	s := figureVsThreshold(d)
 	switch {
+	case d.Outcome == Inconclusive && d.ThinRuns:
+		s += ", on too few runs to tell from noise"
 	case d.Outcome == Inconclusive && d.Exceeded:
 		s += ", within the suite's noise"
 	case d.Outcome == Inconclusive:

@@ -63,6 +63,8 @@ type Verdict struct {
 	// AcceptedBy is the maintainer whose accept label turned a regression block into
 	// Accepted.
 	AcceptedBy string `json:"accepted_by,omitempty"`
+	// AcceptLabel is the label AcceptedBy applied ("evalgate/accept").
+	AcceptLabel string `json:"accept_label,omitempty"`
 
 	// Gates, Grade and Regression are the details; the report carries them apart.
 	Gates      []Result            `json:"-"`
@@ -308,7 +310,7 @@ func (v *Verdict) accept(in Inputs) {
 	if label == "" {
 		label = "accept"
 	}
-	v.Status, v.Blocks, v.AcceptedBy = Accepted, false, in.AcceptedBy
+	v.Status, v.Blocks, v.AcceptedBy, v.AcceptLabel = Accepted, false, in.AcceptedBy, label
 	v.Reason = "regression accepted with the " + label + " label by " + in.AcceptedBy + ": " + v.Reason
 }
 

@@ -14,7 +14,7 @@ func AcceptProposed(v Verdict, by, label, change string) Verdict {
 		label = "accept"
 	}
 	reason := v.Reason
-	v.Status, v.AcceptedBy = Accepted, by
+	v.Status, v.AcceptedBy, v.AcceptLabel = Accepted, by, label
 	v.Reason = "proposed gate (" + change + ") accepted with the " + label + " label by " + by
 	if reason != "" {
 		v.Reason += ": " + reason

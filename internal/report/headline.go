@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/settle"
 )
 
 // notCompared reports whether the regression gate did not run for want of a baseline
@@ -47,6 +48,9 @@ func (r *Report) verdictSentence(word string) string {
 		}
 		return word + " — " + r.Verdict.Reason + "; the regression gate did not run: " + why
 	}
+	if r.Verdict.Status == gate.Accepted {
+		return word + " — " + r.acceptedSentence()
+	}
 	if g := r.decidingGate(); g != nil && g.Kind == gate.KindRegression {
 		if d := r.decision(g.Name); d != nil {
 			return word + " — " + r.dropSentence(d)
@@ -58,6 +62,32 @@ func (r *Report) verdictSentence(word string) string {
 		}
 	}
 	return word + " — " + r.Verdict.Reason
+}
+
+// acceptedSentence says what a maintainer accepted and by what: the drop that blocked,
+// its figure and threshold, or the proposed gate and what it changes; then who applied
+// which label ("estimated drop 10.0 pts, over the 2.0 pts allowed; accepted by octocat
+// with the evalgate/accept label").
+func (r *Report) acceptedSentence() string {
+	v := r.Verdict
+	how := "accepted by " + v.AcceptedBy + " with the " + v.AcceptLabel + " label"
+	if p := r.Proposed; p != nil && p.AcceptedBy != "" {
+		s := "the proposed gate (" + p.Short() + "), " + how
+		if d := r.Regression; d != nil {
+			s += "; under it, " + r.dropSentence(d)
+		}
+		return s
+	}
+	for i := range r.Gates {
+		g := &r.Gates[i]
+		if g.Kind != gate.KindRegression || (g.Status != gate.Fail && g.Status != gate.Inconclusive) {
+			continue
+		}
+		if d := r.decision(g.Name); d != nil {
+			return r.dropSentence(d) + "; " + how
+		}
+	}
+	return v.Reason
 }
 
 // decidingGate is the gate that set the verdict: the first with the verdict's status
@@ -93,6 +123,7 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 		return s + strings.Replace(d.Statistic, "drop", "gain", 1) + " " + gain + r.newlyFailing()
 	}
 	s += fmt.Sprintf("%s %s", d.Statistic, value)
+	settleIt := false // an inconclusive drop says what decides it
 	switch {
 	case d.Outcome == gate.Inconclusive && d.Exceeded && d.Rejects && d.Judge != nil && d.Judge.Reason != "":
 		// Beyond the suite's noise: only the α floor (or a changed judge's unmeasured
@@ -105,16 +136,37 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 			}
 		}
 		s += fmt.Sprintf(", over the %s allowed but carried by %s", limit, who)
+	case d.Outcome == gate.Inconclusive && r.fewRuns(d):
+		// Beyond what the items' noise explains, but one look at so few runs cannot
+		// tell it from a run that was bad as a whole.
+		s += fmt.Sprintf(", over the %s allowed but on too few runs to tell from noise", limit)
+		settleIt = true
 	case d.Outcome == gate.Inconclusive && d.Exceeded:
 		s += fmt.Sprintf(", over the %s allowed but within the suite's noise", limit)
+		settleIt = true
 	case d.Outcome == gate.Inconclusive:
-		s += fmt.Sprintf(", a drop that may be over the %s allowed", limit)
+		s += fmt.Sprintf(", under the %s allowed but a drop that may be over it", limit)
+		settleIt = true
 	case d.Exceeded:
 		s += fmt.Sprintf(", over the %s allowed", limit)
 	default:
 		s += fmt.Sprintf(", within the %s allowed", limit)
 	}
-	return s + r.newlyFailing()
+	s += r.newlyFailing()
+	if settleIt {
+		s += "; " + r.settleWithMoreRuns()
+	}
+	return s
+}
+
+// settleWithMoreRuns is how the headline of an inconclusive drop says what decides it:
+// more runs of the items that carried it, with settle's own budget grown when its
+// last round spent it.
+func (r *Report) settleWithMoreRuns() string {
+	if st := r.Settle; st != nil && st.Stop == settle.BudgetSpent {
+		return "settle's budget is spent: settle with more runs (a larger --settle-budget)"
+	}
+	return "settle with more runs (evalgate check --settle re-runs the items that carried it)"
 }
 
 // newlyFailing is the headline's count of newly failing items, " (3 items newly fail)",

@@ -434,11 +434,25 @@ func (r *Report) decisionLines() []string {
 	default:
 		out = append(out, "To settle it, re-run the evidence items and check again: `"+d.RerunCommand+"`")
 	}
-	if c := r.Comparison; d.Outcome == gate.Inconclusive && d.ItemRejects && c != nil && c.Evidence.DF > 0 && c.Evidence.DF < FewRunDF {
+	if c := r.Comparison; r.fewGuardDF(d) {
 		out = append(out, fmt.Sprintf("The items alone show a drop (p = %.2g without the run-level guard), but the runs' own spread is known to %g degrees of freedom only, too few to tell it from one bad run: each release's baseline kept in the suite's history (`evalgate baseline` appends it to the .history.jsonl file beside the baseline; commit it) adds 2, and each run per pull request beyond the first adds 1",
 			c.Evidence.PItem, c.Evidence.DF))
 	}
 	return out
+}
+
+// fewGuardDF reports whether d is the score's inconclusive decision that the items
+// alone would block, held back by a run-level guard of fewer than FewRunDF degrees of
+// freedom: too few runs to tell the drop from one bad run.
+func (r *Report) fewGuardDF(d *gate.RegressionDecision) bool {
+	c := r.Comparison
+	return d == r.Regression && d.Outcome == gate.Inconclusive && d.ItemRejects && c != nil && c.Evidence.DF > 0 && c.Evidence.DF < FewRunDF
+}
+
+// fewRuns reports whether d is inconclusive for want of runs: a thin first look
+// (gate's ThinRuns) or a run-level guard of too few degrees of freedom.
+func (r *Report) fewRuns(d *gate.RegressionDecision) bool {
+	return d.Outcome == gate.Inconclusive && (d.ThinRuns || d.Exceeded && r.fewGuardDF(d))
 }
 
 // FewRunDF is the run-level guard's degrees of freedom under which an inconclusive
