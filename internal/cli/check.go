@@ -145,7 +145,7 @@ func (c *CLI) checkOrScore(name string, args []string, scoreOnly bool) int {
 // directory or socket.
 func (c *CLI) emit(r *report.Report, format, out string) error {
 	if (out == "" || out == safeio.Stdin) && format == report.FormatTable {
-		return r.WriteTerminal(c.Stdout, c.terminal())
+		return r.WriteTerminal(c.Stdout, c.terminal(c.Stdout))
 	}
 	if out == "" || out == safeio.Stdin {
 		return report.Render(c.Stdout, r, format)
@@ -156,6 +156,11 @@ func (c *CLI) emit(r *report.Report, format, out string) error {
 	}
 	if save != nil {
 		return save
+	}
+	// The verdict where the user looks, without opening the file: the headline, the
+	// score line and the warnings, then where the report went.
+	if err := r.WriteBrief(c.Stderr, c.terminal(c.Stderr)); err != nil {
+		return err
 	}
 	fmt.Fprintf(c.Stderr, "%s %s: wrote %s\n", r.Verdict.Status, r.Suite, out)
 	return nil

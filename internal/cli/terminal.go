@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -10,10 +11,11 @@ import (
 	"github.com/evalgate/evalgate/internal/report"
 )
 
-// terminal says how a table report is shown on stdout.
-func (c *CLI) terminal() report.Terminal {
+// terminal says how a table report is shown on w (stdout, or stderr for the headline
+// of a report written to a file).
+func (c *CLI) terminal(w io.Writer) report.Terminal {
 	isTTY, ttyWidth := false, 0
-	if f, ok := c.Stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		isTTY = true
 		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
 			ttyWidth = w

@@ -88,17 +88,7 @@ func (r *Report) WriteTerminal(w io.Writer, t Terminal) error {
 			b.WriteString(l + "\n")
 		}
 	}
-	// The headline: the verdict in one sentence and the score line; then the notices.
-	hs := r.headlineStatus()
-	line(t.paint(ansiBold+statusColor(hs), termIcon(hs)+" "+plain(r.headline())))
-	line(r.scoreLine())
-	for _, n := range r.Notices {
-		if n.Warn {
-			line(t.paint(ansiYellow, "warning: "+plain(n.Text)))
-		} else {
-			line("note: " + plain(n.Text))
-		}
-	}
+	r.headLines(t, line, true)
 	for _, l := range r.decisionLines() { // the command that would settle it
 		line(plain(l))
 	}
