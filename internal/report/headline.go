@@ -17,6 +17,9 @@ func (r *Report) notCompared() bool {
 // headlineStatus is the status the headline's mark shows: a run that was not compared
 // is never green, whatever the other gates say.
 func (r *Report) headlineStatus() gate.Status {
+	if r.Shard() != "" {
+		return gate.Skipped // not gated: neither green nor red
+	}
 	if r.notCompared() && r.Verdict.Status == gate.Pass {
 		return gate.Warn
 	}
@@ -33,8 +36,21 @@ func (r *Report) headline() string {
 	return s
 }
 
+// Shard is the part of the suite a shard's report scored ("2/4"), or "" for the
+// whole suite's report (a merged one carries "1/1").
+func (r *Report) Shard() string {
+	if st := r.ShardState; st != nil && st.Shard != "1/1" {
+		return st.Shard
+	}
+	return ""
+}
+
 // verdictSentence is what follows the suite's name in the headline.
 func (r *Report) verdictSentence(word string) string {
+	if sh := r.Shard(); sh != "" {
+		// Its gates saw part of the suite: merge gates the whole.
+		return "shard " + sh + " not gated — a shard alone does not decide: evalgate merge joins every shard's report and gates the whole suite"
+	}
 	if r.notCompared() {
 		why := "no baseline is configured"
 		if r.Verdict.MissingBaseline != "" {
