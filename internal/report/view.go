@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/settle"
@@ -423,22 +424,46 @@ func (r *Report) decisionLines() []string {
 		return nil
 	}
 	var out []string
+	items := evidenceNames(d.Evidence)
 	switch {
 	case d.Outcome != gate.Inconclusive:
 	case d.RerunCommand == "":
 		if d.RerunHint != "" {
-			out = append(out, "To settle it, "+d.RerunHint)
+			out = append(out, items+"To settle it, "+d.RerunHint)
 		}
 	case r.Settle != nil && r.Settle.Stop == settle.BudgetSpent:
-		out = append(out, "The settle budget is spent: to settle it, settle again with a larger budget: `"+d.RerunCommand+"`")
+		out = append(out, items+"The settle budget is spent: to settle it, settle again with a larger budget: `"+d.RerunCommand+"`")
 	default:
-		out = append(out, "To settle it, re-run the evidence items and check again: `"+d.RerunCommand+"`")
+		out = append(out, items+"To settle it, re-run the evidence items and check again: `"+d.RerunCommand+"`")
 	}
 	if c := r.Comparison; r.fewGuardDF(d) {
 		out = append(out, fmt.Sprintf("The items alone show a drop (p = %.2g without the run-level guard), but the runs' own spread is known to %g degrees of freedom only, too few to tell it from one bad run: each release's baseline kept in the suite's history (`evalgate baseline` appends it to the .history.jsonl file beside the baseline; commit it) adds 2, and each run per pull request beyond the first adds 1",
 			c.Evidence.PItem, c.Evidence.DF))
 	}
 	return out
+}
+
+// settleNamesIDs is how many evidence items the settle hint names by id.
+const settleNamesIDs = 5
+
+// evidenceNames names the items that carried a decision, the ones settling re-runs
+// first, ahead of the settle hint: "Items that carried the evidence: q10, q11
+// and 4 more. ", or "" when there are none. Each id is untrusted: shown (Visible),
+// cut to 60 characters, a backtick written \x60 so it cannot open a code span where
+// the line is rendered; the renderers escape the rest.
+func evidenceNames(ev []baseline.EvidenceItem) string {
+	if len(ev) == 0 {
+		return ""
+	}
+	var ids []string
+	for _, e := range ev[:min(len(ev), settleNamesIDs)] {
+		ids = append(ids, strings.ReplaceAll(Visible(Truncate(e.ID, 60)), "`", `\x60`))
+	}
+	s := strings.Join(ids, ", ")
+	if more := len(ev) - len(ids); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return "Items that carried the evidence: " + s + ". "
 }
 
 // fewGuardDF reports whether d is the score's inconclusive decision that the items
