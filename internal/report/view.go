@@ -188,6 +188,10 @@ func (r *Report) gateRows(icon icons) []gateRow {
 				}
 				if ch := gate.ChangeText(g.Change, g.ChangeInfinite); ch != "" {
 					row.actual += " (" + ch + ")"
+				} else if c := r.Comparison; c != nil && g.Metric == rubric.MetricMeanScore {
+					// The score against the baseline, a rise as "+2.5 pts": never the
+					// bare figure, which hides whether the score rose or fell.
+					row.actual += " (Δ " + gate.FormatPts(c.Delta) + ")"
 				}
 				row.actual = estimatedActual(row.actual, g.Estimated)
 			} else if g.Op == gate.OpIncrease && g.Status == gate.Skipped {
@@ -387,14 +391,24 @@ func (r *Report) judgeLines() []string {
 func (r *Report) decisionActual(name string, value float64, mode, threshold string) (actual, limit string) {
 	d := r.decision(name)
 	if d == nil {
-		return "drop " + gate.FormatDrop(value, mode), threshold
+		return dropOrGain("drop", gate.FormatDrop(value, mode)), threshold
 	}
 	v, t := gate.FormatComparison(d.Value, d.Threshold, d.Exceeded, d.Mode)
-	s := d.Statistic + " " + v
+	s := dropOrGain(d.Statistic, v)
 	if name == "regression" && r.Comparison != nil && d.Statistic != "drop" {
 		s += " (Δ " + gate.FormatDelta(r.Comparison.Delta, r.Comparison.RelDelta, mode) + ")"
 	}
 	return s, "drop ≤ " + t
+}
+
+// dropOrGain is a regression row's figure: "estimated drop 3.1 pts", or, when the
+// score rose (a negative drop), the gain with its sign: "estimated gain +2.5 pts",
+// never "estimated drop −2.5 pts".
+func dropOrGain(statistic, value string) string {
+	if gain, ok := strings.CutPrefix(value, "−"); ok {
+		return strings.Replace(statistic, "drop", "gain", 1) + " +" + gain
+	}
+	return statistic + " " + value
 }
 
 // decision is the regression decision of the named gate, or nil.
