@@ -141,7 +141,15 @@ func badCases(t *testing.T) []badCase {
 		{name: "config_duplicate_key", want: `evalgate\.yaml:14:1: mapping key "grading" already defined at \[10:1\]`},
 		{name: "unknown_config_field", want: `evalgate\.yaml:7:27: unknown field "wieght"; did you mean "weight"\?`},
 		{name: "unknown_top_level_config_key", want: `evalgate\.yaml:10:1: unknown field "gradign"; did you mean "grading"\?`},
-		{name: "weight_not_a_number", want: `evalgate\.yaml:7:35: cannot unmarshal string into .* of type float64`},
+		// YAML type errors in plain words: the file, the line, the key, what it wants and
+		// what it got (never goccy/go-yaml's "cannot unmarshal string into Go struct field
+		// Config.Scoring of type float64", which names Go types and an outer field).
+		{name: "weight_not_a_number", want: `evalgate\.yaml:7: weight: want a number, got "high"\n`},
+		{name: "max_drop_not_a_number", want: `evalgate\.yaml:7: max_drop: want a number, got "abc"\n`},
+		{name: "results_not_a_list", files: map[string]string{"evalgate.yaml": strings.Replace(config, "results: [results.jsonl]", "results: {run: results.jsonl}", 1)},
+			want: `evalgate\.yaml:4: results: want a list, got a mapping\n`},
+		{name: "name_not_a_string", files: map[string]string{"evalgate.yaml": strings.Replace(config, "name: bad-base", "name: [bad, base]", 1)},
+			want: `evalgate\.yaml:2: name: want a string, got a list\n`},
 		{name: "weights_sum_to_0_9", want: `evalgate\.yaml:7:5: weights sum to 0\.9; they must sum to 1\.0 \(±0\.001\)`},
 		{name: "negative_weight", want: `evalgate\.yaml:7:35: weight -0\.6 of "correctness"; want a number in \[0, 1\]`},
 		{name: "duplicate_dimension_name", want: `evalgate\.yaml:9:14: duplicate dimension name "schema"`},

@@ -222,6 +222,14 @@ func YAMLError(file string, err error) error {
 	if errors.As(err, &ie) {
 		return err
 	}
+	var te *yaml.TypeError
+	if errors.As(err, &te) && te.Token != nil {
+		return typeError(file, te)
+	}
+	var ne *yaml.UnexpectedNodeTypeError
+	if errors.As(err, &ne) && ne.Token != nil {
+		return nodeTypeError(file, ne)
+	}
 	var ye yaml.Error
 	if errors.As(err, &ye) && ye.GetToken() != nil {
 		p := ye.GetToken().Position
