@@ -6,12 +6,12 @@ import (
 	"github.com/evalgate/evalgate/internal/eval"
 )
 
-// refuseNewer refuses a baseline whose schema_version is above the one this evalgate
+// RefuseNewer refuses a baseline whose schema_version is above the one this evalgate
 // writes: a later evalgate wrote it, in a format this one cannot know, so reading it as
 // version 1 or 2 would fail on a field it has never heard of or misread one it has.
 // data is the header line (version 2) or the whole file (version 1); anything that is
 // not a JSON object with a numeric schema_version is left to the format's own reader.
-func refuseNewer(path string, data []byte) error {
+func RefuseNewer(path string, data []byte) error {
 	var probe struct {
 		SchemaVersion *int `json:"schema_version"`
 	}

@@ -101,7 +101,7 @@ func Open(path string) (*Reader, error) {
 		}
 		return nil, eval.Errorf(path, 0, "", "not a baseline file: it is empty")
 	}
-	if err := refuseNewer(path, line); err != nil {
+	if err := RefuseNewer(path, line); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func (r *Reader) openV1() (*Reader, error) {
 	if err := safeio.CheckJSONDepth(r.path, data, 1); err != nil {
 		return nil, err
 	}
-	if err := refuseNewer(r.path, data); err != nil {
+	if err := RefuseNewer(r.path, data); err != nil {
 		return nil, err
 	}
 	var b Baseline

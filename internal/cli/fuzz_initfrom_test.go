@@ -119,6 +119,8 @@ func FuzzLoadSnapshot(f *testing.F) {
 		`{"suite":"s","summary":{"mean":0.5,"runs":3},"dimensions":[{"name":"a","mean":0.5}],"items":[{"item":"x","score":1,"pass":true,"pass_runs":2,"runs":3}]}`,
 		`{"items":[{"item":"x","runs":0,"pass_runs":5}]}`, `{"items":[{"id":"x","score":1}]}`,
 		"{\"schema_version\":2,\"suite\":\"s\"}\n{\"id\":\"a\",\"score\":1}\n", `{"items":[[1]]}`, `[[[[`, ``, "\xff",
+		`{"evalId": "e", "results": {"version": 3, "results": []}}`, "{\"id\": \"c-01\", \"output\": \"x\"}\n", `{"summary": {}, "items": []}`,
+		"{\"new\":1,\"schema_version\":3,\"suite\":\"s\"}\n{}\n",
 	} {
 		f.Add([]byte(s))
 	}
