@@ -170,19 +170,23 @@ func (r *Report) dropSentence(d *gate.RegressionDecision) string {
 	}
 	s += r.newlyFailing()
 	if settleIt {
-		s += "; " + r.settleWithMoreRuns()
+		s += "; " + r.settleWithMoreRuns(d)
 	}
 	return s
 }
 
 // settleWithMoreRuns is how the headline of an inconclusive drop says what decides it:
-// more runs of the items that carried it, with settle's own budget grown when its
-// last round spent it.
-func (r *Report) settleWithMoreRuns() string {
-	if st := r.Settle; st != nil && st.Stop == settle.BudgetSpent {
+// more runs of the items that carried it, through check --settle when the config can
+// re-run them (d has a command; the report's settle hint says what to add when not),
+// with settle's own budget grown when its last round spent it.
+func (r *Report) settleWithMoreRuns(d *gate.RegressionDecision) string {
+	switch {
+	case r.Settle != nil && r.Settle.Stop == settle.BudgetSpent:
 		return "settle's budget is spent: settle with more runs (a larger --settle-budget)"
+	case d.RerunCommand != "":
+		return "settle with more runs (evalgate check --settle re-runs the items that carried it)"
 	}
-	return "settle with more runs (evalgate check --settle re-runs the items that carried it)"
+	return "settle with more runs of the items that carried it"
 }
 
 // newlyFailing is the headline's count of newly failing items, " (3 items newly fail)",

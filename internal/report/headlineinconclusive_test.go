@@ -50,6 +50,7 @@ func TestInconclusiveHeadlinesSayWhyAndHowToSettle(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := inconclusiveReport(t, tc.ev)
+			r.Regression.RerunCommand = "evalgate check --settle" // the config can re-run items
 			if r.Verdict.Status != gate.Inconclusive || r.Regression.ThinRuns != (tc.name == "thin runs") || r.Regression.ItemRejects != (tc.name == "guard on few runs") {
 				t.Fatalf("verdict %s, thin %v: the case does not test what it says (%s)", r.Verdict.Status, r.Regression.ThinRuns, r.Regression.DecidedBy)
 			}
@@ -57,6 +58,12 @@ func TestInconclusiveHeadlinesSayWhyAndHowToSettle(t *testing.T) {
 				t.Errorf("headline\n%q; want\n%q", h, "evalgate · s: "+tc.want)
 			}
 		})
+	}
+	// A config that cannot re-run items (no run: block, no rerun: command) is not told
+	// to run check --settle: the settle hint under the headline says what to add.
+	r0 := inconclusiveReport(t, cases[0].ev)
+	if h, want := r0.headline(), "; settle with more runs of the items that carried it"; !strings.HasSuffix(h, want) {
+		t.Errorf("headline %q; want it to end %q", h, want)
 	}
 	// The check run's title (the verdict's reason) says it of thin runs too, never
 	// "within the suite's noise", which the decision's own line contradicts.
