@@ -126,6 +126,7 @@ func (r *Regression) decideOne(name string, maxDrop float64, mode string, alpha 
 	default:
 		d.Outcome = Pass
 	}
+	d.FewRunDF = d.Outcome == Inconclusive && d.ItemRejects && m.ev != nil && m.ev.DF > 0 && m.ev.DF < FewRunDF
 	switch d.Outcome {
 	case Pass:
 		if method == MethodEvidence && m.ev.PItem > 0 && m.ev.PItem < UnsureP && DropExceeds(d.Interval.Hi, d.Threshold) {
@@ -227,6 +228,8 @@ func decidedBy(d RegressionDecision) string {
 		switch {
 		case d.ThinRuns:
 			b.WriteString(": over max_drop and beyond the suite's noise, but one look at so few runs cannot tell it from a run that was bad as a whole: re-running the items that carried it (settle), or more runs of the pull request, decides")
+		case d.Exceeded && d.FewRunDF:
+			b.WriteString(": over max_drop and beyond the items' noise, but the runs' own spread is known to too few degrees of freedom to tell it from one bad run: more runs decide (settle's re-runs, the suite's history, or more runs of the pull request)")
 		case d.Exceeded:
 			b.WriteString(": over max_drop, but within the suite's noise")
 		case d.Rejects:
@@ -253,6 +256,12 @@ func decidedBy(d RegressionDecision) string {
 	b.WriteString(evidenceList(d))
 	return b.String()
 }
+
+// FewRunDF is the run-level guard's degrees of freedom under which an inconclusive
+// verdict the items alone would block is read as one on too few runs
+// (RegressionDecision.FewRunDF): Student's t on 8 needs 2.31 at 2.5 %, within a fifth
+// of the normal's 1.96; on 2 it needs 4.30.
+const FewRunDF = 8
 
 // figureVsThreshold is "decided by estimated drop 3.1 pts > 2.0 pts", printed at a
 // precision where the relation reads true.
@@ -297,7 +306,7 @@ func evidenceList(d RegressionDecision) string {
 func shortDecidedBy(d RegressionDecision) string {
 	s := figureVsThreshold(d)
 	switch {
-	case d.Outcome == Inconclusive && d.ThinRuns:
+	case d.Outcome == Inconclusive && (d.ThinRuns || d.Exceeded && d.FewRunDF):
 		s += ", on too few runs to tell from noise"
 	case d.Outcome == Inconclusive && d.Exceeded:
 		s += ", within the suite's noise"

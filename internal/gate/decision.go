@@ -87,6 +87,12 @@ type RegressionDecision struct {
 	// hide, stats.UnmeasuredDF), could explain the drop.
 	// Settle's re-runs, or more runs of the pull request, decide.
 	ThinRuns bool `json:"thin_runs,omitempty"`
+	// FewRunDF marks an inconclusive result the items alone would block (ItemRejects),
+	// held back by a run-level guard whose spread is known to fewer than FewRunDF
+	// degrees of freedom (stats.EvidenceResult.DF): too few runs to tell the drop from
+	// one bad run. Over max_drop, it reads as "on too few runs", as ThinRuns does; more
+	// runs (settle's re-runs, the suite's history, runs per pull request) decide.
+	FewRunDF bool `json:"few_run_df,omitempty"`
 	// Unreplicated marks a fail on a first look over thin runs (evidence method,
 	// stats.EvidenceResult.PThin under the level): the drop is beyond what the
 	// baseline's runs allow a bad run, but those runs know the spread to only 2 degrees

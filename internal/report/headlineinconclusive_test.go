@@ -65,11 +65,25 @@ func TestInconclusiveHeadlinesSayWhyAndHowToSettle(t *testing.T) {
 	if h, want := r0.headline(), "; settle with more runs of the items that carried it"; !strings.HasSuffix(h, want) {
 		t.Errorf("headline %q; want it to end %q", h, want)
 	}
-	// The check run's title (the verdict's reason) says it of thin runs too, never
-	// "within the suite's noise", which the decision's own line contradicts.
-	r := inconclusiveReport(t, cases[0].ev)
-	if title := r.Title(); !strings.Contains(title, "on too few runs to tell from noise") || strings.Contains(title, "within the suite's noise") {
-		t.Errorf("title %q; want it to say too few runs", title)
+	// The check run's title (the verdict's reason) says it of thin runs and of a guard
+	// on too few runs alike, never "within the suite's noise", which the headline and
+	// the decision's own line contradict. The guard's 2 degrees of freedom are under
+	// gate.FewRunDF (8), so both cases are read as too few runs by the gate itself.
+	for _, tc := range cases[:2] {
+		r := inconclusiveReport(t, tc.ev)
+		if title := r.Title(); !strings.Contains(title, "on too few runs to tell from noise") || strings.Contains(title, "within the suite's noise") {
+			t.Errorf("%s: title %q; want it to say too few runs", tc.name, title)
+		}
+		if tc.name == "guard on few runs" && (!r.Regression.FewRunDF || strings.Contains(r.Regression.DecidedBy, "within the suite's noise")) {
+			t.Errorf("%s: few_run_df %v, decided by %q; want the decision to carry too few runs", tc.name, r.Regression.FewRunDF, r.Regression.DecidedBy)
+		}
+	}
+	// 8 degrees of freedom (a history of baselines) are enough: the same guard is then
+	// read as the suite's noise.
+	enough := cases[1].ev
+	enough.DF = gate.FewRunDF
+	if r := inconclusiveReport(t, enough); r.Regression.FewRunDF || !strings.Contains(r.Title(), "within the suite's noise") {
+		t.Errorf("guard on %g degrees of freedom: few_run_df %v, title %q; want the suite's noise", enough.DF, r.Regression.FewRunDF, r.Title())
 	}
 }
 

@@ -481,20 +481,15 @@ func evidenceNames(ev []baseline.EvidenceItem) string {
 }
 
 // fewGuardDF reports whether d is the score's inconclusive decision that the items
-// alone would block, held back by a run-level guard of fewer than FewRunDF degrees of
-// freedom: too few runs to tell the drop from one bad run.
+// alone would block, held back by a run-level guard of too few degrees of freedom
+// (gate's FewRunDF): too few runs to tell the drop from one bad run.
 func (r *Report) fewGuardDF(d *gate.RegressionDecision) bool {
-	c := r.Comparison
-	return d == r.Regression && d.Outcome == gate.Inconclusive && d.ItemRejects && c != nil && c.Evidence.DF > 0 && c.Evidence.DF < FewRunDF
+	return d == r.Regression && d.FewRunDF && r.Comparison != nil
 }
 
-// fewRuns reports whether d is inconclusive for want of runs: a thin first look
-// (gate's ThinRuns) or a run-level guard of too few degrees of freedom.
+// fewRuns reports whether d is inconclusive over max_drop for want of runs: a thin
+// first look (gate's ThinRuns) or a run-level guard of too few degrees of freedom
+// (gate's FewRunDF), as gate's own wording of the decision reads it.
 func (r *Report) fewRuns(d *gate.RegressionDecision) bool {
-	return d.Outcome == gate.Inconclusive && (d.ThinRuns || d.Exceeded && r.fewGuardDF(d))
+	return d.Outcome == gate.Inconclusive && (d.ThinRuns || d.Exceeded && d.FewRunDF)
 }
-
-// FewRunDF is the run-level guard's degrees of freedom under which an inconclusive
-// verdict the items alone would block says how to add more: Student's t on 8 needs 2.31
-// at 2.5 %, within a fifth of the normal's 1.96; on 2 it needs 4.30.
-const FewRunDF = 8
