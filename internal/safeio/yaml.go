@@ -210,7 +210,10 @@ func DecodeNode(file string, node ast.Node, v any, opts ...yaml.DecodeOption) (e
 			err = &InputError{File: file, Line: nodeLine(node), Msg: fmt.Sprintf("cannot decode this YAML (%v); check the tags (!...) and the indentation", r)}
 		}
 	}()
-	if err := yaml.NodeToValue(node, v, opts...); err != nil {
+	if err := yaml.NodeToValue(node, v, append(opts, wholeNumbers...)...); err != nil {
+		if nw, ok := asNotWhole(err); ok {
+			return notWholeError(file, node, nw)
+		}
 		return YAMLError(file, err)
 	}
 	return nil
