@@ -50,26 +50,34 @@ func Glob(pattern string) ([]string, error) {
 }
 
 // matchSegments matches path segments against pattern segments, "**" standing for
-// zero or more segments.
+// zero or more segments. It fills a table of which pattern suffixes match which path
+// suffixes, one row at a time from the end, so a pattern of many "**" costs
+// len(pat)×len(name) steps; trying every split of the path for each "**" in turn took
+// time exponential in their number.
 func matchSegments(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if matchSegments(pat[1:], name[i:]) {
-					return true
-				}
+	// next[j]: pat[i+1:] matches name[j:]; cur[j]: pat[i:] matches name[j:].
+	next := make([]bool, len(name)+1)
+	cur := make([]bool, len(name)+1)
+	next[len(name)] = true // the empty pattern matches the empty path only
+	for i := len(pat) - 1; i >= 0; i-- {
+		if pat[i] == "**" {
+			cur[len(name)] = next[len(name)]
+			for j := len(name) - 1; j >= 0; j-- {
+				cur[j] = next[j] || cur[j+1] // zero segments, or one and then still "**"
 			}
-			return false
+		} else {
+			cur[len(name)] = false
+			for j := len(name) - 1; j >= 0; j-- {
+				ok := false
+				if next[j+1] {
+					ok, _ = path.Match(pat[i], name[j])
+				}
+				cur[j] = ok
+			}
 		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
+		next, cur = cur, next
 	}
-	return len(name) == 0
+	return next[0]
 }
 
 func regularFiles(paths []string) []string {

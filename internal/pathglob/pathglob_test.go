@@ -2,7 +2,9 @@ package pathglob
 
 import (
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,4 +57,61 @@ func TestGlob(t *testing.T) {
 	if HasMeta("r/run1.jsonl") || !HasMeta("r/run?.jsonl") {
 		t.Error("HasMeta")
 	}
+}
+
+// TestMatchManyDoubleStars: a pattern of 40 "**" against a path of 40 segments that it
+// cannot match (the last segment differs). Trying every split of the path for each "**"
+// makes C(80,40) ≈ 1e23 attempts, which never ends; the table takes 41×41 cells.
+func TestMatchManyDoubleStars(t *testing.T) {
+	t.Parallel()
+	pat := append(strings.Split(strings.Repeat("**/", 40), "/")[:40], "x.jsonl")
+	name := append(strings.Split(strings.Repeat("a/", 39), "/")[:39], "y.jsonl")
+	if matchSegments(pat, name) {
+		t.Error("matched a path whose file name differs")
+	}
+	name[39] = "x.jsonl"
+	if !matchSegments(pat, name) {
+		t.Error("did not match a path the pattern matches")
+	}
+}
+
+// matchReference is the plain recursive definition of "**", exponential but obviously
+// right; the fuzz target checks matchSegments against it on small inputs.
+func matchReference(pat, name []string) bool {
+	if len(pat) == 0 {
+		return len(name) == 0
+	}
+	if pat[0] == "**" {
+		for i := 0; i <= len(name); i++ {
+			if matchReference(pat[1:], name[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(name) == 0 {
+		return false
+	}
+	ok, _ := path.Match(pat[0], name[0])
+	return ok && matchReference(pat[1:], name[1:])
+}
+
+// FuzzMatchSegments: a results pattern and a path (both outside input) never panic, and
+// matchSegments agrees with the recursive definition wherever that one is quick.
+func FuzzMatchSegments(f *testing.F) {
+	f.Add("r/**/*.jsonl", "r/a/b/run3.jsonl")
+	f.Add("**/b/**/c", "a/b/x/c")
+	f.Add("**/**/**", "")
+	f.Add("r/[a-/x", "r/a/x")
+	f.Add("a/**", "a")
+	f.Fuzz(func(t *testing.T, p, n string) {
+		pat, name := strings.Split(p, "/"), strings.Split(n, "/")
+		got := matchSegments(pat, name)
+		if len(pat) > 8 || len(name) > 8 {
+			return
+		}
+		if want := matchReference(pat, name); got != want {
+			t.Fatalf("matchSegments(%q, %q) = %v, want %v", p, n, got, want)
+		}
+	})
 }
