@@ -101,6 +101,23 @@ func TestCompleteRetries(t *testing.T) {
 			wantStatus: 429,
 		},
 		{
+			// 1e10 s is 1e19 ns, past the 9.2e18 a Duration holds: it must still read
+			// as beyond the cap, not wrap to a negative wait that falls back to the
+			// backoff and retries.
+			name:       "a Retry-After too long for a Duration stops",
+			replies:    []chattest.Reply{{Status: 429, Header: map[string]string{"Retry-After": "10000000000"}}, ok},
+			maxRetries: 3,
+			wantCalls:  1,
+			wantStatus: 429,
+		},
+		{
+			name:       "a Retry-After-Ms too long for a Duration stops",
+			replies:    []chattest.Reply{{Status: 429, Header: map[string]string{"Retry-After-Ms": "1e300"}}, ok},
+			maxRetries: 3,
+			wantCalls:  1,
+			wantStatus: 429,
+		},
+		{
 			name:       "an error body that is not JSON still gives the status",
 			replies:    []chattest.Reply{{Status: 503, Body: "<html>bad gateway</html>"}, ok},
 			maxRetries: 1,

@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"errors"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -15,21 +17,38 @@ const maxRetryAfter = 2 * time.Minute
 // date, RFC 9110 §10.2.3). It returns 0 when neither is usable.
 func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond))
+		if d, ok := delay(v, time.Millisecond); ok {
+			return d
 		}
 	}
 	v := h.Get("Retry-After")
 	if v == "" {
 		return 0
 	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second))
+	if d, ok := delay(v, time.Second); ok {
+		return d
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// delay reads a non-negative finite count of unit. One too long for a Duration is the
+// longest Duration, so it stays beyond maxRetryAfter: converting it as it is would wrap
+// to a negative wait, read as none given.
+func delay(v string, unit time.Duration) (time.Duration, bool) {
+	n, err := strconv.ParseFloat(v, 64)
+	if errors.Is(err, strconv.ErrRange) && n > 0 {
+		return math.MaxInt64, true // more digits than a float64 holds
+	}
+	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n < 0 { // "Inf" is not a delay
+		return 0, false
+	}
+	if ns := n * float64(unit); ns < math.MaxInt64 { // float64(MaxInt64) is 2^63, one past it
+		return time.Duration(ns), true
+	}
+	return math.MaxInt64, true
 }
 
 // DefaultBackoff is the wait before retry number retry (0-based) when the server named
