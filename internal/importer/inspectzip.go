@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/evalgate/evalgate/internal/eval"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // maxMemberBytes bounds one sample member's compressed bytes: deflate's blocks cannot
@@ -98,9 +99,12 @@ func readInspectZip(p string, opts *Options, emit func(Record) error) (*Meta, er
 // openZip opens the archive at zp (p's content) and reads its central directory; the
 // archive is read a window at a time.
 func openZip(p, zp string) (*zipDir, *os.File, error) {
-	f, err := os.Open(zp)
+	f, err := safeio.Open(zp, "results") // p was checked when it was read; it may have changed since
+	if err != nil && zp == p {
+		return nil, nil, err
+	}
 	if err != nil {
-		return nil, nil, eval.Errorf(p, 0, "", "cannot read results file: %v", err)
+		return nil, nil, eval.Errorf(p, 0, "", "cannot read its decompressed copy: %v", err)
 	}
 	st, err := f.Stat()
 	if err == nil {

@@ -91,10 +91,7 @@ func openInput(path string) (*input, error) {
 
 // IsLFSPointer reports whether a file is a Git LFS pointer (its content was not fetched).
 func IsLFSPointer(path string) bool {
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return false // never open a FIFO or a device here: opening one can block
-	}
-	f, err := os.Open(path)
+	f, err := safeio.Open(path, "results") // never a FIFO or a device: opening one can block
 	if err != nil {
 		return false
 	}
@@ -108,28 +105,22 @@ func lfsError(path string) error {
 	return eval.Errorf(path, 0, "", "is a Git LFS pointer, not the results file itself: fetch the file with `git lfs pull` (in a workflow: actions/checkout with `lfs: true`)")
 }
 
-// openRaw opens a results file as it is on disk after the checks every input shares.
+// openRaw opens a results file as it is on disk after the checks every input shares:
+// safeio.Open's (a regular file, the check made on the open handle, so nothing swapped
+// in after it is read), and not empty.
 func openRaw(path string) (*os.File, error) {
-	st, err := os.Stat(path)
+	f, err := safeio.Open(path, "results")
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
 		return nil, eval.Errorf(path, 0, "", "cannot read results file: %v", err)
-	}
-	if st.IsDir() {
-		return nil, eval.Errorf(path, 0, "", "is a directory; want a results file")
-	}
-	if !st.Mode().IsRegular() {
-		return nil, eval.Errorf(path, 0, "", "is not a regular file; want a results file")
 	}
 	if st.Size() == 0 {
+		f.Close()
 		return nil, eval.Errorf(path, 0, "", "results file is empty")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, eval.Errorf(path, 0, "", "cannot read results file: %v", err)
 	}
 	return f, nil
 }

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // BudgetNote records, beside a results file, that the run writing it was cut by its
@@ -48,20 +49,12 @@ func RemoveBudgetNote(path string) error {
 
 // ReadBudgetNote reads the note of the results file at path; nil when there is none.
 func ReadBudgetNote(path string) (*BudgetNote, error) {
-	f, err := os.Open(BudgetNoteFile(path))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("runner: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxNote+1))
-	if err != nil {
-		return nil, fmt.Errorf("runner: %w", err)
+	data, err := safeio.ReadFileIfExists(BudgetNoteFile(path), "budget note", maxNote)
+	if data == nil || err != nil {
+		return nil, err
 	}
 	var n BudgetNote
-	if len(data) > maxNote || json.Unmarshal(data, &n) != nil {
+	if json.Unmarshal(data, &n) != nil {
 		return nil, fmt.Errorf("%s: not a budget note written by evalgate run; remove it", BudgetNoteFile(path))
 	}
 	return &n, nil

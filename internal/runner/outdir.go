@@ -2,15 +2,14 @@ package runner
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // ManifestFile is the file in an --out-dir directory that records how many runs it was
@@ -97,20 +96,12 @@ func runFiles(dir string) ([]int, error) {
 
 func readManifest(dir string) (*Manifest, error) {
 	p := filepath.Join(dir, ManifestFile)
-	f, err := os.Open(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("out dir: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
-	if err != nil {
-		return nil, fmt.Errorf("out dir: %w", err)
+	data, err := safeio.ReadFileIfExists(p, "run manifest", maxManifest)
+	if data == nil || err != nil {
+		return nil, err
 	}
 	var m Manifest
-	if len(data) > maxManifest || json.Unmarshal(data, &m) != nil || m.Runs < 1 {
+	if json.Unmarshal(data, &m) != nil || m.Runs < 1 {
 		return nil, fmt.Errorf("%s: not a run manifest written by evalgate run; remove it, or start over without --resume", p)
 	}
 	return &m, nil

@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -36,9 +34,9 @@ func Completed(r io.Reader) (map[string]bool, error) {
 // last line without its newline (the run was killed mid-write) is cut off first, so
 // the next line does not glue onto it.
 func OpenResume(path string) (*os.File, map[string]bool, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := safeio.OpenReadWrite(path, "results")
 	if err != nil {
-		return nil, nil, fmt.Errorf("runner: %w", err)
+		return nil, nil, err
 	}
 	data, err := safeio.ReadAll(f, path, "results", safeio.MaxFileBytes)
 	if err != nil {
@@ -66,12 +64,12 @@ func OpenResume(path string) (*os.File, map[string]bool, error) {
 
 // CompletedFile is Completed on the file at path; a missing file has nothing done.
 func CompletedFile(path string) (map[string]bool, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]bool{}, nil
-	}
+	f, err := safeio.OpenIfExists(path, "results")
 	if err != nil {
-		return nil, fmt.Errorf("runner: %w", err)
+		return nil, err
+	}
+	if f == nil {
+		return map[string]bool{}, nil
 	}
 	defer f.Close()
 	done, err := Completed(f)

@@ -4,4 +4,4 @@ package safeio
 
 import "os"
 
-func openNonblock(path string) (*os.File, error) { return os.Open(path) }
+func openNonblock(path string, flag int) (*os.File, error) { return os.OpenFile(path, flag, 0o644) }

@@ -7,8 +7,8 @@ import (
 	"syscall"
 )
 
-// openNonblock opens read-only without blocking on a FIFO; the caller refuses it after.
-// O_NONBLOCK does not change reads of a regular file.
-func openNonblock(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+// openNonblock opens with flag without blocking on a FIFO; the caller refuses it after.
+// O_NONBLOCK does not change reads and writes of a regular file.
+func openNonblock(path string, flag int) (*os.File, error) {
+	return os.OpenFile(path, flag|syscall.O_NONBLOCK, 0o644)
 }
