@@ -9,7 +9,6 @@ import (
 
 	"github.com/evalgate/evalgate/internal/safeio"
 	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 )
 
 // Compressed results: a results file named *.gz or *.zst is decompressed as it is
@@ -41,12 +40,12 @@ func openResults(path string) (io.Reader, func(), error) {
 		}
 		return safeio.Capped(gz, path, safeio.MaxDecompressedBytes), func() { gz.Close(); f.Close() }, nil
 	case strings.HasSuffix(path, extZstd):
-		zr, err := zstd.NewReader(bufio.NewReaderSize(f, 1<<16), zstd.WithDecoderConcurrency(1))
+		zr, err := safeio.Zstd(bufio.NewReaderSize(f, 1<<16), path, safeio.MaxDecompressedBytes)
 		if err != nil {
 			f.Close()
-			return nil, nil, Errorf(path, 0, "", "not a zstd file (%v); a results file named *.zst is zstd-compressed JSONL", err)
+			return nil, nil, err
 		}
-		return safeio.Capped(zr, path, safeio.MaxDecompressedBytes), func() { zr.Close(); f.Close() }, nil
+		return zr, func() { zr.Close(); f.Close() }, nil
 	}
 	return f, func() { f.Close() }, nil
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 
 	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/safeio"
@@ -64,13 +63,13 @@ func openInput(path string) (*input, error) {
 		in.closers = append(in.closers, gz)
 		in.Reader, in.compressed = safeio.Capped(gz, path, maxDecompressed), true
 	case bytes.HasPrefix(head, zstdMagic):
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		zr, err := safeio.Zstd(br, path, maxDecompressed)
 		if err != nil {
 			in.Close()
-			return nil, eval.Errorf(path, 0, "", "starts as zstd but is not a valid zstd file: %v", err)
+			return nil, err
 		}
-		in.closers = append(in.closers, zr.IOReadCloser())
-		in.Reader, in.compressed = safeio.Capped(zr, path, maxDecompressed), true
+		in.closers = append(in.closers, zr)
+		in.Reader, in.compressed = zr, true
 	case bytes.HasPrefix(head, lfsPointer):
 		in.Close()
 		return nil, lfsError(path)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 )
 
@@ -49,11 +50,8 @@ func (c *capReader) Read(p []byte) (int, error) {
 			if n > 0 {
 				return 0, Errorf(c.name, 0, "", "decompresses to more than %s, the limit", mib(c.limit))
 			}
-			if err == io.EOF {
-				return 0, io.EOF
-			}
 			if err != nil {
-				return 0, Errorf(c.name, 0, "", "corrupt compressed data: %v", err)
+				return 0, c.corrupt(err)
 			}
 		}
 	}
@@ -62,8 +60,14 @@ func (c *capReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
-	if err != nil && err != io.EOF {
-		return n, Errorf(c.name, 0, "", "corrupt compressed data: %v", err)
+	return n, c.corrupt(err)
+}
+
+// corrupt says what a decompressor's error means; an *InputError (a cap below) stays.
+func (c *capReader) corrupt(err error) error {
+	var ie *InputError
+	if err == nil || err == io.EOF || errors.As(err, &ie) {
+		return err
 	}
-	return n, err
+	return Errorf(c.name, 0, "", "corrupt compressed data: %v", err)
 }

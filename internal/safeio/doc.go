@@ -4,7 +4,8 @@
 //   - only regular files are opened where a file is needed (a FIFO would block on open,
 //     /dev/zero would never end); standard input only when asked for with "-";
 //   - a file read whole is capped ([ReadFile]), a streamed record is capped per line
-//     ([Lines]), decompressed bytes are capped ([Decompress]);
+//     ([Lines]), decompressed bytes are capped ([Decompress], [Zstd]), and so is the
+//     window a zstd stream asks the decoder to hold;
 //   - YAML nesting and alias expansion are capped before decoding ([ParseYAML]), and
 //     JSON nesting is capped before decoding ([CheckJSONDepth]).
 //
