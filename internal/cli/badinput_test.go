@@ -136,7 +136,7 @@ func badCases(t *testing.T) []badCase {
 		{name: "empty_config", files: map[string]string{"evalgate.yaml": "# nothing here\n"},
 			want: `evalgate\.yaml(:1)?: .*(empty|want one YAML document)`},
 		{name: "yaml_syntax_error_config", want: `evalgate\.yaml:\d+:\d+: .*`},
-		{name: "yaml_tag_before_value_config", want: `evalgate\.yaml:1: cannot decode this YAML`},
+		{name: "yaml_tag_before_value_config", want: `evalgate\.yaml:3: cannot decode this YAML`}, // the tag's line
 		{name: "yaml_tag_before_value_suite", want: `suite\.yaml:5: item "c-02": field "tags" is the string "irregular"; want a list of strings`},
 		{name: "config_duplicate_key", want: `evalgate\.yaml:14:1: mapping key "grading" already defined at \[10:1\]`},
 		{name: "unknown_config_field", want: `evalgate\.yaml:7:27: unknown field "wieght"; did you mean "weight"\?`},

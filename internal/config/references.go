@@ -1,8 +1,6 @@
 package config
 
 import (
-	"github.com/goccy/go-yaml"
-
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/safeio"
 )
@@ -52,11 +50,8 @@ type referencedConfig struct {
 // ReferencesOf lists the paths the config text data names, without validating it
 // (Parse does that once the files are there). file names it in errors.
 func ReferencesOf(file string, data []byte) (References, error) {
-	if _, err := safeio.ParseYAML(file, data); err != nil {
-		return References{}, err
-	}
 	var c referencedConfig
-	if err := yaml.Unmarshal(data, &c); err != nil {
+	if err := safeio.DecodeYAML(file, data, &c); err != nil {
 		return References{}, err
 	}
 	refs := References{Results: c.Results, Baseline: c.Baseline}

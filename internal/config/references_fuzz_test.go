@@ -22,6 +22,7 @@ func FuzzReferencesOf(f *testing.F) {
 		"", "suite: [1]\n", "rubric_tests: {a: 1}\n", "judges: {j: {template: seed001, cache_dir: ../../x}}\n",
 		"judges: [1]\n", "calibration: {outputs: [{a: 1}]}\n", "scoring: {dimensions: [{schema: 7}]}\n",
 		"a: &a [*a]\n", "pricing: {file: /etc/passwd}\n", "results: x\n",
+		"results: !!str\n  x\n", // the decoder panicked on it
 	} {
 		f.Add([]byte(s))
 	}

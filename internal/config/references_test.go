@@ -1,9 +1,13 @@
 package config
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // Every file a config names is read with it from the base commit: a price file the
@@ -37,5 +41,16 @@ judges:
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("references (-want +got):\n%s", diff)
+	}
+}
+
+// TestReferencesOfDecoderPanic: goccy/go-yaml's decoder panics on a tag before a scalar
+// on the next line where a list is wanted (results); the action reads a pull request's
+// config with ReferencesOf first, so that is bad input naming the file and line, not a
+// crash.
+func TestReferencesOfDecoderPanic(t *testing.T) {
+	_, err := ReferencesOf("evalgate.yaml", []byte("results: !!str\n  x\n"))
+	if ie := (*safeio.InputError)(nil); !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "evalgate.yaml:1: cannot decode this YAML") {
+		t.Fatalf("error %v; want an input error naming evalgate.yaml:1", err)
 	}
 }

@@ -1,12 +1,13 @@
 package ghaction
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"sort"
 	"strings"
 
-	"github.com/goccy/go-yaml"
+	"github.com/evalgate/evalgate/internal/safeio"
 )
 
 // gateInputs are the inputs of an evalgate step that decide which gate applies: the
@@ -84,8 +85,12 @@ func findGateStep(data []byte, checkName, self string) (g gateInputs, ok bool, e
 		return g, false, fmt.Errorf("the workflow file is over %d bytes", maxWorkflowBytes)
 	}
 	var doc workflowDoc
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return g, false, fmt.Errorf("the workflow file is not valid YAML: %v", err)
+	if err := safeio.DecodeYAML("workflow", data, &doc); err != nil {
+		msg := err.Error()
+		if ie := (*safeio.InputError)(nil); errors.As(err, &ie) { // the caller names the file
+			msg = strings.TrimPrefix(fmt.Sprintf("line %d: %s", ie.Line, ie.Msg), "line 0: ")
+		}
+		return g, false, fmt.Errorf("the workflow file is not valid YAML: %s", msg)
 	}
 	type found struct {
 		where string

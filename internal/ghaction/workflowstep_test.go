@@ -1,8 +1,10 @@
 package ghaction
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,6 +33,11 @@ func TestFindGateStep(t *testing.T) {
 		{name: "two steps of one check with different configs", checkName: "evalgate", err: "different configs",
 			yaml: "jobs:\n  a:\n    steps:\n      - uses: evalgate/evalgate@v1\n        with: {config: one.yaml}\n  b:\n    steps:\n      - uses: evalgate/evalgate@v1\n        with: {config: two.yaml}\n"},
 		{name: "not YAML", checkName: "evalgate", err: "not valid YAML", yaml: "jobs: [\n"},
+		// goccy/go-yaml's decoder panics on a tag before a scalar on the next line where
+		// a list is wanted: bad input, named by its line, not a crash of the action.
+		{name: "a tag the decoder panics on", checkName: "evalgate", err: "not valid YAML: line 3: cannot decode this YAML",
+			yaml: "jobs:\n  a:\n    steps: !!str\n      x\n"},
+		{name: "an empty file has no step", checkName: "evalgate", yaml: "# nothing yet\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, ok, err := findGateStep([]byte(c.yaml), c.checkName, "acme/evalgate-mirror")
@@ -84,10 +91,29 @@ func FuzzFindGateStep(f *testing.F) {
 	}
 	f.Add([]byte("jobs:\n  a:\n    steps:\n      - uses: evalgate/evalgate@v1\n        with: {config: 3, working-directory: [x]}\n"))
 	f.Add([]byte("jobs: {a: {steps: [{uses: ./, with: null}]}}"))
+	f.Add([]byte("jobs:\n  a:\n    steps: !!str\n      x\n")) // the decoder panicked on it
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, ok, err := findGateStep(data, "evalgate", "")
 		if err == nil && ok && g.Config == "" {
 			t.Errorf("a step with an empty config: %+v", g)
 		}
 	})
+}
+
+// TestFindGateStepAliasBomb: the base commit's workflow file is read with the limits of
+// every YAML input: aliases of aliases, 10 at each level. x0 is 3 nodes (a mapping, its
+// key, its value) and xk is its list plus 10 of x(k-1): 31, 311, 3111, 31111 nodes, so
+// *x4 on line 6 is the first alias over the 10,000 one alias may expand to.
+func TestFindGateStepAliasBomb(t *testing.T) {
+	t.Parallel()
+	lines := []string{"x0: &x0 {uses: evalgate/evalgate@v1}"}
+	for i := 1; i <= 5; i++ {
+		refs := slices.Repeat([]string{fmt.Sprintf("*x%d", i-1)}, 10)
+		lines = append(lines, fmt.Sprintf("x%d: &x%d [%s]", i, i, strings.Join(refs, ", ")))
+	}
+	lines = append(lines, "jobs: {a: {steps: [{uses: evalgate/evalgate@v1, with: {extra: *x5}}]}}")
+	_, _, err := findGateStep([]byte(strings.Join(lines, "\n")+"\n"), "evalgate", "")
+	if err == nil || !strings.Contains(err.Error(), "line 6: alias *x4 expands to 31111 nodes") {
+		t.Fatalf("error %v; want the alias refused", err)
+	}
 }

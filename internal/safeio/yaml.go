@@ -56,7 +56,9 @@ func (p *YAMLParts) Parse(data []byte) (*ast.File, error) {
 	return f, nil
 }
 
-// UnmarshalYAML is ParseYAML of one document, decoded into v.
+// UnmarshalYAML is ParseYAML of one document, decoded into v by DecodeNode (so a
+// panic of the decoder is an error too). Every YAML decode of outside input goes
+// through it, DecodeYAML or DecodeNode: never yaml.Unmarshal.
 func UnmarshalYAML(path string, data []byte, v any, opts ...yaml.DecodeOption) error {
 	f, err := ParseYAML(path, data)
 	if err != nil {
@@ -64,6 +66,22 @@ func UnmarshalYAML(path string, data []byte, v any, opts ...yaml.DecodeOption) e
 	}
 	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
 		return Errorf(path, 0, "", "want one YAML document")
+	}
+	return DecodeNode(path, f.Docs[0].Body, v, opts...)
+}
+
+// DecodeYAML is UnmarshalYAML for a file that may also be empty (or only comments),
+// leaving v as it is: a file read only for what it names, such as a workflow's steps.
+func DecodeYAML(path string, data []byte, v any, opts ...yaml.DecodeOption) error {
+	f, err := ParseYAML(path, data)
+	if err != nil {
+		return err
+	}
+	if len(f.Docs) > 1 {
+		return Errorf(path, 0, "", "want one YAML document")
+	}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return nil
 	}
 	return DecodeNode(path, f.Docs[0].Body, v, opts...)
 }
@@ -207,7 +225,7 @@ func count(n int) string {
 func DecodeNode(file string, node ast.Node, v any, opts ...yaml.DecodeOption) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &InputError{File: file, Line: nodeLine(node), Msg: fmt.Sprintf("cannot decode this YAML (%v); check the tags (!...) and the indentation", r)}
+			err = &InputError{File: file, Line: panicLine(node), Msg: fmt.Sprintf("cannot decode this YAML (%v); check the tags (!...) and the indentation", r)}
 		}
 	}()
 	if err := yaml.NodeToValue(node, v, append(opts, wholeNumbers...)...); err != nil {
@@ -239,6 +257,34 @@ func YAMLError(file string, err error) error {
 		return &InputError{File: file, Line: p.Line, Col: p.Column, Msg: ye.GetMessage()}
 	}
 	return &InputError{File: file, Msg: err.Error()}
+}
+
+// panicLine is where the decoder most likely panicked in n: the first tag whose value
+// starts on a later line (the cause found so far), else n's own line.
+func panicLine(n ast.Node) int {
+	var f tagOverLines
+	if n != nil {
+		ast.Walk(&f, n)
+	}
+	if f.line > 0 {
+		return f.line
+	}
+	return nodeLine(n)
+}
+
+// tagOverLines finds the first tag whose value is not on the tag's line.
+type tagOverLines struct{ line int }
+
+func (f *tagOverLines) Visit(n ast.Node) ast.Visitor {
+	if f.line > 0 || n == nil {
+		return nil
+	}
+	if t, ok := n.(*ast.TagNode); ok && t.Value != nil && t.GetToken() != nil && t.Value.GetToken() != nil &&
+		t.Value.GetToken().Position.Line > t.GetToken().Position.Line {
+		f.line = t.GetToken().Position.Line
+		return nil
+	}
+	return f
 }
 
 func nodeLine(n ast.Node) int {
