@@ -18,7 +18,9 @@ type yamlItem struct {
 	off  int
 }
 
-var itemsKey = regexp.MustCompile(`^items:[ ]*(#.*)?$`)
+// itemsKey is the `items:` line: the key, then nothing but spaces and a comment, which
+// YAML starts only after a space ("items:#x" is one plain scalar, not the key).
+var itemsKey = regexp.MustCompile(`^items:([ ]*|[ ]+#.*)$`)
 
 // splitItems returns the file with the items' lines blanked and `items: []` in place
 // of the list (the skeleton, which keeps every other line where it was; nil for a

@@ -71,6 +71,8 @@ var splitSeeds = []string{
 	"- id: a\n  n: 12\n  big: 18446744073709551615\n  neg: -9007199254740993\n  f: 1.5e3\n  hex: 0x1F\n  z: -0.0\n  b: true\n  nul: ~\n  lit: |\n    x\n    y\n  fold: >\n    a\n    b\n  q: 'it''s'\n  dq: \"\\u00e9\\t\"\n  nested: {a: [1, {b: null}]}\n  \"1\": one\n",
 	"- id: a\n  t: !!str 12\n  m: {<<: {x: 1}, y: 2}\n  nan: .nan\n  k: {1: x}\n",
 	"- id: a\n  e: 1e999\n  d: 2001-12-14\n",
+	"items:#x\n  - id: a\n", // "items:#x" is one plain scalar, no key; '#' starts a comment only after a space
+	"name: s\nitems:#x\n  - id: a\n",
 }
 
 // FuzzSplitItems: for any input the item-by-item parse either fails (and the whole
@@ -153,4 +155,16 @@ func FuzzPlainFields(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { checkPlainFields(t, src) })
+}
+
+// TestItemsKey: the line that opens the list, exactly; '#' is a comment after a space.
+func TestItemsKey(t *testing.T) {
+	for l, want := range map[string]bool{
+		"items:": true, "items:   ": true, "items: # the list": true, "items:  #": true,
+		"items:#x": false, "items:# x": false, "items: x": false, "items: [] # x": false, " items:": false, "itemsx:": false,
+	} {
+		if got := itemsKey.MatchString(l); got != want {
+			t.Errorf("itemsKey matches %q: %v; want %v", l, got, want)
+		}
+	}
 }
