@@ -268,7 +268,7 @@ func TestCompareNaNMaxDrop(t *testing.T) {
 	copyTree(t, filepath.Join("testdata", "bad", "_base"), dir)
 	b := makeBaseline(t, dir)
 	code, _, stderr := runMain(t, dir, []string{"evalgate", "compare", "--max-drop", "NaN", b, b})
-	if code != cli.ExitBadInput || !strings.Contains(stderr, "max_drop NaN; want a fraction in [0, 1]") {
+	if code != cli.ExitBadInput || !strings.Contains(stderr, `flag -max-drop: "NaN" is not a finite number`) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }

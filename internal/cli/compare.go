@@ -19,7 +19,8 @@ import (
 func (c *CLI) compare(args []string) int {
 	fs := newFlagSet("compare", "compare [--format "+report.FormatChoices(report.ComparisonFormats)+"] [--max-drop 0.02] [--method evidence|plain|significance] A.json B.json\n\nA and B are saved reports (check --format json) or baselines; B is compared with A, as\ncheck compares a pull request with its baseline (a release-to-release diff): exit 1 when\nthe drop blocks. When B recorded a cost, check's cost line shows it beside A's\n(docs/cost.md). Any other file (another tool's results, evalgate's results) is refused\n(exit 2), saying what it is: gate results with check first.", c.Stderr)
 	format := fs.String("format", report.FormatTable, "output format: "+strings.Join(report.ComparisonFormats, ", "))
-	maxDrop := fs.Float64("max-drop", gate.DefaultMaxDrop, "allowed drop of the mean, absolute points (0.02 = 2 pts)")
+	maxDrop := new(float64)
+	floatVar(fs, maxDrop, "max-drop", gate.DefaultMaxDrop, "allowed drop of the mean, absolute `points` (0.02 = 2 pts)")
 	method := fs.String("method", gate.MethodEvidence, "decision method: evidence, plain or significance")
 	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -72,7 +72,7 @@ func (o *common) register(fs *flag.FlagSet, withBaseline bool) {
 	fs.BoolVar(&o.NoCache, "no-cache", false, "llm_judge: neither read nor write the judge cache")
 	fs.BoolVar(&o.Replay, "judge-replay", false, "llm_judge: answer from the judge cache only; a miss is an error (offline CI)")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "llm_judge: items judged at once (default: the judge's, else 8)")
-	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "llm_judge: stop calling each judge once its calls could cost more than these US `dollars` (default: the judge's max_cost_usd, else no cap); the verdicts made stay cached")
+	floatVar(fs, &o.MaxCostUSD, "max-cost-usd", 0, "llm_judge: stop calling each judge once its calls could cost more than these US `dollars` (default: the judge's max_cost_usd, else no cap); the verdicts made stay cached")
 	o.Import.register(fs)
 	registerQuiet(fs, &o.Quiet)
 }

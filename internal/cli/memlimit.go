@@ -45,7 +45,7 @@ func parseBytes(v string) (int64, error) {
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f <= 0 || f*float64(mult) > 1<<50 {
+	if err != nil || !(f > 0) || f*float64(mult) > 1<<50 { // !(f > 0): NaN too, which no comparison holds for
 		return 0, fmt.Errorf("invalid size %q; want a number of bytes or e.g. 512MiB, 2GiB", v)
 	}
 	if n := int64(f * float64(mult)); n >= 64<<20 {

@@ -35,7 +35,7 @@ func (c *CLI) runCmd(args []string) int {
 	fs.IntVar(&o.Runs, "runs", 1, "how many times to run the suite (with --out-dir)")
 	fs.BoolVar(&o.Resume, "resume", false, "keep the items already written and run only the others (with --out-dir: finished run files are skipped, a partial one is completed; --runs must be the same)")
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "items run at once (default: the config's, else 8)")
-	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "stop starting items once this many US `dollars` could be spent (openai mode; default: the config's run.max_cost_usd, else no cap); what ran is kept: go on with --resume")
+	floatVar(fs, &o.MaxCostUSD, "max-cost-usd", 0, "stop starting items once this many US `dollars` could be spent (openai mode; default: the config's run.max_cost_usd, else no cap); what ran is kept: go on with --resume")
 	fs.Var(&o.Only, "only", "run only these items: `ids`, comma-separated or one --only each (repeatable; a value that is an item's id whole is that item, commas and all): a re-run to settle an inconclusive verdict; check it with --rerun FILE")
 	fs.StringVar(&o.OnlyFrom, "only-from", "", "run only the items a JSON `report` (check --format json) names as its regression evidence")
 	registerQuiet(fs, &o.Quiet)

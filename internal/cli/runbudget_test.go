@@ -213,19 +213,18 @@ func TestBaselineRefusesARunCutByItsBudget(t *testing.T) {
 // TestCostCapsRefuseNaNAndInfinity: a dollar cap that is not a number compares false
 // with everything, so it capped nothing: `run --max-cost-usd NaN` ran every item with
 // no cap and exit 0, and `--settle-max-cost-usd NaN` settled without one (the config
-// cannot say NaN: its numbers are finite). Each is refused now (exit 2, no call made);
-// +Inf, which the run's budget refused as if the config had said it, is refused as
-// the flag.
+// cannot say NaN: its numbers are finite). Each is refused as the flag is parsed (exit
+// 2, no call made), as is +Inf.
 func TestCostCapsRefuseNaNAndInfinity(t *testing.T) {
 	srv := chattest.New(t, "/v1", answer)
 	cfg := budgetConfig(t, srv.BaseURL())
 	dir := filepath.Dir(cfg)
 	out := filepath.Join(dir, "r.jsonl")
 	for _, v := range []string{"NaN", "+Inf"} {
-		if code, msg := evalgateMain("run", "--config", cfg, "--quiet", "--out", out, "--max-cost-usd", v); code != 2 || !strings.Contains(msg, "--max-cost-usd is "+v) {
+		if code, msg := evalgateMain("run", "--config", cfg, "--quiet", "--out", out, "--max-cost-usd", v); code != 2 || !strings.Contains(msg, `flag -max-cost-usd: "`+v+`" is not a finite number`) {
 			t.Errorf("run --max-cost-usd %s: exit %d: %s; want 2, naming the flag", v, code, msg)
 		}
-		if code, msg := evalgateMain("check", "--config", cfg, "--quiet", "--results", out, "--settle", "--settle-max-cost-usd", v); code != 2 || !strings.Contains(msg, "--settle-max-cost-usd is "+v) {
+		if code, msg := evalgateMain("check", "--config", cfg, "--quiet", "--results", out, "--settle", "--settle-max-cost-usd", v); code != 2 || !strings.Contains(msg, `flag -settle-max-cost-usd: "`+v+`" is not a finite number`) {
 			t.Errorf("check --settle-max-cost-usd %s: exit %d: %s; want 2, naming the flag", v, code, msg)
 		}
 	}

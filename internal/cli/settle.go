@@ -587,7 +587,7 @@ func (f *settleFlags) register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.DurationVar(&f.Timeout, "settle-timeout", 0, "wall-clock `limit` of the re-runs, e.g. 10m: its clock starts after the first look, which scoring the results is never cut by (default: the config's settle.timeout, else none)")
-	fs.Float64Var(&f.MaxCostUSD, "settle-max-cost-usd", 0, "US `dollars` the re-runs may cost (default: the config's settle.max_cost_usd, else no cap)")
+	floatVar(fs, &f.MaxCostUSD, "settle-max-cost-usd", 0, "US `dollars` the re-runs may cost (default: the config's settle.max_cost_usd, else no cap)")
 	fs.StringVar(&f.Dir, "settle-dir", "", "`folder` for the re-runs' results files (default: a new temporary folder, kept; with SOURCE_DATE_EPOCH or --run-id one named by the inputs, so the report is the same)")
 }
 
