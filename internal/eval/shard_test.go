@@ -44,3 +44,36 @@ func TestShardHas(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseShard: a --shard value (a CI matrix's, outside input) is refused or a part
+// 1 <= i <= n that writes back as itself, and every id falls in exactly one of its n
+// parts (checked for n up to 64).
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"2/4", "1/1", " 3/3 ", "0/4", "5/4", "-1/2", "1/-1", "+1/2", "1/9223372036854775807", "a/b", "1/2/3"} {
+		f.Add(s, "item-7")
+	}
+	f.Fuzz(func(t *testing.T, s, id string) {
+		sh, err := ParseShard(s)
+		if err != nil {
+			return
+		}
+		if sh.Index < 1 || sh.Index > sh.Count {
+			t.Fatalf("ParseShard(%q) = %+v", s, sh)
+		}
+		if back, err := ParseShard(sh.String()); err != nil || back != sh {
+			t.Fatalf("ParseShard(%q).String() = %q reads back as %+v, %v", s, sh.String(), back, err)
+		}
+		if sh.Count > 64 {
+			return
+		}
+		in := 0
+		for i := 1; i <= sh.Count; i++ {
+			if (Shard{Index: i, Count: sh.Count}).Has(id) {
+				in++
+			}
+		}
+		if in != 1 {
+			t.Fatalf("id %q is in %d of the %d parts", id, in, sh.Count)
+		}
+	})
+}
