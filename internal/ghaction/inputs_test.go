@@ -139,3 +139,34 @@ func TestReadInputsReport(t *testing.T) {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }
+
+// FuzzReadInputs: the action's inputs come from the workflow; any values give inputs or
+// a joined list of *InputError, never a panic: accepted results patterns are non-empty,
+// trimmed, one pattern each, and an accepted max-cost-usd is a finite positive amount.
+func FuzzReadInputs(f *testing.F) {
+	f.Add("runs/a.jsonl, runs/b.jsonl\nruns/c/*.jsonl\n\n", "5", "soft", "30s")
+	f.Add("", "$0.50", "hard", "90")
+	f.Add(",,\n ,", "NaN", "never", "Inf")
+	f.Add("r/**/*.jsonl", "1e13", "sometimes", "-1s")
+	f.Fuzz(func(t *testing.T, results, maxCost, failOn, timeout string) {
+		in, err := readInputs(actionWith(map[string]string{
+			"results": results, "max-cost-usd": maxCost, "fail-on": failOn, "request-timeout": timeout,
+		}))
+		if err != nil {
+			for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+				if ie := (*InputError)(nil); !errors.As(e, &ie) {
+					t.Fatalf("%v is not an *InputError", e)
+				}
+			}
+			return
+		}
+		for _, p := range in.Results {
+			if p == "" || p != strings.TrimSpace(p) || strings.ContainsAny(p, ",\n") {
+				t.Fatalf("results %q gives pattern %q", results, p)
+			}
+		}
+		if in.MaxCostUSD != 0 && !(in.MaxCostUSD > 0 && in.MaxCostUSD <= 1e12) {
+			t.Fatalf("max-cost-usd %q accepted as %v", maxCost, in.MaxCostUSD)
+		}
+	})
+}
