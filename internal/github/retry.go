@@ -241,10 +241,8 @@ func (t *retryTransport) retryWait(req *http.Request, resp *http.Response, err e
 		return backoff, true, false
 	case resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusTooManyRequests:
 		if h.Get("X-RateLimit-Remaining") == "0" {
-			if reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {
-				// One extra second: the reset time is rounded down to the second.
-				d := time.Unix(reset, 0).Sub(t.now()) + time.Second
-				return max(d, 0), true, true
+			if d, ok := resetWait(h.Get("X-RateLimit-Reset"), t.now()); ok {
+				return d, true, true
 			}
 			return backoff, true, false
 		}
@@ -290,6 +288,21 @@ func bufferJSON(resp *http.Response) (malformed bool, err error) {
 		return false, fmt.Errorf("an answer of more than %d MiB", maxJSONAnswer>>20)
 	}
 	return !json.Valid(b), nil
+}
+
+// resetWait reads X-RateLimit-Reset, the Unix second the limit resets at, as the wait
+// until then plus one second (the reset is rounded down to the second). A reset beyond
+// what a Duration holds is the longest wait: time.Unix of a huge second overflows to a
+// date in the past, which read as no wait and retried at once, for ever.
+func resetWait(v string, now time.Time) (time.Duration, bool) {
+	reset, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if reset > now.Unix() && reset-now.Unix() >= int64(math.MaxInt64/time.Second)-1 { // both positive: no overflow
+		return math.MaxInt64, true
+	}
+	return max(time.Unix(reset, 0).Sub(now)+time.Second, 0), true
 }
 
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.

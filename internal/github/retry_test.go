@@ -73,6 +73,15 @@ func TestRetry(t *testing.T) {
 		wantWaits: []time.Duration{1 * time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second},
 		wantErr:   true,
 	}, {
+		// time.Unix of the largest int64 overflows to a date in the past, so the wait
+		// came out as none and the request was sent again at once, for ever.
+		name: "a rate-limit reset past any date is not waited for",
+		answers: []answer{{code: http.StatusForbidden, headers: map[string]string{
+			"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "9223372036854775807",
+		}}},
+		wantCalls: 1,
+		wantErr:   true,
+	}, {
 		name:      "a reset an hour away is not waited for",
 		answers:   []answer{{code: http.StatusForbidden, headers: map[string]string{"Retry-After": "3600"}}},
 		wantCalls: 1,

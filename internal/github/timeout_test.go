@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -252,4 +253,26 @@ func TestParseRetryAfterHuge(t *testing.T) {
 			t.Errorf("parseRetryAfter(%q) = %s, %v; want a huge wait", v, d, ok)
 		}
 	}
+}
+
+// FuzzResetWait: X-RateLimit-Reset comes from the server: any value is no wait, or a
+// wait never negative, and at least a second for a reset still to come (so a far one
+// is never read as "retry now").
+func FuzzResetWait(f *testing.F) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, s := range []string{"1740830405", "0", "-1", "9223372036854775807", "-9223372036854775808", "9223372035", "12x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		d, ok := resetWait(v, now)
+		if !ok {
+			return
+		}
+		if d < 0 {
+			t.Fatalf("resetWait(%q) = %s", v, d)
+		}
+		if reset, _ := strconv.ParseInt(v, 10, 64); reset > now.Unix() && d < time.Second {
+			t.Fatalf("resetWait(%q), a reset to come, = %s", v, d)
+		}
+	})
 }
