@@ -11,6 +11,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
+	"github.com/evalgate/evalgate/internal/eval"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/judge/chat"
 	"github.com/evalgate/evalgate/internal/pricing"
@@ -214,7 +215,9 @@ func (o *OpenAI) Run(ctx context.Context, it Item) (Result, error) {
 	if r.InputTokens != nil && c.Usage.PromptTokensDetails.JSON.CachedTokens.Valid() {
 		r.CachedInputTokens = &c.Usage.PromptTokensDetails.CachedTokens
 	}
-	if ms, err := strconv.ParseFloat(rep.Header.Get("openai-processing-ms"), 64); err == nil && ms >= 0 {
+	// The provider's header: a value the results loader would refuse (Inf, NaN, past
+	// eval.MaxLatencyMs) is left out, or the run would write a file check cannot read.
+	if ms, err := strconv.ParseFloat(rep.Header.Get("openai-processing-ms"), 64); err == nil && ms >= 0 && ms <= eval.MaxLatencyMs {
 		r.LatencyModelMs = &ms
 	}
 	return r, nil

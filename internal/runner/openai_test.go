@@ -71,6 +71,20 @@ func TestOpenAIRun(t *testing.T) {
 			wantCalls: 1,
 		},
 		{
+			// The results loader refuses a latency past 1e12 ms or not finite: the run
+			// leaves the header's value out rather than write a file check refuses.
+			name:      "an infinite processing time is left out",
+			replies:   []chattest.Reply{{Content: "56", Model: "m", Header: map[string]string{"openai-processing-ms": "Inf"}}},
+			want:      runner.Result{ID: "t1", Output: "56", Model: "m", InputTokens: i64(0), OutputTokens: i64(0)},
+			wantCalls: 1,
+		},
+		{
+			name:      "a processing time past 1e12 ms is left out",
+			replies:   []chattest.Reply{{Content: "56", Model: "m", Header: map[string]string{"openai-processing-ms": "1e13"}}},
+			want:      runner.Result{ID: "t1", Output: "56", Model: "m", InputTokens: i64(0), OutputTokens: i64(0)},
+			wantCalls: 1,
+		},
+		{
 			// A 400 is about this request (say, too long); it fails the item, not the run.
 			name:      "400 is an item error",
 			replies:   []chattest.Reply{{Status: 400}},
