@@ -77,11 +77,8 @@ func Load(path string) ([]Record, error) { return LoadAs(path, path) }
 
 // LoadAs is Load with errors naming the file as name (a copy's repository path).
 func LoadAs(path, name string) ([]Record, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	f, err := safeio.Open(path, "history")
-	if err != nil {
+	f, err := safeio.OpenIfExists(path, "history")
+	if f == nil || err != nil {
 		return nil, err
 	}
 	defer f.Close()
